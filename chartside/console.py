@@ -1,0 +1,49 @@
+"""Shared terminal output: one rich Console, progress bars, and clean fatal errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+console = Console()
+err_console = Console(stderr=True)
+
+T = TypeVar("T")
+
+
+def progress() -> Progress:
+    """A progress bar on stderr so stdout stays clean for tables and --json."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+    )
+
+
+def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
+    with progress() as bar:
+        task = bar.add_task(description, total=total)
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print a one-line error (no traceback) and return the Exit to raise."""
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code)

@@ -1,0 +1,93 @@
+"""The one settings object: environment variables and `.env`, validated once at start.
+
+Well-known names (`DATABASE_URL`, `ANTHROPIC_API_KEY`) are read as themselves; everything
+else is `CHARTSIDE_<FIELD>`. A bad value stops the program at start with the field named,
+instead of failing later in the middle of a request.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="CHARTSIDE_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    # --- database -------------------------------------------------------------------------
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("DATABASE_URL", "CHARTSIDE_DATABASE_URL"),
+        description="Owner/migration connection to an external PostgreSQL with pgvector. "
+        "Unset: the embedded server under data_dir.",
+    )
+    app_database_url: str | None = Field(
+        default=None,
+        description="Connection for the non-owner application role. Unset: derived from "
+        "database_url with app_db_role/app_db_password.",
+    )
+    app_db_role: str = "chartside_app"
+    app_db_password: SecretStr = SecretStr("chartside-app-dev")
+    database_name: str = Field(default="chartside", description="Database created on the embedded server.")
+    db_pool_size: int = Field(default=5, ge=1, le=100)
+    db_pool_timeout_s: float = Field(default=10.0, gt=0)
+    data_dir: Path = Field(default=Path(".chartside"), description="Embedded database, model files, secrets.")
+
+    # --- knowledge ------------------------------------------------------------------------
+    embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
+    embedding_model_dir: Path | None = Field(
+        default=None, description="Folder with model.onnx + tokenizer files. Unset: assembled under data_dir."
+    )
+    embedding_dim: int = Field(default=384, gt=0)
+    leaflets_dir: Path | None = Field(default=None, description="Unset: the leaflets shipped in knowledge/.")
+
+    # --- model ----------------------------------------------------------------------------
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "CHARTSIDE_ANTHROPIC_API_KEY")
+    )
+    anthropic_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("ANTHROPIC_BASE_URL", "CHARTSIDE_ANTHROPIC_BASE_URL")
+    )
+    answer_model: str = "claude-sonnet-5-5"
+    aux_model: str = "claude-haiku-5-5"
+    model_timeout_s: float = Field(default=60.0, gt=0)
+    model_max_retries: int = Field(default=2, ge=0, le=10)
+    max_agent_iterations: int = Field(default=8, ge=1, le=50)
+    max_answer_tokens: int = Field(default=2048, ge=64)
+
+    # --- server ---------------------------------------------------------------------------
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    secret_key: SecretStr | None = Field(
+        default=None, description="Unset: generated into data_dir/secret_key."
+    )
+
+    # --- demo -----------------------------------------------------------------------------
+    demo_patients: int = Field(default=40, ge=1)
+    demo_seed: int = 7
+
+    @field_validator("database_url", "app_database_url")
+    @classmethod
+    def _postgres_only(cls, value: str | None) -> str | None:
+        if value and not value.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL")
+        return value
+
+    @property
+    def offline(self) -> bool:
+        """No API key: the offline planner answers."""
+        return self.anthropic_api_key is None or not self.anthropic_api_key.get_secret_value()
+
+    def resolved_data_dir(self) -> Path:
+        return self.data_dir.expanduser().resolve()
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,231 @@
+"""The tool registry: typed functions → strict Anthropic tool definitions → audited execution.
+
+A tool is a function `(ctx, args) -> ToolResult` with a pydantic input model
+(`extra="forbid"`) and a docstring that becomes its description. The registry
+
+* turns the input model into a strict JSON schema (no patient field can exist: the schema
+  check refuses one),
+* validates raw model input against the model (unknown fields such as `patient_id` are
+  rejected with an explanation, not silently dropped),
+* runs the tool inside one database transaction as the application role with the scope's
+  patient set, so row-level security filters every statement,
+* writes one audit row per call, allowed or denied, and
+* turns unexpected exceptions into a generic error result (logged with a traceback here,
+  never shown to the model).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import Connection, text
+
+from records.database import Database, patient_transaction
+from tools.results import HandleBook, ToolResult
+from tools.scope import PatientScope
+
+log = logging.getLogger(__name__)
+
+FORBIDDEN_FIELD_WORDS = ("patient", "mrn", "subject")
+
+ToolFn = Callable[["ToolContext", BaseModel], ToolResult]
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool may use. The scope, not the arguments, says whose record it is."""
+
+    scope: PatientScope
+    db: Database
+    handles: HandleBook = field(default_factory=HandleBook)
+    embedder: Any = None  # knowledge.embeddings.Embedder when search tools run
+    conn: Connection | None = None  # the patient-scoped transaction, set by the registry
+    now: Any = None  # datetime override for evaluations ("now" pinned); None = wall clock
+
+    @property
+    def connection(self) -> Connection:
+        if self.conn is None:
+            raise RuntimeError("tool called outside Registry.execute")
+        return self.conn
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    fn: ToolFn
+    section: str  # record section for scoped asking: conditions, medications, labs, ...
+    writes: bool = False  # writing tools never run in parallel with others
+    status_text: str = "Looking up your record…"
+
+    def schema(self) -> dict[str, Any]:
+        return strict_schema(self.input_model)
+
+    def definition(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.schema(),
+            "strict": True,
+        }
+
+
+def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """Inline $refs, forbid extra properties, and refuse any patient-identifying field."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return resolve(copy.deepcopy(defs[node["$ref"].split("/")[-1]]))
+            out = {k: resolve(v) for k, v in node.items() if k != "title"}
+            if out.get("type") == "object":
+                out["additionalProperties"] = False
+            return out
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    schema = resolve(raw)
+    for name in schema.get("properties", {}):
+        if any(word in name.lower() for word in FORBIDDEN_FIELD_WORDS):
+            raise ValueError(f"{model.__name__}.{name}: tool inputs may not name a patient")
+    schema.setdefault("properties", {})
+    schema["additionalProperties"] = False
+    return schema
+
+
+def describe_validation_error(tool: str, error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "input"
+        if item["type"] == "extra_forbidden":
+            parts.append(f"'{where}' is not an argument of {tool}; remove it")
+        else:
+            parts.append(f"'{where}': {item['msg']}")
+    return f"Invalid arguments for {tool}: " + "; ".join(parts) + ". Fix them and call again."
+
+
+def args_digest(args: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class Registry:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: Tool) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name} registered twice")
+        tool.schema()  # fail at start, not at call time, on a bad input model
+        self._tools[tool.name] = tool
+
+    def tool(self, name: str, *, section: str, writes: bool = False, status_text: str | None = None):
+        """Decorator: register `fn(ctx, args: Model) -> ToolResult`; its docstring is the description."""
+
+        def wrap(fn: ToolFn) -> ToolFn:
+            model = next(v for k, v in fn.__annotations__.items() if k == "args")
+            if isinstance(model, str):
+                model = fn.__globals__[model]
+            self.add(
+                Tool(
+                    name=name,
+                    description=" ".join((fn.__doc__ or "").split()),
+                    input_model=model,
+                    fn=fn,
+                    section=section,
+                    writes=writes,
+                    status_text=status_text or "Looking up your record…",
+                )
+            )
+            return fn
+
+        return wrap
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tools
+
+    def definitions(self, names: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        chosen = list(names) if names is not None else self.names()
+        return [self._tools[n].definition() for n in chosen if n in self._tools]
+
+    def execute(
+        self, ctx: ToolContext, name: str, raw_args: dict[str, Any] | None, *, allowed: Iterable[str] | None = None
+    ) -> ToolResult:
+        """Validate, run in a patient-scoped transaction, audit. Never raises for tool failures."""
+        raw_args = raw_args if isinstance(raw_args, dict) else {}
+        started = time.perf_counter()
+        tool = self._tools.get(name)
+        if tool is None:
+            result = ToolResult.failure("not_found", f"There is no tool named {name!r}.")
+        elif allowed is not None and name not in set(allowed):
+            result = ToolResult.failure(
+                "not_allowed", f"{name} is not available for this question's scope; answer with the tools offered."
+            )
+        else:
+            try:
+                args = tool.input_model.model_validate(raw_args)
+            except ValidationError as exc:
+                result = ToolResult.failure("bad_argument", describe_validation_error(name, exc))
+            else:
+                result = self._run(ctx, tool, args)
+        self.audit(ctx, name, raw_args, result, (time.perf_counter() - started) * 1000)
+        return result
+
+    def _run(self, ctx: ToolContext, tool: Tool, args: BaseModel) -> ToolResult:
+        try:
+            with patient_transaction(ctx.db.app, ctx.scope.patient_id) as conn:
+                ctx.conn = conn
+                try:
+                    return tool.fn(ctx, args)
+                finally:
+                    ctx.conn = None
+        except Exception:  # the model gets an explanation; the log gets the traceback
+            log.exception("tool %s failed", tool.name)
+            return ToolResult.failure(
+                "internal", f"{tool.name} failed because of an internal error. Tell the user it could not be "
+                "looked up right now; do not guess the answer."
+            )
+
+    @staticmethod
+    def audit(ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float) -> None:
+        outcome = "ok" if result.ok else (result.error_kind or "error")
+        try:
+            with ctx.db.app.begin() as conn:
+                conn.execute(
+                    text(
+                        "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, "
+                        "detail, conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, "
+                        ":detail, :conv)"
+                    ),
+                    {
+                        "actor": ctx.scope.actor,
+                        "role": ctx.scope.role,
+                        "pid": ctx.scope.patient_id,
+                        "action": f"tool:{name}",
+                        "digest": args_digest(raw_args),
+                        "outcome": outcome,
+                        "detail": f"{ms:.1f} ms, {result.total} rows",
+                        "conv": ctx.scope.conversation_id,
+                    },
+                )
+        except Exception:
+            log.exception("could not write the audit row for %s", name)
