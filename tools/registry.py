@@ -168,7 +168,12 @@ class Registry:
         return [self._tools[n].definition() for n in chosen if n in self._tools]
 
     def execute(
-        self, ctx: ToolContext, name: str, raw_args: dict[str, Any] | None, *, allowed: Iterable[str] | None = None
+        self,
+        ctx: ToolContext,
+        name: str,
+        raw_args: dict[str, Any] | None,
+        *,
+        allowed: Iterable[str] | None = None,
     ) -> ToolResult:
         """Validate, run in a patient-scoped transaction, audit. Never raises for tool failures."""
         raw_args = raw_args if isinstance(raw_args, dict) else {}
@@ -178,7 +183,8 @@ class Registry:
             result = ToolResult.failure("not_found", f"There is no tool named {name!r}.")
         elif allowed is not None and name not in set(allowed):
             result = ToolResult.failure(
-                "not_allowed", f"{name} is not available for this question's scope; answer with the tools offered."
+                "not_allowed",
+                f"{name} is not available for this question's scope; answer with the tools offered.",
             )
         else:
             try:
@@ -201,8 +207,9 @@ class Registry:
         except Exception:  # the model gets an explanation; the log gets the traceback
             log.exception("tool %s failed", tool.name)
             return ToolResult.failure(
-                "internal", f"{tool.name} failed because of an internal error. Tell the user it could not be "
-                "looked up right now; do not guess the answer."
+                "internal",
+                f"{tool.name} failed because of an internal error. Tell the user it could not be "
+                "looked up right now; do not guess the answer.",
             )
 
     @staticmethod

@@ -49,16 +49,26 @@ class HandleBook:
     by_handle: dict[str, Citation] = field(default_factory=dict)
     _counters: dict[str, int] = field(default_factory=dict)
 
-    def cite(self, kind: str, record_id: str, label: str = "", facts: list[str] | None = None,
-             data: dict[str, Any] | None = None) -> Citation:
+    def cite(
+        self,
+        kind: str,
+        record_id: str,
+        label: str = "",
+        facts: list[str] | None = None,
+        data: dict[str, Any] | None = None,
+    ) -> Citation:
         key = (kind, record_id)
         if key in self.by_record:
             return self.by_record[key]
         prefix = PREFIXES[kind]
         self._counters[prefix] = self._counters.get(prefix, 0) + 1
         citation = Citation(
-            handle=f"{prefix}{self._counters[prefix]}", kind=kind, record_id=record_id, label=label,
-            facts=facts or [], data=data or {},
+            handle=f"{prefix}{self._counters[prefix]}",
+            kind=kind,
+            record_id=record_id,
+            label=label,
+            facts=facts or [],
+            data=data or {},
         )
         self.by_record[key] = citation
         self.by_handle[citation.handle] = citation

@@ -1,0 +1,101 @@
+"""The typed event stream every agent run produces, serialised unchanged by the server.
+
+A run is: zero or more status / tool_call / tool_result / text / citation events, then
+exactly one `done` or `error`. Events are pydantic models discriminated by `type`, so the
+server, the CLI, the evals and the tests all read the same shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+
+class StatusEvent(BaseModel):
+    type: Literal["status"] = "status"
+    text: str
+
+
+class ToolCallEvent(BaseModel):
+    type: Literal["tool_call"] = "tool_call"
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+class ToolResultEvent(BaseModel):
+    type: Literal["tool_result"] = "tool_result"
+    id: str
+    name: str
+    ok: bool
+    summary: str  # one line for the trace, e.g. "3 active medications"
+    handles: list[str] = Field(default_factory=list)
+    total: int = 0
+    truncated: bool = False
+    latency_ms: float = 0.0
+    rows: list[dict[str, Any]] = Field(default_factory=list)  # structured rows for the UI
+
+
+class TextEvent(BaseModel):
+    type: Literal["text"] = "text"
+    delta: str
+
+
+class CitationEvent(BaseModel):
+    type: Literal["citation"] = "citation"
+    handle: str
+    kind: str
+    record_id: str
+    label: str = ""
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Usage(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+
+class GroundingIssue(BaseModel):
+    kind: Literal["unknown_handle", "ungrounded_number", "ungrounded_date", "uncited_claim"]
+    detail: str
+    handle: str | None = None
+
+
+class GroundingReport(BaseModel):
+    grounded: bool = True
+    cited_handles: list[str] = Field(default_factory=list)
+    issues: list[GroundingIssue] = Field(default_factory=list)
+
+
+class DoneEvent(BaseModel):
+    type: Literal["done"] = "done"
+    answer: str
+    mode: Literal["claude", "offline", "guardrail"]
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float = 0.0
+    grounding: GroundingReport = Field(default_factory=GroundingReport)
+    metrics: dict[str, Any] = Field(default_factory=dict)  # latency, ttft, iterations, tool timings
+
+
+class ErrorEvent(BaseModel):
+    type: Literal["error"] = "error"
+    kind: str  # overloaded | rate_limited | timeout | model_error | database | internal | ...
+    message: str  # safe to show to the user: no traceback, no SQL, no other patient's ids
+
+
+Event = Annotated[
+    StatusEvent | ToolCallEvent | ToolResultEvent | TextEvent | CitationEvent | DoneEvent | ErrorEvent,
+    Field(discriminator="type"),
+]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(data: dict[str, Any]) -> Event:
+    return EVENT_ADAPTER.validate_python(data)
+
+
+def is_terminal(event: BaseModel) -> bool:
+    return isinstance(event, DoneEvent | ErrorEvent)
