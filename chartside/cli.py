@@ -13,6 +13,7 @@ import os
 import typer
 
 COMMAND_MODULES = (
+    "chartside.groups",
     "records.cli",
     "chartside.up",
 )
