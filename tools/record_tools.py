@@ -339,18 +339,17 @@ def get_labs(ctx: ToolContext, args: LabsInput) -> ToolResult:
     what = {"lab": "Lab results", "vital": "Vital signs", "survey": "Survey results", "all": "Results"}[
         args.category
     ]
-    title = (
-        ("Latest " + what.lower() + " (newest of each test)") if args.latest_only else what + ", newest first"
-    )
     window = ""
     if args.since or args.until:
         window = f" between {args.since or 'the start'} and {args.until or 'now'}"
+    order = ", newest of each test" if args.latest_only else ", newest first"
+    title = ("Latest " + what.lower() if args.latest_only else what) + _quoted(args.query) + window + order
     hint = "add a query, since/until, or raise limit (up to 100)"
     notes = []
     if args.query and resolve_lab_query(args.query).empty:
         notes.append("The query had no test name in it; all results are listed.")
     return out.build(
-        title=f"{title}{_quoted(args.query)}{window}",
+        title=title,
         total=page.total,
         empty=f"No {what.lower()}{_quoted(args.query)}{window} in the record.",
         narrow_hint=hint,
@@ -534,8 +533,11 @@ def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
                 "status_reason": i.status_reason,
             },
         )
+    title = f"Immunizations{_quoted(args.query)}: {given.total} given"
+    if not_given.total:
+        title += f", {not_given.total} recorded as not given"
     return out.build(
-        title=f"Immunizations given{_quoted(args.query)}, most recent first",
+        title=title + ", most recent first",
         total=given.total + not_given.total,
         empty=f"No immunizations{_quoted(args.query)} in the record.",
         narrow_hint="add a query",

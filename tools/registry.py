@@ -123,7 +123,8 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
         if item["type"] == "extra_forbidden":
             parts.append(f"'{where}' is not an argument of {tool}; remove it")
         else:
-            parts.append(f"'{where}': {item['msg']}")
+            message = item["msg"].removeprefix("Value error, ")
+            parts.append(message if where == "input" else f"'{where}': {message}")
     return f"Invalid arguments for {tool}: " + "; ".join(parts) + ". Fix them and call again."
 
 
