@@ -36,14 +36,18 @@ def _quoted(query: str | None) -> str:
     return f" matching '{query}'" if query else ""
 
 
+SINCE_FIELD = Field(default=None, description="Only on or after this day (YYYY-MM-DD).")
+UNTIL_FIELD = Field(default=None, description="Only on or before this day (YYYY-MM-DD).")
+
+
 class DateWindow(ToolInput):
-    since: dt.date | None = Field(default=None, description="Only on or after this day (YYYY-MM-DD).")
-    until: dt.date | None = Field(default=None, description="Only on or before this day (YYYY-MM-DD).")
+    """Inputs with `since`/`until` (declared by each subclass, so they come after its query)."""
 
     @model_validator(mode="after")
     def _ordered(self) -> DateWindow:
-        if self.since and self.until and self.since > self.until:
-            raise ValueError(f"since ({self.since}) is after until ({self.until}); swap them")
+        since, until = getattr(self, "since", None), getattr(self, "until", None)
+        if since and until and since > until:
+            raise ValueError(f"since ({since}) is after until ({until}); swap them")
         return self
 
 
@@ -258,6 +262,8 @@ class LabsInput(DateWindow):
     latest_only: bool = Field(
         default=False, description="Only the newest result of each test (by when it was taken)."
     )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
     limit: int = Field(default=20, ge=1, le=100, description="Most rows to return.")
 
 
@@ -423,6 +429,8 @@ class EncountersInput(DateWindow):
         description="Words to match in the visit type, reason, clinician or place, e.g. 'emergency', "
         "'checkup', 'asthma'.",
     )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
     limit: int = Field(default=10, ge=1, le=100, description="Most visits to return.")
 
 
@@ -553,6 +561,8 @@ class ProceduresInput(DateWindow):
         max_length=200,
         description="Words or a SNOMED code to match in the procedure or its reason.",
     )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
     limit: int = Field(default=20, ge=1, le=100, description="Most procedures to return.")
 
 

@@ -321,6 +321,12 @@ def book_slot(
         raise BookingRefused(
             "not_allowed", f"Slot {slot_id} is in the past. Call find_slots for a future time."
         )
+    if slot.booked_appointment_id is not None and locked is not None:
+        raise BookingRefused(
+            "conflict",
+            f"This patient already holds slot {slot_id} (appointment {slot.booked_appointment_id}); "
+            "nothing new was booked.",
+        )
     if locked is None or slot.booked_appointment_id is not None:
         raise BookingRefused(
             "conflict",
