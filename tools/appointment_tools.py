@@ -102,15 +102,17 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             f"No department matches '{args.specialty_or_department}'. Departments: {', '.join(known)}. "
             "Call find_slots again with one of these.",
         )
-    chosen = matches[: appointments.MAX_DEPARTMENTS]
-    page = appointments.free_slots(
-        conn,
-        patient_id=pid,
-        department_ids=[m.id for m in chosen],
-        starts_from=starts_from,
-        starts_before=starts_before,
-        limit=args.limit,
-    )
+    for chosen in appointments.choose_departments(matches):  # own clinics first, if they have room
+        page = appointments.free_slots(
+            conn,
+            patient_id=pid,
+            department_ids=[m.id for m in chosen],
+            starts_from=starts_from,
+            starts_before=starts_before,
+            limit=args.limit,
+        )
+        if page.items:
+            break
     appointments.record_offered(
         conn, patient_id=pid, conversation_id=ctx.scope.conversation_id, slot_ids=[r.id for r in page.items]
     )

@@ -42,6 +42,14 @@ from records.queries.common import Page, normalise_text, page_from_rows, total_o
 MATCH_THRESHOLD = 72  # rapidfuzz WRatio (0-100) a department name must reach
 MAX_DEPARTMENTS = 3  # slots are offered from at most this many best-matching departments
 
+
+def choose_departments(matches: list[DepartmentMatch]) -> list[list[DepartmentMatch]]:
+    """Groups to try in order: the patient's own organisations first, then everyone else."""
+    own = [m for m in matches if m.affinity > 0][:MAX_DEPARTMENTS]
+    others = [m for m in matches if m.affinity == 0][:MAX_DEPARTMENTS]
+    return [group for group in (own, others) if group]
+
+
 # what patients say → department specialty names (see records.scheduling)
 SPECIALTY_SYNONYMS: dict[str, str] = {
     "gp": "General Practice",
@@ -91,6 +99,9 @@ SPECIALTY_SYNONYMS: dict[str, str] = {
     "blood draw": "Phlebotomy (Blood Tests)",
     "lab": "Phlebotomy (Blood Tests)",
 }
+
+
+GENERIC_PHRASES = frozenset({"doctor", "physical", "lab"})
 
 
 class BookingRefused(Exception):
@@ -154,9 +165,12 @@ def match_departments(
     wanted = normalise_text(query)
     specialties = {r.specialty for r in departments}
     targets: set[str] = set()
+    generic: set[str] = set()
     for phrase, specialty in SPECIALTY_SYNONYMS.items():
         if f" {phrase} " in f" {wanted} " and specialty in specialties:
-            targets.add(specialty)
+            (generic if phrase in GENERIC_PHRASES else targets).add(specialty)
+    if not targets:  # "heart doctor" is cardiology; "a doctor" alone is general practice
+        targets = generic
     for name, score, _ in process.extract(
         wanted, sorted(specialties), scorer=fuzz.WRatio, processor=normalise_text, limit=None
     ):
