@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
@@ -56,6 +56,14 @@ class ToolInput(BaseModel):
     """Base of every tool's input model: unknown fields (such as `patient_id`) are errors."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        # PostgreSQL text cannot hold NUL: refuse it here instead of failing inside a query
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("must not contain NUL (\\x00) characters")
+        return value
 
 
 @dataclass
