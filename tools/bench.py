@@ -170,6 +170,6 @@ def bench_tools_command(
         )
     console.print(table)
     console.print(
-        "Ratios to SELECT 1 are for the large population; every tool call includes its audit insert "
-        "(a second transaction)."
+        "Ratios to SELECT 1 are for the large population; every tool call includes validation and its audit "
+        "row (written in the same transaction)."
     )

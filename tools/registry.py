@@ -12,7 +12,8 @@ A tool is a function `(ctx, args) -> ToolResult` with a pydantic input model
   of the context, so tool calls of one turn can run in parallel threads safely,
 * rolls that transaction back when the tool raises `ToolError` (an expected failure the
   model can act on: a taken slot, an unknown id) and returns the explanation,
-* writes one audit row per call, allowed or denied, and
+* writes one audit row per call, allowed or denied (a successful call commits it in its own
+  transaction, so no result is returned without its audit row), and
 * turns unexpected exceptions into a generic error result (logged with a traceback here,
   never shown to the model).
 """
@@ -50,6 +51,12 @@ __all__ = [
 ]
 
 ToolFn = Callable[["ToolContext", BaseModel], ToolResult]
+
+
+AUDIT_INSERT = text(
+    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
+    "conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, :detail, :conv)"
+)
 
 
 class ToolInput(BaseModel):
@@ -219,15 +226,26 @@ class Registry:
             except ValidationError as exc:
                 result = ToolResult.failure("bad_argument", describe_validation_error(name, exc))
             else:
-                result = self._run(ctx, tool, args)
+                result = self._run(ctx, tool, args, raw_args, started)
+                if result.ok:
+                    return result  # audited inside the tool's own transaction
         self.audit(ctx, name, raw_args, result, (time.perf_counter() - started) * 1000)
         return result
 
-    def _run(self, ctx: ToolContext, tool: Tool, args: BaseModel) -> ToolResult:
+    def _run(
+        self, ctx: ToolContext, tool: Tool, args: BaseModel, raw_args: dict[str, Any], started: float
+    ) -> ToolResult:
         try:
             with patient_transaction(ctx.db.app, ctx.scope.patient_id) as conn:
                 # a private copy: parallel calls sharing `ctx` must not share a connection
-                return tool.fn(dataclasses.replace(ctx, conn=conn), args)
+                result = tool.fn(dataclasses.replace(ctx, conn=conn), args)
+                if result.ok:
+                    # same transaction: a successful call and its audit row commit together,
+                    # and a result whose audit row cannot be written is never returned
+                    self._insert_audit(
+                        conn, ctx, tool.name, raw_args, result, (time.perf_counter() - started) * 1000
+                    )
+                return result
         except ToolError as exc:  # expected: rolled back, explained
             return ToolResult.failure(exc.kind, exc.explanation)
         except Exception:  # the model gets an explanation; the log gets the traceback
@@ -239,27 +257,31 @@ class Registry:
             )
 
     @staticmethod
-    def audit(ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float) -> None:
-        outcome = "ok" if result.ok else (result.error_kind or "error")
+    def _insert_audit(
+        conn: Connection, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
+    ) -> None:
+        conn.execute(
+            AUDIT_INSERT,
+            {
+                "actor": ctx.scope.actor,
+                "role": ctx.scope.role,
+                "pid": ctx.scope.patient_id,
+                "action": f"tool:{name}",
+                "digest": args_digest(raw_args),
+                "outcome": "ok" if result.ok else (result.error_kind or "error"),
+                "detail": f"{ms:.1f} ms, {result.total} rows"
+                + ("" if result.ok else f": {result.text[:200]}"),
+                "conv": ctx.scope.conversation_id,
+            },
+        )
+
+    @classmethod
+    def audit(
+        cls, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
+    ) -> None:
+        """The audit row of a call that did not succeed (its own transaction was rolled back)."""
         try:
             with ctx.db.app.begin() as conn:
-                conn.execute(
-                    text(
-                        "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, "
-                        "detail, conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, "
-                        ":detail, :conv)"
-                    ),
-                    {
-                        "actor": ctx.scope.actor,
-                        "role": ctx.scope.role,
-                        "pid": ctx.scope.patient_id,
-                        "action": f"tool:{name}",
-                        "digest": args_digest(raw_args),
-                        "outcome": outcome,
-                        "detail": f"{ms:.1f} ms, {result.total} rows"
-                        + ("" if result.ok else f": {result.text[:200]}"),
-                        "conv": ctx.scope.conversation_id,
-                    },
-                )
+                cls._insert_audit(conn, ctx, name, raw_args, result, ms)
         except Exception:
             log.exception("could not write the audit row for %s", name)
