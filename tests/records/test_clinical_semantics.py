@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from records.database import patient_transaction
 from records.queries import conditions, medications, observations
@@ -307,3 +310,45 @@ def test_empty_sections_say_so_explicitly(clean_db, registry):
         result = registry.execute(make_ctx(clean_db, "p-a"), name, {})
         assert result.ok and result.total == 0 and not result.rows, name
         assert result.text.startswith("No "), (name, result.text)
+
+
+@st.composite
+def lab_histories(draw):
+    """Results of a few tests, each with an effective time and an unrelated write order."""
+    codes = draw(
+        st.lists(
+            st.sampled_from(["4548-4", "2339-0", "2093-3", "39156-5"]), min_size=1, max_size=3, unique=True
+        )
+    )
+    results = []
+    for code in codes:
+        days = draw(st.lists(st.integers(0, 3650), min_size=1, max_size=5, unique=True))
+        for day in days:
+            results.append((code, day, draw(st.floats(1, 300, allow_nan=False)), draw(st.integers(0, 3650))))
+    return draw(st.permutations(results))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=lab_histories())
+def test_latest_per_code_is_the_newest_effective_whatever_the_write_order(db, history):
+    pid = f"prop-{uuid.uuid4().hex[:10]}"
+    rec = RecordBuilder(pid)
+    base = dt.datetime(2015, 1, 1, 8, tzinfo=dt.UTC)
+    for code, day, value, issued_day in history:  # written in a random order, issued at random
+        rec.observation(
+            f"Test {code}",
+            code=code,
+            value=round(value, 2),
+            at=base + dt.timedelta(days=day),
+            issued=base + dt.timedelta(days=issued_day),
+        )
+    rec.write(db)
+    with patient_transaction(db.app, pid) as conn:
+        latest = observations.list_observations(conn, patient_id=pid, latest_only=True, limit=100)
+    expected = {}
+    for code, day, value, _ in history:
+        if code not in expected or day > expected[code][0]:
+            expected[code] = (day, round(value, 2))
+    assert {o.row.code: o.row.value_num for o in latest.items} == {c: v for c, (_, v) in expected.items()}
+    effective = [o.row.effective for o in latest.items]
+    assert effective == sorted(effective, reverse=True)
