@@ -87,19 +87,20 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
     last_day = args.to_date or first_day + dt.timedelta(days=DEFAULT_WINDOW_DAYS)
     starts_from = max(now, dt.datetime.combine(first_day, dt.time.min, tzinfo=dt.UTC))
     starts_before = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time.min, tzinfo=dt.UTC)
-    departments = appointments.list_departments(conn)
-    if not departments:
+    specialties = appointments.list_specialties(conn)
+    if not specialties:
         return ToolResult.failure(
             "not_found",
             "No appointment schedule is loaded, so nothing can be booked. Tell the user to call the clinic.",
         )
+    targets, leftover = appointments.resolve_specialties(args.specialty_or_department, specialties)
+    departments = appointments.list_departments(conn, targets if targets else None)
     affinity = appointments.organization_affinity(conn, patient_id=pid)
-    matches = appointments.match_departments(departments, args.specialty_or_department, affinity)
+    matches = appointments.match_departments(departments, targets, leftover, affinity)
     if not matches:
-        known = sorted({d.specialty for d in departments})
         return ToolResult.failure(
             "not_found",
-            f"No department matches '{args.specialty_or_department}'. Departments: {', '.join(known)}. "
+            f"No department matches '{args.specialty_or_department}'. Departments: {', '.join(specialties)}. "
             "Call find_slots again with one of these.",
         )
     for chosen in appointments.choose_departments(matches):  # own clinics first, if they have room

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 from sqlalchemy import Connection, Row, and_, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
@@ -39,7 +40,44 @@ from records.models import (
 )
 from records.queries.common import Page, normalise_text, page_from_rows, total_over
 
-MATCH_THRESHOLD = 72  # rapidfuzz WRatio (0-100) a department name must reach
+MATCH_THRESHOLD = 86  # rapidfuzz ratio (0-100) between a word asked and a word of a specialty
+PLACE_THRESHOLD = 85  # token-set ratio between the other words and a clinic's name
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "at",
+        "in",
+        "with",
+        "for",
+        "to",
+        "of",
+        "my",
+        "me",
+        "see",
+        "book",
+        "need",
+        "appointment",
+        "appointments",
+        "clinic",
+        "department",
+        "dept",
+        "centre",
+        "center",
+        "hospital",
+        "medical",
+        "health",
+        "care",
+        "next",
+        "week",
+        "soon",
+        "please",
+        "slot",
+        "slots",
+    ]
+)
 MAX_DEPARTMENTS = 3  # slots are offered from at most this many best-matching departments
 
 
@@ -126,13 +164,22 @@ class DepartmentMatch:
     affinity: int
 
 
-def list_departments(conn: Connection) -> list[Row[Any]]:
+def list_specialties(conn: Connection) -> list[str]:
+    d = Department.__table__
+    return list(conn.execute(select(d.c.specialty).distinct().order_by(d.c.specialty)).scalars())
+
+
+def list_departments(conn: Connection, specialties: set[str] | None = None) -> list[Row[Any]]:
+    """All departments, or only those of the given specialties (the common, cheap case)."""
     d, org = Department.__table__, Organization.__table__
-    return conn.execute(
+    stmt = (
         select(d.c.id, d.c.name, d.c.specialty, d.c.organization_id, org.c.name.label("organization_name"))
         .select_from(d.outerjoin(org, org.c.id == d.c.organization_id))
         .order_by(d.c.id)
-    ).all()
+    )
+    if specialties is not None:
+        stmt = stmt.where(d.c.specialty.in_(sorted(specialties)))
+    return conn.execute(stmt).all()
 
 
 def organization_affinity(conn: Connection, *, patient_id: str) -> dict[str, int]:
@@ -157,44 +204,74 @@ def organization_affinity(conn: Connection, *, patient_id: str) -> dict[str, int
     return weights
 
 
-def match_departments(
-    departments: list[Row[Any]], query: str, affinity: dict[str, int]
-) -> list[DepartmentMatch]:
-    """Fuzzy match on specialty, department and organisation names (typos tolerated), with
-    patient words mapped to specialties first; ties go to the patient's own organisations."""
-    wanted = normalise_text(query)
-    specialties = {r.specialty for r in departments}
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[^\w]+", normalise_text(text)) if t]
+
+
+def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], list[str]]:
+    """The specialties a request names (everyday words and typos allowed) and its other words.
+
+    Words are compared one by one (`cardiolgy` ≈ `cardiology`), never by substring over the
+    whole name, so `cardiology` does not drift to `endocrinology`."""
+    wanted = " ".join(_tokens(query))
+    known = set(specialties)
     targets: set[str] = set()
     generic: set[str] = set()
+    consumed: set[str] = set()
     for phrase, specialty in SPECIALTY_SYNONYMS.items():
-        if f" {phrase} " in f" {wanted} " and specialty in specialties:
+        if f" {phrase} " in f" {wanted} " and specialty in known:
             (generic if phrase in GENERIC_PHRASES else targets).add(specialty)
+            consumed.update(_tokens(phrase))
     if not targets:  # "heart doctor" is cardiology; "a doctor" alone is general practice
         targets = generic
-    for name, score, _ in process.extract(
-        wanted, sorted(specialties), scorer=fuzz.WRatio, processor=normalise_text, limit=None
-    ):
-        if score >= MATCH_THRESHOLD:
-            targets.add(name)
-    matches: list[DepartmentMatch] = []
+    leftover: list[str] = []
+    for word in _tokens(query):
+        if word in consumed or word in STOPWORDS:
+            continue
+        hit = False
+        for specialty in specialties:
+            for part in _tokens(specialty):
+                if len(part) < 4 or part in STOPWORDS or len(word) < 4:
+                    continue
+                if fuzz.ratio(word, part) >= MATCH_THRESHOLD or (len(word) >= 5 and part.startswith(word)):
+                    targets.add(specialty)
+                    hit = True
+        if not hit:
+            leftover.append(word)
+    return targets, leftover
+
+
+def match_departments(
+    departments: list[Row[Any]], targets: set[str], leftover: list[str], affinity: dict[str, int]
+) -> list[DepartmentMatch]:
+    """Departments of the target specialties, narrowed to the clinics the other words name
+    ("GP in Sebastopol") when any matches; without a specialty, clinic names alone decide.
+    Ties go to the patient's own organisations."""
+    words = " ".join(leftover)
+    scored: list[tuple[Row[Any], float]] = []
     for r in departments:
-        if r.specialty in targets:
-            score = 100.0
-        else:
-            label = f"{r.name} {r.organization_name or ''}"
-            score = fuzz.token_set_ratio(wanted, normalise_text(label))
-            if score < 85:
-                continue
-        matches.append(
-            DepartmentMatch(
-                id=r.id,
-                name=r.name,
-                organization_id=r.organization_id,
-                organization_name=r.organization_name,
-                score=score,
-                affinity=affinity.get(r.organization_id or "", 0),
-            )
+        place = (
+            fuzz.token_set_ratio(words, normalise_text(f"{r.name} {r.organization_name or ''}"))
+            if words
+            else 0.0
         )
+        if r.specialty in targets:
+            scored.append((r, 100.0 + place))
+        elif words and place >= PLACE_THRESHOLD:
+            scored.append((r, place))
+    if targets and words and any(score >= 100.0 + PLACE_THRESHOLD for _, score in scored):
+        scored = [(r, score) for r, score in scored if score >= 100.0 + PLACE_THRESHOLD]
+    matches = [
+        DepartmentMatch(
+            id=r.id,
+            name=r.name,
+            organization_id=r.organization_id,
+            organization_name=r.organization_name,
+            score=score,
+            affinity=affinity.get(r.organization_id or "", 0),
+        )
+        for r, score in scored
+    ]
     matches.sort(key=lambda m: (-m.score, -m.affinity, m.organization_name or "", m.id))
     return matches
 

@@ -76,6 +76,9 @@ def test_slot_generation_is_deterministic_and_idempotent(clean_db):
     ("query", "department"),
     [
         ("cardiolgy", "Cardiology"),
+        ("cardiology", "Cardiology"),
+        ("endocrinology", "Endocrinology and Diabetes"),
+        ("physio", "Physiotherapy"),
         ("heart doctor", "Cardiology"),
         ("blood test", "Phlebotomy (Blood Tests)"),
         ("GP check-up", "General Practice"),
@@ -88,6 +91,11 @@ def test_find_slots_matches_departments_fuzzily(clinic, registry, query, departm
     assert result.rows and {r["department"] for r in result.rows} == {department}
     starts = [r["starts_at"] for r in result.rows]
     assert starts == sorted(starts) and min(starts) > NOW.isoformat()
+
+
+def test_other_words_narrow_to_the_named_clinic(clinic, registry):
+    result = offer(registry, clinic, "p-a", "c1", "general practice at test family clinic 1", limit=20)
+    assert {r["organization"] for r in result.rows} == {"TEST FAMILY CLINIC 1"}
 
 
 def test_unknown_department_lists_the_real_ones(clinic, registry):
