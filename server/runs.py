@@ -60,6 +60,7 @@ class Run:
     unsaved: list[StoredEvent] = field(default_factory=list)
     writer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     write_failed: bool = False
+    closing: bool = False
 
     @property
     def key(self) -> tuple[str, str]:
@@ -226,11 +227,17 @@ class RunManager:
         run.notify()
 
     async def _write_loop(self, run: Run) -> None:
-        """Commit whatever has queued; stops when cancelled by `_close` (after a final flush)."""
+        """Commit whatever has queued; returns once `closing` is set and the queue is empty.
+
+        Never cancelled: a cancelled `to_thread` whose function has not started yet is dropped
+        by the executor, which would silently lose the batch it carried.
+        """
         while True:
             await run.writer_wakeup.wait()
             run.writer_wakeup.clear()
             await self._flush(run)
+            if run.closing and not run.unsaved:
+                return
 
     async def _flush(
         self, run: Run, final: tuple[str, str | None, dict[str, Any] | None] | None = None
@@ -254,9 +261,9 @@ class RunManager:
                 raise
 
     async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent, writer: asyncio.Task) -> None:
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await writer
+        run.closing = True
+        run.writer_wakeup.set()
+        await writer
         payload = terminal.model_dump(mode="json")
         event = StoredEvent(run.next_seq, terminal.type, payload)
         run.unsaved.append(event)

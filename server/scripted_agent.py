@@ -38,6 +38,15 @@ class Gate:
     def open(self) -> None:
         self.opened.set()
 
+    async def wait(self) -> None:
+        """Polls, so cancelling the run cancels the wait at once (no thread left blocked)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout_s
+        while not self.opened.is_set():
+            if loop.time() > deadline:
+                raise TimeoutError(f"gate {self.name} was never opened")
+            await asyncio.sleep(0.005)
+
 
 @dataclass
 class Effect:
@@ -68,9 +77,7 @@ class ScriptedAgent:
             for step in steps:
                 if isinstance(step, Gate):
                     step.reached.set()
-                    opened = await asyncio.to_thread(step.opened.wait, step.timeout_s)
-                    if not opened:
-                        raise TimeoutError(f"gate {step.name} was never opened")
+                    await step.wait()
                 elif isinstance(step, Effect):
                     self.effects[step.name] += 1
                     for event in step.fn(request):
