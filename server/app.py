@@ -35,7 +35,7 @@ from agent.base import Agent
 from records.database import Database, open_database
 from records.settings import Settings
 from server.errors import ApiError
-from server.headers import SecurityHeadersMiddleware
+from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
 from server.runs import RunManager
 from server.throttle import RateLimits, StreamSlots
 
@@ -137,6 +137,7 @@ def create_app(
 
     middleware = [
         Middleware(SecurityHeadersMiddleware),
+        Middleware(GenericErrorMiddleware),
         Middleware(
             SessionMiddleware,
             secret_key=load_secret_key(settings),
@@ -154,7 +155,7 @@ def create_app(
             *extra_routes,
         ],
         middleware=middleware,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _server_error},
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
         lifespan=lifespan,
         max_body_size=settings.max_body_bytes,
     )
@@ -204,8 +205,3 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code, message = GENERIC.get(exc.status_code, ("error", "The request could not be handled."))
     return _error_response(request, exc.status_code, code, message, dict(exc.headers or {}))
-
-
-async def _server_error(request: Request, exc: Exception) -> Response:
-    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return _error_response(request, 500, "internal", "Something went wrong. Please try again.", {})

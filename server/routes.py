@@ -29,7 +29,7 @@ from starlette.types import Receive, Scope, Send
 
 from server import record_rows, record_view, store
 from server.access import PatientAccess, guard_patient
-from server.auth import resolve_principal
+from server.auth import csrf_token, resolve_principal
 from server.errors import ApiError, bad_request, not_found, too_many, unauthenticated
 from server.question_text import QuestionError, clean_question
 from server.store import StoredEvent
@@ -304,9 +304,15 @@ async def me(request: Request) -> Response:
     if principal is None:
         raise unauthenticated()
     account = principal.account
-    return JSONResponse(
-        {"username": account.username, "role": account.role, "patients": list(account.patient_ids)}
-    )
+    body: dict[str, Any] = {
+        "username": account.username,
+        "role": account.role,
+        "patients": list(account.patient_ids),
+    }
+    if principal.via == "session":
+        # same-origin readers only (no CORS): lets a cookie-authenticated script send X-CSRF-Token
+        body["csrf_token"] = csrf_token(request)
+    return JSONResponse(body)
 
 
 def _health(svc: Any) -> tuple[int, dict[str, Any]]:
