@@ -344,6 +344,10 @@
     const label = slotLabel(pendingSlot.row);
     const question = "Yes, please book slot " + pendingSlot.slotId + (label ? " (" + label + ")" : "") + ".";
     pendingSlot = null;
+    // one confirmation per offer: the choices that led here cannot be sent twice by accident
+    document.querySelectorAll(".slots button").forEach((b) => {
+      b.disabled = true;
+    });
     ask(question, null);
   });
 
