@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
-from records.database import Database
-from server.accounts import patient_exists
+from records.database import Database, patient_transaction
 from server.audit import write_audit
 from server.auth import CSRF_HEADER, Principal, check_csrf, resolve_principal
 from server.errors import ApiError, forbidden, not_found, unauthenticated
@@ -71,19 +71,35 @@ def _guard(
     if principal.via == "session" and request.method not in ("GET", "HEAD"):
         check_csrf(request, request.headers.get(CSRF_HEADER))
     allowed = principal.account.may_see(patient_id)
-    exists = allowed and patient_exists(db, patient_id)
-    write_audit(
-        db.app,
-        actor=principal.actor,
-        role=principal.role,
-        action=action,
-        outcome="ok" if exists else "denied",
-        target_patient_id=patient_id,
-        detail=None if exists else ("no such patient" if allowed else "not bound to this account"),
-    )
+    exists = allowed and _exists_and_audit(db, principal, patient_id, action)
     if not exists:
+        write_audit(
+            db.app,
+            actor=principal.actor,
+            role=principal.role,
+            action=action,
+            outcome="denied",
+            target_patient_id=patient_id,
+            detail="no such patient" if allowed else "not bound to this account",
+        )
         raise not_found()
     return PatientAccess(principal, patient_id)
+
+
+def _exists_and_audit(db: Database, principal: Principal, patient_id: str, action: str) -> bool:
+    """One transaction: is the patient there, and (if so) the "ok" audit row."""
+    with patient_transaction(db.app, patient_id) as conn:
+        if conn.execute(text("SELECT 1 FROM patients")).first() is None:
+            return False
+        write_audit(
+            conn,
+            actor=principal.actor,
+            role=principal.role,
+            action=action,
+            outcome="ok",
+            target_patient_id=patient_id,
+        )
+        return True
 
 
 async def guard_patient(

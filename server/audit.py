@@ -6,7 +6,7 @@ row names the *requested* patient even when the request was refused, which is th
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 _INSERT = text(
     "INSERT INTO audit_log (actor, role, target_patient_id, action, outcome, detail, conversation_id) "
@@ -15,7 +15,7 @@ _INSERT = text(
 
 
 def write_audit(
-    engine: Engine,
+    target: Engine | Connection,
     *,
     actor: str,
     role: str,
@@ -25,17 +25,21 @@ def write_audit(
     detail: str | None = None,
     conversation_id: str | None = None,
 ) -> None:
-    """Raises when the row cannot be written: access that cannot be audited is not granted."""
-    with engine.begin() as conn:
-        conn.execute(
-            _INSERT,
-            {
-                "actor": actor[:200],
-                "role": role,
-                "pid": target_patient_id[:200] if target_patient_id else None,
-                "action": action[:200],
-                "outcome": outcome,
-                "detail": detail[:500] if detail else None,
-                "conv": conversation_id,
-            },
-        )
+    """Raises when the row cannot be written: access that cannot be audited is not granted.
+
+    Given a connection, the row joins that transaction; given an engine, it commits alone.
+    """
+    params = {
+        "actor": actor[:200],
+        "role": role,
+        "pid": target_patient_id[:200] if target_patient_id else None,
+        "action": action[:200],
+        "outcome": outcome,
+        "detail": detail[:500] if detail else None,
+        "conv": conversation_id,
+    }
+    if isinstance(target, Connection):
+        target.execute(_INSERT, params)
+        return
+    with target.begin() as conn:
+        conn.execute(_INSERT, params)

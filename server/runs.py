@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.base import Agent, AgentRequest
+from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
 from records.database import Database
 from records.settings import Settings
@@ -98,8 +98,10 @@ class RunManager:
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             run = self._runs.get(key)
-            if run is None and message.status == "pending" and await self._claim(message):
-                run = self._start(message, actor=actor, role=role)
+            if run is None and message.status == "pending":
+                turns = await self._to_thread(store.claim, self.db, message)
+                if turns is not None:
+                    run = self._start(message, turns, actor=actor, role=role)
         if not lock.locked() and key not in self._runs:
             self._locks.pop(key, None)
         if run is not None:
@@ -108,11 +110,6 @@ class RunManager:
         else:
             async for event in self._follow_stored(message, after_seq):
                 yield event
-
-    async def _claim(self, message: StoredMessage) -> bool:
-        return await self._to_thread(
-            store.claim, self.db, patient_id=message.patient_id, message_id=message.id
-        )
 
     async def _follow_live(self, run: Run, after_seq: int) -> AsyncIterator[StoredEvent]:
         run.readers += 1
@@ -161,11 +158,13 @@ class RunManager:
 
     # --- the run ---------------------------------------------------------------------------
 
-    def _start(self, message: StoredMessage, *, actor: str, role: str) -> Run:
+    def _start(self, message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> Run:
         run = Run(message=message, next_seq=message.last_seq + 1)
         self._runs[run.key] = run
         self.started += 1
-        run.task = asyncio.create_task(self._drive(run, actor=actor, role=role), name=f"run-{message.id}")
+        run.task = asyncio.create_task(
+            self._drive(run, turns, actor=actor, role=role), name=f"run-{message.id}"
+        )
         return run
 
     def _schedule_cancel(self, run: Run) -> None:
@@ -177,11 +176,11 @@ class RunManager:
         else:
             run.cancel_timer = asyncio.get_running_loop().call_later(grace, run.task.cancel)
 
-    async def _drive(self, run: Run, *, actor: str, role: str) -> None:
+    async def _drive(self, run: Run, turns: list[Turn], *, actor: str, role: str) -> None:
         writer = asyncio.create_task(self._write_loop(run), name=f"writer-{run.message.id}")
         terminal: DoneEvent | ErrorEvent | None = None
         try:
-            request = await self._request(run.message, actor=actor, role=role)
+            request = self._request(run.message, turns, actor=actor, role=role)
             async with asyncio.timeout(self.settings.run_timeout_s):
                 async with contextlib.aclosing(self.agent.run(request)) as stream:
                     async for event in stream:
@@ -201,8 +200,8 @@ class RunManager:
             terminal = FAILED
         await asyncio.shield(self._close(run, terminal, writer))
 
-    async def _request(self, message: StoredMessage, *, actor: str, role: str) -> AgentRequest:
-        turns = await self._to_thread(store.history, self.db, message)
+    @staticmethod
+    def _request(message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> AgentRequest:
         scope = PatientScope(
             patient_id=message.patient_id,
             role=role,  # type: ignore[arg-type]

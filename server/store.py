@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from agent.base import Turn
 from records.database import Database, patient_transaction
@@ -143,26 +143,34 @@ def conversation_messages(
 def history(db: Database, message: StoredMessage) -> list[Turn]:
     """Earlier answered turns of the same conversation, oldest first (for follow-ups)."""
     with patient_transaction(db.app, message.patient_id) as conn:
-        rows = conn.execute(
-            text(
-                "SELECT question, answer FROM messages WHERE conversation_id = :c AND created_at < :t "
-                "AND status = 'done' AND answer IS NOT NULL ORDER BY created_at DESC LIMIT :n"
-            ),
-            {"c": message.conversation_id, "t": message.created_at, "n": HISTORY_TURNS},
-        ).all()
+        return _history(conn, message)
+
+
+def _history(conn: Connection, message: StoredMessage) -> list[Turn]:
+    rows = conn.execute(
+        text(
+            "SELECT question, answer FROM messages WHERE conversation_id = :c AND created_at < :t "
+            "AND status = 'done' AND answer IS NOT NULL ORDER BY created_at DESC LIMIT :n"
+        ),
+        {"c": message.conversation_id, "t": message.created_at, "n": HISTORY_TURNS},
+    ).all()
     return [Turn(question=r.question, answer=r.answer) for r in reversed(rows)]
 
 
-def claim(db: Database, *, patient_id: str, message_id: str) -> bool:
-    """pending → running, for exactly one caller across all server processes."""
-    with patient_transaction(db.app, patient_id) as conn:
-        return (
-            conn.execute(
-                text("UPDATE messages SET status = 'running' WHERE id = :m AND status = 'pending'"),
-                {"m": message_id},
-            ).rowcount
-            == 1
-        )
+def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
+    """pending → running, for exactly one caller across all server processes.
+
+    Returns the conversation's earlier turns (read in the same transaction) to the winner,
+    None to everyone else.
+    """
+    with patient_transaction(db.app, message.patient_id) as conn:
+        won = conn.execute(
+            text("UPDATE messages SET status = 'running' WHERE id = :m AND status = 'pending'"),
+            {"m": message.id},
+        ).rowcount
+        if won != 1:
+            return None
+        return _history(conn, message)
 
 
 def append_events(

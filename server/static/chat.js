@@ -341,8 +341,13 @@
   document.getElementById("confirm-booking").addEventListener("click", () => {
     confirmDialog.close();
     if (!pendingSlot) return;
+    // the handle is what the answer offered ("book S1"); the slot_id lets any agent act on it
     const label = slotLabel(pendingSlot.row);
-    const question = "Yes, please book slot " + pendingSlot.slotId + (label ? " (" + label + ")" : "") + ".";
+    const handle = pendingSlot.row.handle;
+    const question =
+      (handle ? "Book " + handle + " (slot_id " + pendingSlot.slotId + ")" : "Book slot_id " + pendingSlot.slotId) +
+      (label ? ": " + label : "") +
+      ".";
     pendingSlot = null;
     // one confirmation per offer: the choices that led here cannot be sent twice by accident
     document.querySelectorAll(".slots button").forEach((b) => {

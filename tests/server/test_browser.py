@@ -77,7 +77,7 @@ def _script(db):
 
     def script(request):
         q = request.question.lower()
-        if q.startswith("yes, please book slot"):
+        if q.startswith("book s1 (slot_id slot-1)"):
             return [
                 StatusEvent(text="Booking your appointment…"),
                 Effect("book_appointment", book),
