@@ -89,7 +89,10 @@ def _guard(
 def _exists_and_audit(db: Database, principal: Principal, patient_id: str, action: str) -> bool:
     """One transaction: is the patient there, and (if so) the "ok" audit row."""
     with patient_transaction(db.app, patient_id) as conn:
-        if conn.execute(text("SELECT 1 FROM patients")).first() is None:
+        if (
+            conn.execute(text("SELECT 1 FROM patients WHERE patient_id = :p"), {"p": patient_id}).first()
+            is None
+        ):
             return False
         write_audit(
             conn,

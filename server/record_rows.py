@@ -152,8 +152,8 @@ def open_record(
     if kind in PATIENT_KINDS or kind in NOTE_KINDS:
         with patient_transaction(db.app, patient_id) as conn:
             if kind == "note":
-                return _note(conn, record_id, passage)
-            return _patient_row(conn, kind, record_id)
+                return _note(conn, patient_id, record_id, passage)
+            return _patient_row(conn, patient_id, kind, record_id)
     if kind == "leaflet":
         with db.app.connect() as conn:
             return _leaflet(conn, record_id, passage)
@@ -163,10 +163,13 @@ def open_record(
     return None
 
 
-def _patient_row(conn: Connection, kind: str, record_id: str) -> dict[str, Any] | None:
+def _patient_row(conn: Connection, patient_id: str, kind: str, record_id: str) -> dict[str, Any] | None:
     table, title_col, columns = PATIENT_KINDS[kind]
     key = "patient_id" if kind == "patient" else "id"
-    row = conn.execute(text(f'SELECT * FROM "{table}" WHERE {key} = :id'), {"id": record_id}).one_or_none()
+    row = conn.execute(
+        text(f'SELECT * FROM "{table}" WHERE patient_id = :p AND {key} = :id'),
+        {"p": patient_id, "id": record_id},
+    ).one_or_none()
     if row is None:
         return None
     data = dict(row._mapping)
@@ -180,9 +183,9 @@ def _patient_row(conn: Connection, kind: str, record_id: str) -> dict[str, Any] 
         components = conn.execute(
             text(
                 "SELECT display, value_num, value_unit, value_text FROM observation_components "
-                "WHERE observation_id = :id ORDER BY seq"
+                "WHERE patient_id = :p AND observation_id = :id ORDER BY seq"
             ),
-            {"id": record_id},
+            {"p": patient_id, "id": record_id},
         ).all()
         for c in components:
             value = (
@@ -193,9 +196,10 @@ def _patient_row(conn: Connection, kind: str, record_id: str) -> dict[str, Any] 
     if kind == "allergy":
         for r in conn.execute(
             text(
-                "SELECT manifestation_display, severity FROM allergy_reactions WHERE allergy_id = :id ORDER BY seq"
+                "SELECT manifestation_display, severity FROM allergy_reactions "
+                "WHERE patient_id = :p AND allergy_id = :id ORDER BY seq"
             ),
-            {"id": record_id},
+            {"p": patient_id, "id": record_id},
         ):
             out["fields"].append(
                 ["Reaction", " — ".join(v for v in (r.manifestation_display, r.severity) if v)]
@@ -206,10 +210,13 @@ def _patient_row(conn: Connection, kind: str, record_id: str) -> dict[str, Any] 
     return out
 
 
-def _note(conn: Connection, note_id: str, passage: str | None) -> dict[str, Any] | None:
+def _note(conn: Connection, patient_id: str, note_id: str, passage: str | None) -> dict[str, Any] | None:
     note = conn.execute(
-        text("SELECT id, type_display, date, author_name, text FROM clinical_notes WHERE id = :id"),
-        {"id": note_id},
+        text(
+            "SELECT id, type_display, date, author_name, text FROM clinical_notes "
+            "WHERE patient_id = :pid AND id = :id"
+        ),
+        {"pid": patient_id, "id": note_id},
     ).one_or_none()
     if note is None:
         return None
@@ -225,10 +232,10 @@ def _note(conn: Connection, note_id: str, passage: str | None) -> dict[str, Any]
         # a passage is a note chunk: by its id, or by its position in the note
         chunk = conn.execute(
             text(
-                "SELECT seq, heading_path, text FROM note_chunks WHERE note_id = :n AND (id = :p OR seq = :p) "
-                "ORDER BY (id = :p) DESC LIMIT 1"
+                "SELECT seq, heading_path, text FROM note_chunks WHERE patient_id = :pid AND note_id = :n "
+                "AND (id = :p OR seq = :p) ORDER BY (id = :p) DESC LIMIT 1"
             ),
-            {"n": note_id, "p": int(passage)},
+            {"pid": patient_id, "n": note_id, "p": int(passage)},
         ).one_or_none()
     if chunk is not None:
         start = note.text.find(chunk.text)

@@ -101,30 +101,37 @@ class Glance:
 def at_a_glance(db: Database, patient_id: str) -> Glance:
     with patient_transaction(db.app, patient_id) as conn:
         patient = conn.execute(
-            text("SELECT patient_id, full_name, birth_date, gender, deceased, deceased_at FROM patients")
+            text(
+                "SELECT patient_id, full_name, birth_date, gender, deceased, deceased_at FROM patients "
+                "WHERE patient_id = :p"
+            ),
+            {"p": patient_id},
         ).one()
         conditions = _rows(
             conn,
             "SELECT id, display, code, onset, clinical_status FROM conditions "
-            "WHERE clinical_status = ANY(:active) AND abatement IS NULL "
+            "WHERE patient_id = :p AND clinical_status = ANY(:active) AND abatement IS NULL "
             "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
             "ORDER BY onset DESC NULLS LAST, display",
+            p=patient_id,
             active=list(ACTIVE_CONDITION),
         )
         medications = _rows(
             conn,
             "SELECT id, display, dosage_text, authored_on, reason_display FROM medication_requests "
-            "WHERE status = 'active' AND (ended_at IS NULL OR ended_at > now()) "
+            "WHERE patient_id = :p AND status = 'active' AND (ended_at IS NULL OR ended_at > now()) "
             "ORDER BY authored_on DESC NULLS LAST, display",
+            p=patient_id,
         )
         allergies = _rows(
             conn,
             "SELECT id, display, criticality, categories, onset FROM allergies "
-            "WHERE COALESCE(clinical_status, 'active') = 'active' "
+            "WHERE patient_id = :p AND COALESCE(clinical_status, 'active') = 'active' "
             "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
             "ORDER BY display",
+            p=patient_id,
         )
-        labs = _key_labs(conn)
+        labs = _key_labs(conn, patient_id)
     disorders = [c for c in conditions if not str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     findings = [c for c in conditions if str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     return Glance(
@@ -141,22 +148,22 @@ def _rows(conn: Connection, sql: str, **params: Any) -> list[dict[str, Any]]:
     return [dict(r._mapping) for r in conn.execute(text(sql), params)]
 
 
-def _key_labs(conn: Connection) -> list[LabSeries]:
+def _key_labs(conn: Connection, patient_id: str) -> list[LabSeries]:
     codes = [code for code, _ in KEY_LABS]
     rows = conn.execute(
         text(
             "SELECT id, code, value_num AS value, value_unit AS unit, effective, ref_low, ref_high "
-            "FROM observations WHERE code = ANY(:codes) AND value_num IS NOT NULL "
+            "FROM observations WHERE patient_id = :p AND code = ANY(:codes) AND value_num IS NOT NULL "
             "AND COALESCE(status, '') <> ALL(:excluded) "
             "UNION ALL "
             "SELECT o.id, c.code, c.value_num, c.value_unit, o.effective, NULL, NULL "
             "FROM observations o JOIN observation_components c "
             "  ON c.patient_id = o.patient_id AND c.observation_id = o.id "
-            "WHERE o.code = :bp AND c.code = ANY(:codes) AND c.value_num IS NOT NULL "
+            "WHERE o.patient_id = :p AND c.patient_id = :p AND o.code = :bp AND c.code = ANY(:codes) AND c.value_num IS NOT NULL "
             "AND COALESCE(o.status, '') <> ALL(:excluded) "
             "ORDER BY effective DESC NULLS LAST, id"
         ),
-        {"codes": codes, "excluded": list(EXCLUDED_STATUSES), "bp": BP_PANEL},
+        {"p": patient_id, "codes": codes, "excluded": list(EXCLUDED_STATUSES), "bp": BP_PANEL},
     ).all()
     by_code: dict[str, list[Any]] = {}
     for row in rows:
@@ -197,7 +204,11 @@ def patient_cards(db: Database, patient_ids: list[str]) -> list[dict[str, Any]]:
         for pid in patient_ids:
             conn.execute(text("SELECT set_config('app.patient_id', :p, true)"), {"p": pid})
             row = conn.execute(
-                text("SELECT patient_id, full_name, birth_date, gender, deceased FROM patients")
+                text(
+                    "SELECT patient_id, full_name, birth_date, gender, deceased FROM patients "
+                    "WHERE patient_id = :p"
+                ),
+                {"p": pid},
             ).one_or_none()
             if row is not None:
                 cards.append(dict(row._mapping))

@@ -80,7 +80,8 @@ def create_message(
             )
         else:
             owner = conn.execute(
-                text("SELECT account_id FROM conversations WHERE id = :c"), {"c": conversation_id}
+                text("SELECT account_id FROM conversations WHERE patient_id = :p AND id = :c"),
+                {"p": patient_id, "c": conversation_id},
             ).one_or_none()
             if owner is None or owner.account_id != account_id:
                 raise NotOwned(conversation_id)
@@ -107,7 +108,8 @@ def create_message(
 _MESSAGE_SQL = (
     "SELECT m.id, m.patient_id, m.conversation_id, m.account_id, m.question, m.scope, m.status, "
     "m.answer, m.metrics, m.pinned_now, m.created_at, "
-    "COALESCE((SELECT max(seq) FROM message_events e WHERE e.message_id = m.id), 0) AS last_seq "
+    "COALESCE((SELECT max(seq) FROM message_events e WHERE e.patient_id = :p AND e.message_id = m.id), 0) "
+    "AS last_seq "
     "FROM messages m"
 )
 
@@ -119,7 +121,8 @@ def _message(row) -> StoredMessage:
 def load_message(db: Database, *, patient_id: str, message_id: str, account_id: int) -> StoredMessage | None:
     with patient_transaction(db.app, patient_id) as conn:
         row = conn.execute(
-            text(f"{_MESSAGE_SQL} WHERE m.id = :m AND m.account_id = :a"), {"m": message_id, "a": account_id}
+            text(f"{_MESSAGE_SQL} WHERE m.patient_id = :p AND m.id = :m AND m.account_id = :a"),
+            {"p": patient_id, "m": message_id, "a": account_id},
         ).one_or_none()
     return _message(row) if row else None
 
@@ -129,13 +132,16 @@ def conversation_messages(
 ) -> list[StoredMessage]:
     with patient_transaction(db.app, patient_id) as conn:
         owner = conn.execute(
-            text("SELECT account_id FROM conversations WHERE id = :c"), {"c": conversation_id}
+            text("SELECT account_id FROM conversations WHERE patient_id = :p AND id = :c"),
+            {"p": patient_id, "c": conversation_id},
         ).one_or_none()
         if owner is None or owner.account_id != account_id:
             raise NotOwned(conversation_id)
         rows = conn.execute(
-            text(f"{_MESSAGE_SQL} WHERE m.conversation_id = :c ORDER BY m.created_at, m.id"),
-            {"c": conversation_id},
+            text(
+                f"{_MESSAGE_SQL} WHERE m.patient_id = :p AND m.conversation_id = :c ORDER BY m.created_at, m.id"
+            ),
+            {"p": patient_id, "c": conversation_id},
         ).all()
     return [_message(r) for r in rows]
 
@@ -149,10 +155,10 @@ def history(db: Database, message: StoredMessage) -> list[Turn]:
 def _history(conn: Connection, message: StoredMessage) -> list[Turn]:
     rows = conn.execute(
         text(
-            "SELECT question, answer FROM messages WHERE conversation_id = :c AND created_at < :t "
+            "SELECT question, answer FROM messages WHERE patient_id = :p AND conversation_id = :c AND created_at < :t "
             "AND status = 'done' AND answer IS NOT NULL ORDER BY created_at DESC LIMIT :n"
         ),
-        {"c": message.conversation_id, "t": message.created_at, "n": HISTORY_TURNS},
+        {"p": message.patient_id, "c": message.conversation_id, "t": message.created_at, "n": HISTORY_TURNS},
     ).all()
     return [Turn(question=r.question, answer=r.answer) for r in reversed(rows)]
 
@@ -165,8 +171,10 @@ def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
     """
     with patient_transaction(db.app, message.patient_id) as conn:
         won = conn.execute(
-            text("UPDATE messages SET status = 'running' WHERE id = :m AND status = 'pending'"),
-            {"m": message.id},
+            text(
+                "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
+            ),
+            {"p": message.patient_id, "m": message.id},
         ).rowcount
         if won != 1:
             return None
@@ -209,12 +217,13 @@ def append_events(
             conn.execute(
                 text(
                     "UPDATE messages SET status = :s, answer = :a, metrics = CAST(:x AS jsonb), "
-                    "finished_at = now() WHERE id = :m"
+                    "finished_at = now() WHERE patient_id = :p AND id = :m"
                 ),
                 {
                     "s": status,
                     "a": answer,
                     "x": orjson.dumps(metrics).decode() if metrics is not None else None,
+                    "p": patient_id,
                     "m": message_id,
                 },
             )
@@ -230,13 +239,14 @@ def stored_events(
     """
     with patient_transaction(db.app, patient_id) as conn:
         status = conn.execute(
-            text("SELECT status FROM messages WHERE id = :m"), {"m": message_id}
+            text("SELECT status FROM messages WHERE patient_id = :p AND id = :m"),
+            {"p": patient_id, "m": message_id},
         ).scalar_one()
         rows = conn.execute(
             text(
-                "SELECT seq, type, payload FROM message_events WHERE message_id = :m AND seq > :s "
-                "ORDER BY seq"
+                "SELECT seq, type, payload FROM message_events WHERE patient_id = :p AND message_id = :m "
+                "AND seq > :s ORDER BY seq"
             ),
-            {"m": message_id, "s": after_seq},
+            {"p": patient_id, "m": message_id, "s": after_seq},
         ).all()
     return [StoredEvent(r.seq, r.type, r.payload) for r in rows], status
