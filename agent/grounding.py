@@ -5,8 +5,9 @@ After the model answers:
 1. every handle it cites (`[L3]`, `[M1][M2]`, `[L1, L2]`) must exist in this question's
    `HandleBook` — i.e. among the rows a tool actually returned;
 2. every number, date and time in the answer must appear in the rows cited for that part of
-   the answer: the handles of the same sentence, else of the same line, else of the same
-   paragraph. A value with no citation in reach is an uncited claim.
+   the answer: the first citation after it in the same sentence (adjacent groups such as
+   `[M1][M2]` count as one), else the handles of its sentence, line or paragraph. A value
+   with no citation in reach is an uncited claim.
 
 Values are compared after normalisation, so "2024-03-05", "March 5, 2024", "5 Mar 2024" and
 "03/05/2024" are one date; "1,200", "1200" and "1200.0" one number; "7.2%" is 7.2; "120/80"
@@ -24,7 +25,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 
 from agent.events import GroundingIssue, GroundingReport
 from tools.results import Citation, HandleBook
@@ -217,7 +218,7 @@ def _rounds_to(said: Decimal, facts: set[Decimal]) -> bool:
     quantum = Decimal(1).scaleb(-places)
     for fact in facts:
         try:
-            if fact.quantize(quantum) == said:
+            if said in (fact.quantize(quantum, ROUND_HALF_UP), fact.quantize(quantum, ROUND_HALF_EVEN)):
                 return True
         except InvalidOperation:
             continue
@@ -280,6 +281,44 @@ def structure(answer: str) -> tuple[list[Span], list[Span], list[Span]]:
     return paragraphs, lines, sentences
 
 
+@dataclass
+class CitationRun:
+    """Adjacent handle groups ("[M1][M2]" or "[M1, M2]") read as one citation."""
+
+    start: int
+    end: int
+    handles: list[str]
+
+
+def citation_runs(answer: str) -> list[CitationRun]:
+    runs: list[CitationRun] = []
+    for group in HANDLE_GROUP.finditer(answer):
+        handles = handles_in(group.group(0))
+        if runs and not answer[runs[-1].end : group.start()].strip():
+            runs[-1].end = group.end()
+            runs[-1].handles += [h for h in handles if h not in runs[-1].handles]
+        else:
+            runs.append(CitationRun(group.start(), group.end(), handles))
+    return runs
+
+
+def scope_of(
+    position: int, runs: list[CitationRun], sentences: list[Span], lines: list[Span], paragraphs: list[Span]
+) -> list[str]:
+    """The handles a value at `position` is cited by: the first citation after it in its
+    sentence, else its sentence's, line's or paragraph's handles."""
+    sentence = _containing(sentences, position)
+    if sentence is not None:
+        for run in runs:
+            if position <= run.start < sentence.end + 1:
+                return run.handles
+    for level in (sentences, lines, paragraphs):
+        span = _containing(level, position)
+        if span is not None and span.handles:
+            return span.handles
+    return []
+
+
 def _containing(spans: list[Span], position: int) -> Span | None:
     for span in spans:
         if span.start <= position < span.end or (span.start == span.end == position):
@@ -312,15 +351,11 @@ def check_grounding(answer: str, book: HandleBook, totals: Iterable[int] = ()) -
         )
 
     paragraphs, lines, sentences = structure(answer)
+    runs = citation_runs(answer)
     counts = count_candidates(answer, paragraphs, totals)
     inserts: list[tuple[int, str]] = []
     for item in find_values(answer):
-        scope: list[str] = []
-        for level in (sentences, lines, paragraphs):
-            span = _containing(level, item.start)
-            if span is not None and span.handles:
-                scope = span.handles
-                break
+        scope = scope_of(item.start, runs, sentences, lines, paragraphs)
         known = [h for h in scope if book.get(h) is not None]
         values = values_of(t for h in known for c in [book.get(h)] if c for t in citation_texts(c))
         if known and supported(item, values):
