@@ -338,8 +338,16 @@ def count_candidates(answer: str, paragraphs: list[Span], totals: Iterable[int])
 # --------------------------------------------------------------------------------------------
 
 
-def check_grounding(answer: str, book: HandleBook, totals: Iterable[int] = ()) -> tuple[GroundingReport, str]:
-    """(report, the answer with visible markers). `totals` = row totals of this question's tools."""
+def check_grounding(
+    answer: str, book: HandleBook, totals: Iterable[int] = (), *, trusted_lines: Iterable[str] = ()
+) -> tuple[GroundingReport, str]:
+    """(report, the answer with visible markers).
+
+    `totals` = row totals of this question's tools (accepted as counts). `trusted_lines` =
+    lines copied verbatim from a tool's own header or notes (the offline planner's), whose
+    values (a search window, "3 of 12 shown") describe the lookup rather than the record.
+    """
+    trusted = {line.strip() for line in trusted_lines}
     cited = handles_in(answer)
     issues: list[GroundingIssue] = []
     unknown = [h for h in cited if book.get(h) is None]
@@ -355,6 +363,9 @@ def check_grounding(answer: str, book: HandleBook, totals: Iterable[int] = ()) -
     counts = count_candidates(answer, paragraphs, totals)
     inserts: list[tuple[int, str]] = []
     for item in find_values(answer):
+        line = _containing(lines, item.start)
+        if line is not None and answer[line.start : line.end].strip() in trusted:
+            continue
         scope = scope_of(item.start, runs, sentences, lines, paragraphs)
         known = [h for h in scope if book.get(h) is not None]
         values = values_of(t for h in known for c in [book.get(h)] if c for t in citation_texts(c))

@@ -90,6 +90,7 @@ MEASURES: dict[str, str] = {
     "blood pressure": "BP",
     "bp": "BP",
     "weight": "weight",
+    "weigh": "weight",
     "bmi": "BMI",
     "glucose": "glucose",
     "blood sugar": "glucose",
