@@ -141,7 +141,9 @@ def fake_registry(log: FakeToolLog) -> Registry:
             "slot", "slot-1", label="Cardiology 2030-01-07 09:30", facts=["2030-01-07", "09:30"]
         )
         return ToolResult(
-            text=f"Slots (1):\n[{c.handle}] Cardiology 2030-01-07 09:30 (id slot-1)", citations=[c], total=1
+            text=f"Free slots 2030-01-07 to 2030-01-21 (1):\n[{c.handle}] 2030-01-07 09:30 — Cardiology · slot_id slot-1",
+            citations=[c],
+            total=1,
         )
 
     @registry.tool("book_appointment", section="appointments", writes=True)
