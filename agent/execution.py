@@ -56,6 +56,7 @@ class ToolExecutor:
     write_allowed: frozenset[str] = frozenset()
     only: frozenset[str] | None = None  # a section scope may restrict the tools further
     outcomes: list[ToolOutcome] = field(default_factory=list)
+    wall_ms: float = 0.0  # time the agent waited on tools (parallel calls overlap)
 
     def allowed(self) -> set[str]:
         names = set(self.registry.names()) if self.only is None else set(self.only)
@@ -80,6 +81,7 @@ class ToolExecutor:
 
     async def run(self, calls: Sequence[ToolCall]) -> list[ToolOutcome]:
         """All calls of one turn, results in the calls' order."""
+        started = time.perf_counter()
         results: dict[int, ToolOutcome] = {}
         reads = [(i, c) for i, c in enumerate(calls) if not self.is_write(c.name)]
         writes = [(i, c) for i, c in enumerate(calls) if self.is_write(c.name)]
@@ -94,6 +96,7 @@ class ToolExecutor:
             await run_one(index, call)
         ordered = [results[i] for i in range(len(calls))]
         self.outcomes.extend(ordered)
+        self.wall_ms += (time.perf_counter() - started) * 1000
         return ordered
 
     @property

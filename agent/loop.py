@@ -352,7 +352,7 @@ class ClaudeAgent:
                 "model_ms": round(model_ms, 2),
                 "model_calls": state.model_calls,
                 "tools": tool_metrics(executor.outcomes),
-                "tool_ms": round(sum(o.ms for o in executor.outcomes), 2),
+                "tool_ms": round(executor.wall_ms, 2),
                 "grounding_ms": round(grounding_ms, 3),
                 "stop_reason": state.stop_reason,
                 "cost_estimated": cost is not None,

@@ -985,7 +985,7 @@ class OfflineAgent:
                 "plan": plan.kind,
                 "intents": plan.intents,
                 "tools": tool_metrics(outcomes),
-                "tool_ms": round(sum(o.ms for o in outcomes), 2),
+                "tool_ms": round(executor.wall_ms, 2),
                 "write_intent": sorted(executor.write_allowed),
                 "role": request.scope.role,
             },
