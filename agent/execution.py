@@ -100,6 +100,10 @@ class ToolExecutor:
         return ordered
 
     @property
+    def tool_texts(self) -> list[str]:
+        return [o.result.text for o in self.outcomes if o.result.ok]
+
+    @property
     def totals(self) -> list[int]:
         return [o.result.total for o in self.outcomes if o.result.ok]
 

@@ -338,16 +338,45 @@ def count_candidates(answer: str, paragraphs: list[Span], totals: Iterable[int])
 # --------------------------------------------------------------------------------------------
 
 
+CITED_LINE = re.compile(rf"^\s*\[({HANDLE})\]\s?(.*)$")
+
+
+def row_texts(tool_texts: Iterable[str]) -> dict[str, list[str]]:
+    """What each cited row says in the tool results the model saw: the line starting with its
+    handle (`[L3] …`) and any uncited lines that continue it (a note passage)."""
+    rows: dict[str, list[str]] = {}
+    for text in tool_texts:
+        current: str | None = None
+        for line in text.splitlines():
+            m = CITED_LINE.match(line)
+            if m:
+                current = m.group(1)
+                rows.setdefault(current, []).append(m.group(2))
+            elif current is not None and line.strip():
+                rows[current].append(line)
+            else:
+                current = None
+    return rows
+
+
 def check_grounding(
-    answer: str, book: HandleBook, totals: Iterable[int] = (), *, trusted_lines: Iterable[str] = ()
+    answer: str,
+    book: HandleBook,
+    totals: Iterable[int] = (),
+    *,
+    rows: dict[str, list[str]] | None = None,
+    trusted_lines: Iterable[str] = (),
 ) -> tuple[GroundingReport, str]:
     """(report, the answer with visible markers).
 
-    `totals` = row totals of this question's tools (accepted as counts). `trusted_lines` =
-    lines copied verbatim from a tool's own header or notes (the offline planner's), whose
-    values (a search window, "3 of 12 shown") describe the lookup rather than the record.
+    A cited row's values are its citation's facts, label and structured data, plus what the
+    tool result showed for it (`rows`, from `row_texts`). `totals` = row totals of this
+    question's tools (accepted as counts). `trusted_lines` = lines copied verbatim from a
+    tool's own header or notes (the offline planner's), whose values (a search window,
+    "3 of 12 shown") describe the lookup rather than the record.
     """
     trusted = {line.strip() for line in trusted_lines}
+    shown = rows or {}
     cited = handles_in(answer)
     issues: list[GroundingIssue] = []
     unknown = [h for h in cited if book.get(h) is None]
@@ -368,7 +397,10 @@ def check_grounding(
             continue
         scope = scope_of(item.start, runs, sentences, lines, paragraphs)
         known = [h for h in scope if book.get(h) is not None]
-        values = values_of(t for h in known for c in [book.get(h)] if c for t in citation_texts(c))
+        values = values_of(
+            [t for h in known for c in [book.get(h)] if c for t in citation_texts(c)]
+            + [t for h in known for t in shown.get(h, [])]
+        )
         if known and supported(item, values):
             continue
         if item.kind == "number" and _is_count(item, counts):

@@ -49,7 +49,7 @@ from agent.execution import (
     result_event,
     tool_metrics,
 )
-from agent.grounding import check_grounding
+from agent.grounding import check_grounding, row_texts
 from agent.intent import stated_values, write_intent
 from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
 from records.database import Database
@@ -328,7 +328,9 @@ class ClaudeAgent:
     ) -> AsyncIterator[Event]:
         grounding_started = time.perf_counter()
         if check:
-            report, marked = check_grounding(answer, book, executor.totals)
+            report, marked = check_grounding(
+                answer, book, executor.totals, rows=row_texts(executor.tool_texts)
+            )
         else:  # a scripted reply states nothing from the record
             report, marked = GroundingReport(), answer
         grounding_ms = (time.perf_counter() - grounding_started) * 1000

@@ -41,7 +41,7 @@ from agent.execution import (
     result_event,
     tool_metrics,
 )
-from agent.grounding import check_grounding
+from agent.grounding import check_grounding, row_texts
 from agent.intent import MEASURES, asks_to_cancel, write_intent
 from records.database import Database
 from tools.registry import Registry, ToolContext
@@ -196,7 +196,7 @@ INTENTS: tuple[Intent, ...] = (
         "leaflets",
         "search_leaflets",
         _rx(
-            r"\b(leaflets?|information (about|on)|how (do|should) i prepare|prepare for|visiting hours|parking|"
+            r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient)",
         ),
@@ -206,6 +206,11 @@ INTENTS: tuple[Intent, ...] = (
 )
 INTENT_BY_NAME = {i.name: i for i in INTENTS}
 
+# questions about how things work here, whoever asks them: always the leaflets
+_GENERAL_INFO = re.compile(
+    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|opening hours|side effects?|"
+    r"information (about|on))\b"
+)
 _PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
 _ALL_STATUS = re.compile(
     r"\b(all|every|history|ever|had|previous\w*|past|stopped|used to|former\w*|old|resolved)\b"
@@ -478,11 +483,12 @@ def _clean(text: str) -> str:
     return " ".join(_tokens(text))
 
 
-def content_words(question: str) -> str | None:
+def content_words(question: str, *, keep_measures: bool = False) -> str | None:
     """What is left after question, pronoun, intent and time words: the thing asked about."""
     text = _clean(question)
-    for measure in sorted(MEASURES, key=len, reverse=True):
-        text = re.sub(rf"\b{re.escape(measure)}\b", " ", text)
+    if not keep_measures:
+        for measure in sorted(MEASURES, key=len, reverse=True):
+            text = re.sub(rf"\b{re.escape(measure)}\b", " ", text)
     text = re.sub(r"\b(19|20)\d\d\b|\b\d{4}-\d{2}-\d{2}\b", " ", text)
     words = [w.strip(".-") for w in text.split()]
     words = [w for w in words if w and w not in STOP_WORDS and w not in INTENT_WORDS and not w.isdigit()]
@@ -763,7 +769,7 @@ class Planner:
             return []
         personal = bool(_PERSONAL.search(_clean(question)))
         record = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].record}
-        if "leaflets" in scores and (not personal or not record):
+        if "leaflets" in scores and (not personal or not record or _GENERAL_INFO.search(_clean(question))):
             return ["leaflets"]
         if "find_slots" in record and (
             "appointments" not in record or re.search(r"\bbook\b", _clean(question))
@@ -820,7 +826,7 @@ class Planner:
                 if until:
                     args["until"] = until.isoformat()
                 if name == "notes":
-                    args["query"] = query or question
+                    args["query"] = content_words(question, keep_measures=True) or question
                 elif query and len(intents) == 1:
                     args["query"] = query
             elif name == "leaflets":
@@ -969,7 +975,13 @@ class OfflineAgent:
             for outcome in outcomes:
                 yield result_event(outcome)
         answer = compose(plan, outcomes, request.scope.role)
-        report, marked = check_grounding(answer, book, executor.totals, trusted_lines=uncited_lines(outcomes))
+        report, marked = check_grounding(
+            answer,
+            book,
+            executor.totals,
+            rows=row_texts(executor.tool_texts),
+            trusted_lines=uncited_lines(outcomes),
+        )
         yield TextEvent(delta=marked)
         cited = [c for h in report.cited_handles if (c := book.get(h)) is not None]
         for event in citation_events(cited):
