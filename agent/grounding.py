@@ -11,8 +11,8 @@ After the model answers:
 
 Values are compared after normalisation, so "2024-03-05", "March 5, 2024", "5 Mar 2024" and
 "03/05/2024" are one date; "1,200", "1200" and "1200.0" one number; "7.2%" is 7.2; "120/80"
-is 120 and 80; "2:30 pm" is 14:30. A number may be rounded to the precision the answer
-writes ("7.25" cited, "7.3" said). A small integer that is a count of cited rows ("you have
+is 120 and 80; "2:30 pm" is 14:30. A number may be rounded to the decimals the answer
+writes ("7.25" cited, "7.3" said) but not to a whole number. A small integer that is a count of cited rows ("you have
 3 active medications") is accepted as a count. A year may be any cited date's year.
 
 Failures are returned in a `GroundingReport` and made visible in the answer text: an unknown
@@ -212,9 +212,12 @@ def citation_texts(citation: Citation) -> list[str]:
     return texts
 
 
-def _rounds_to(said: Decimal, facts: set[Decimal]) -> bool:
-    exponent = said.as_tuple().exponent
-    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+def _rounds_to(said: Decimal, written: str, facts: set[Decimal]) -> bool:
+    """A fact rounded to the decimals the answer wrote ("7.25" → "7.3"); never to a whole
+    number, so "6" is not accepted for 5.9."""
+    places = len(written.split(".", 1)[1]) if "." in written else 0
+    if places == 0:
+        return False
     quantum = Decimal(1).scaleb(-places)
     for fact in facts:
         try:
@@ -235,7 +238,7 @@ def supported(item: Found, values: Values) -> bool:
     if item.kind == "year":
         return int(item.value) in values.years or item.value in values.numbers  # type: ignore[call-overload]
     number: Decimal = item.value  # type: ignore[assignment]
-    return number in values.numbers or _rounds_to(number, values.numbers)
+    return number in values.numbers or _rounds_to(number, item.text, values.numbers)
 
 
 # --------------------------------------------------------------------------------------------
@@ -376,7 +379,7 @@ def check_grounding(
     "3 of 12 shown") describe the lookup rather than the record.
     """
     trusted = {line.strip() for line in trusted_lines}
-    shown = rows or {}
+    tool_rows = rows or {}
     cited = handles_in(answer)
     issues: list[GroundingIssue] = []
     unknown = [h for h in cited if book.get(h) is None]
@@ -399,7 +402,7 @@ def check_grounding(
         known = [h for h in scope if book.get(h) is not None]
         values = values_of(
             [t for h in known for c in [book.get(h)] if c for t in citation_texts(c)]
-            + [t for h in known for t in shown.get(h, [])]
+            + [t for h in known for t in tool_rows.get(h, [])]
         )
         if known and supported(item, values):
             continue

@@ -884,6 +884,14 @@ class Planner:
 # --------------------------------------------------------------------------------------------
 
 _CITED_LINE = re.compile(r"^\[([A-Z]{1,2}\d+)\]\s*(.*)$")
+# sentences a tool addresses to the model ("Ask the user … before calling book_appointment")
+_FOR_THE_MODEL = re.compile(r"\b(the user|(get|find|book|list|cancel|search)_[a-z_]+)\b")
+
+
+def for_people(text: str) -> str:
+    """Drop the sentences of a tool's explanation that are instructions to the model."""
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    return " ".join(s for s in sentences if not _FOR_THE_MODEL.search(s))
 
 
 def render_result(text: str) -> str:
@@ -891,7 +899,10 @@ def render_result(text: str) -> str:
     out = []
     for line in text.strip().splitlines():
         m = _CITED_LINE.match(line.strip())
-        out.append(f"- {m.group(2)} [{m.group(1)}]" if m else line.strip())
+        if m:
+            out.append(f"- {m.group(2)} [{m.group(1)}]")
+        elif not _FOR_THE_MODEL.search(line):
+            out.append(line.strip())
     return "\n".join(out)
 
 
@@ -914,7 +925,7 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> str:
     for outcome in outcomes:
         result = outcome.result
         if not result.ok:
-            blocks.append(f"I could not use {outcome.call.name}: {result.text}")
+            blocks.append(f"That lookup did not work: {for_people(result.text) or 'please try again.'}")
             continue
         blocks.append(render_result(result.text))
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
