@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent.base import Turn
 from agent.events import DoneEvent, ErrorEvent, TextEvent, ToolCallEvent, ToolResultEvent, is_terminal
@@ -328,3 +330,29 @@ def test_every_run_ends_with_exactly_one_terminal_event(fake_anthropic, registry
         kinds.append(end.kind if isinstance(end, ErrorEvent) else "done")
     assert kinds == ["done", "bad_request", "auth", "context_window", "done"]
     assert usage()["input_tokens"] == 100  # builder sanity for the cost assertions above
+
+
+REPLY_KINDS = {
+    "text": lambda: text_message("The record shows Lisinopril 10 MG Oral Tablet [M1]."),
+    "tools": lambda: tool_use_message([("get_medications", {}), ("get_allergies", {})]),
+    "bad_tool": lambda: tool_use_message([("get_labs", {"nonsense": 1})]),
+    "pause": lambda: message([text_block("…")], "pause_turn"),
+    "refusal": lambda: message([], "refusal"),
+    "max_tokens": lambda: text_message("cut", stop_reason="max_tokens"),
+    "unknown_stop": lambda: text_message("?", stop_reason="something_new"),
+    "429": lambda: error_reply(429, "rate_limit_error", headers={"retry-after": "999"}),
+    "529": lambda: error_reply(529, "overloaded_error", headers={"x-should-retry": "false"}),
+    "500": lambda: error_reply(500, "api_error", headers={"x-should-retry": "false"}),
+    "midstream": lambda: SSEReply(
+        [*sse_frames(text_message("partial"))[:3], stream_error_frame("api_error")]
+    ),
+}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=st.lists(st.sampled_from(sorted(REPLY_KINDS)), min_size=1, max_size=6))
+def test_any_script_ends_with_exactly_one_terminal_event(fake_anthropic, registry, db, script):
+    fake_anthropic.queue.clear()
+    fake_anthropic.enqueue(*[REPLY_KINDS[kind]() for kind in script])
+    events = run(make_agent(fake_anthropic, registry, db, max_retries=0), ask("What do I take?"))
+    terminal(events)
