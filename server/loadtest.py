@@ -92,7 +92,7 @@ class LoadReport:
 
 def _instant_answers(request: Any) -> Any:
     """The fake model: a `get_labs` call first, then a sentence citing what it returned."""
-    from agent.fake_api import text_message, tool_use_message
+    from agent.fake_api import MessageReply, text_message, tool_use_message
 
     messages = (request.body or {}).get("messages", [])
     last = messages[-1]["content"] if messages else []
@@ -100,8 +100,8 @@ def _instant_answers(request: Any) -> Any:
         isinstance(b, dict) and b.get("type") == "tool_result" for b in last
     )
     if answered_tool:
-        return text_message("Your latest HbA1c result is the one shown in [L1].")
-    return tool_use_message([("get_labs", {"query": "A1C", "latest_only": True})])
+        return MessageReply(text_message("Your latest HbA1c result is the one shown in [L1]."))
+    return MessageReply(tool_use_message([("get_labs", {"query": "A1C", "latest_only": True})]))
 
 
 def _serve_fake_model(port_queue: Any) -> None:
