@@ -45,6 +45,17 @@ FAILED = ErrorEvent(kind="internal", message="Something went wrong while answeri
 UNFINISHED = ErrorEvent(kind="internal", message="The answer ended without finishing. Please ask again.")
 STALLED = ErrorEvent(kind="timeout", message="The answer is not progressing. Please ask again.")
 SHUTDOWN = ErrorEvent(kind="unavailable", message="The service restarted while answering. Please ask again.")
+STORAGE_FAILED = ErrorEvent(
+    kind="database",
+    message="The record database stopped responding while answering, so the answer was not kept. "
+    "Please ask again in a moment.",
+)
+NOT_SAVED = ErrorEvent(kind="database", message="The answer could not be saved. Please ask again.")
+CLOSE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # then every 8 s until run_timeout_s has passed
+
+
+class StorageFailed(ConnectionError):
+    """The events of a run could not be written: the run stops instead of streaming unsaved."""
 
 
 @dataclass
@@ -61,6 +72,9 @@ class Run:
     writer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     write_failed: bool = False
     closing: bool = False
+    close_later: asyncio.Task | None = None
+    actor: str = ""
+    role: str = ""
 
     @property
     def key(self) -> tuple[str, str]:
@@ -86,6 +100,7 @@ class RunManager:
         self._runs: dict[tuple[str, str], Run] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._to_thread = run_in_thread or asyncio.to_thread
+        self._closing: set[asyncio.Task] = set()  # messages waiting for the database to be closed
         self.started = 0  # runs started by this process (tests and the benchmark read it)
 
     # --- readers ---------------------------------------------------------------------------
@@ -159,7 +174,7 @@ class RunManager:
     # --- the run ---------------------------------------------------------------------------
 
     def _start(self, message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> Run:
-        run = Run(message=message, next_seq=message.last_seq + 1)
+        run = Run(message=message, next_seq=message.last_seq + 1, actor=actor, role=role)
         self._runs[run.key] = run
         self.started += 1
         run.task = asyncio.create_task(
@@ -189,12 +204,14 @@ class RunManager:
                             break
                         self._publish(run, event.type, event.model_dump(mode="json"))
                         if run.write_failed:
-                            raise ConnectionError("events could not be stored")
+                            raise StorageFailed("events could not be stored")
             terminal = terminal or UNFINISHED
         except asyncio.CancelledError:
             terminal = CANCELLED
         except TimeoutError:
             terminal = TIMED_OUT
+        except StorageFailed:
+            terminal = STORAGE_FAILED
         except Exception:
             log.exception("run for message %s failed", run.message.id)
             terminal = FAILED
@@ -239,7 +256,10 @@ class RunManager:
                 return
 
     async def _flush(
-        self, run: Run, final: tuple[str, str | None, dict[str, Any] | None] | None = None
+        self,
+        run: Run,
+        final: tuple[str, str | None, dict[str, Any] | None] | None = None,
+        outcome: store.Outcome | None = None,
     ) -> None:
         batch, run.unsaved = run.unsaved, []
         if not batch and final is None:
@@ -252,6 +272,7 @@ class RunManager:
                 message_id=run.message.id,
                 events=batch,
                 final=final,
+                outcome=outcome,
             )
         except Exception:
             log.exception("could not store events of message %s", run.message.id)
@@ -275,19 +296,55 @@ class RunManager:
         else:
             final = ("cancelled" if terminal is CANCELLED else "error", None, {"error": terminal.kind})
         try:
-            await self._flush(run, final)
+            await self._flush(run, final, self._outcome(run, terminal))
         except Exception:
-            # the database is unreachable: tell the readers; storage keeps the message running
-            payload = ErrorEvent(
-                kind="database", message="The answer could not be saved. Please ask again."
-            ).model_dump(mode="json")
+            # the database is unreachable: tell the readers now, and close the message (with its
+            # audit row) as soon as the database is back, so it is never left "running"
+            payload = NOT_SAVED.model_dump(mode="json")
             event = StoredEvent(event.seq, "error", payload)
+            run.close_later = asyncio.create_task(
+                self._close_later(run, event), name=f"close-{run.message.id}"
+            )
+            self._closing.add(run.close_later)
+            run.close_later.add_done_callback(self._closing.discard)
         run.next_seq += 1
         run.events.append(event)
         run.finished = True
         run.notify()
         self._runs.pop(run.key, None)
         self._locks.pop(run.key, None)
+
+    @staticmethod
+    def _outcome(run: Run, terminal: DoneEvent | ErrorEvent) -> store.Outcome:
+        """The audit row of the answer: who asked, how it ended (and why, for errors)."""
+        if isinstance(terminal, DoneEvent):
+            return store.Outcome(run.actor, run.role, "ok", f"answered ({terminal.mode})")
+        outcome = "cancelled" if terminal is CANCELLED else "error"
+        return store.Outcome(run.actor, run.role, outcome, f"{terminal.kind}: {terminal.message}")
+
+    async def _close_later(self, run: Run, event: StoredEvent) -> None:
+        """Retry closing a message whose final write failed, until run_timeout_s has passed."""
+        deadline = time.monotonic() + self.settings.run_timeout_s
+        outcome = self._outcome(run, ErrorEvent.model_validate(event.payload))
+        for attempt in range(10_000):
+            await asyncio.sleep(CLOSE_RETRY_S[min(attempt, len(CLOSE_RETRY_S) - 1)])
+            try:
+                await self._to_thread(
+                    store.append_events,
+                    self.db,
+                    patient_id=run.message.patient_id,
+                    message_id=run.message.id,
+                    events=[event],
+                    final=("error", None, {"error": "database"}),
+                    outcome=outcome,
+                )
+                return
+            except Exception:
+                if time.monotonic() > deadline:
+                    log.error(
+                        "message %s could not be closed: the database is still unreachable", run.message.id
+                    )
+                    return
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -301,3 +358,5 @@ class RunManager:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        for task in list(self._closing):  # closing messages after a database outage: give up
+            task.cancel()

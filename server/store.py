@@ -18,6 +18,7 @@ from sqlalchemy import Connection, text
 
 from agent.base import Turn
 from records.database import Database, patient_transaction
+from server.audit import write_audit
 
 TERMINAL_STATUSES = frozenset({"done", "error", "cancelled"})
 HISTORY_TURNS = 10
@@ -48,6 +49,16 @@ class StoredEvent:
     seq: int
     type: str
     payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an answer ended, for its audit row (written with the message's final status)."""
+
+    actor: str
+    role: str
+    outcome: str  # ok | error | cancelled
+    detail: str
 
 
 class NotOwned(LookupError):
@@ -188,11 +199,12 @@ def append_events(
     message_id: str,
     events: list[StoredEvent],
     final: tuple[str, str | None, dict[str, Any] | None] | None = None,
+    outcome: Outcome | None = None,
 ) -> None:
     """Write a batch of events; with `final` = (status, answer, metrics) also close the message.
 
     One transaction, so a message is never marked finished without its last event, nor has a
-    last event without being marked finished.
+    last event without being marked finished — nor without the audit row of its `outcome`.
     """
     with patient_transaction(db.app, patient_id) as conn:
         if events:
@@ -227,6 +239,24 @@ def append_events(
                     "m": message_id,
                 },
             )
+        if outcome is not None:
+            write_audit(
+                conn,
+                actor=outcome.actor,
+                role=outcome.role,
+                action="answer",
+                outcome=outcome.outcome,
+                target_patient_id=patient_id,
+                detail=f"message {message_id}: {outcome.detail}",
+                conversation_id=conversation_of(conn, patient_id, message_id),
+            )
+
+
+def conversation_of(conn: Connection, patient_id: str, message_id: str) -> str | None:
+    return conn.execute(
+        text("SELECT conversation_id FROM messages WHERE patient_id = :p AND id = :m"),
+        {"p": patient_id, "m": message_id},
+    ).scalar_one_or_none()
 
 
 def stored_events(
