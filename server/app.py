@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -155,7 +156,13 @@ def create_app(
             *extra_routes,
         ],
         middleware=middleware,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+        exception_handlers={
+            ApiError: _api_error,
+            HTTPException: _http_error,
+            sa_exc.OperationalError: _database_unavailable,
+            sa_exc.InterfaceError: _database_unavailable,
+            sa_exc.TimeoutError: _database_unavailable,
+        },
         lifespan=lifespan,
         max_body_size=settings.max_body_bytes,
     )
@@ -205,3 +212,26 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code, message = GENERIC.get(exc.status_code, ("error", "The request could not be handled."))
     return _error_response(request, exc.status_code, code, message, dict(exc.headers or {}))
+
+
+DB_RETRY_AFTER_S = 5
+
+
+async def _database_unavailable(request: Request, exc: Exception) -> Response:
+    """The database is down, unreachable or every pooled connection is busy: say so (503).
+
+    Nothing was decided or written for this request (it failed before or inside its own
+    transaction), so asking again shortly is safe.
+    """
+    busy = isinstance(exc, sa_exc.TimeoutError)
+    log.warning(
+        "database %s on %s %s: %s", "busy" if busy else "unavailable", request.method, request.url.path, exc
+    )
+    message = (
+        "The service is busy right now. Please try again in a few seconds."
+        if busy
+        else "The record database is unavailable right now. Please try again in a minute."
+    )
+    return _error_response(
+        request, 503, "busy" if busy else "unavailable", message, {"Retry-After": str(DB_RETRY_AFTER_S)}
+    )

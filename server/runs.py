@@ -50,7 +50,11 @@ STORAGE_FAILED = ErrorEvent(
     message="The record database stopped responding while answering, so the answer was not kept. "
     "Please ask again in a moment.",
 )
-NOT_SAVED = ErrorEvent(kind="database", message="The answer could not be saved. Please ask again.")
+NOT_SAVED = ErrorEvent(
+    kind="database",
+    message="The record database stopped responding, so this answer could not be saved. "
+    "Please ask again in a moment.",
+)
 CLOSE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # then every 8 s until run_timeout_s has passed
 
 
