@@ -93,7 +93,10 @@ class ToolExecutor:
             for index, call in reads:
                 group.start_soon(run_one, index, call)
         for index, call in writes:
-            await run_one(index, call)
+            # in a task group too: a cancelled run then waits for the write's thread (its
+            # transaction commits or rolls back whole) instead of abandoning it mid-flight
+            async with anyio.create_task_group() as group:
+                group.start_soon(run_one, index, call)
         ordered = [results[i] for i in range(len(calls))]
         self.outcomes.extend(ordered)
         self.wall_ms += (time.perf_counter() - started) * 1000

@@ -29,6 +29,7 @@ from typing import Any
 
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
+from agent.intent import WRITE_TOOLS
 from records.database import Database
 from records.settings import Settings
 from server import store
@@ -40,6 +41,12 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 0.25
 
 CANCELLED = ErrorEvent(kind="cancelled", message="The answer was stopped because the page was closed.")
+CANCELLED_DURING_WRITE = ErrorEvent(
+    kind="cancelled",
+    message="The answer was stopped because the page was closed while {action} was in progress; it "
+    "either finished or was not made at all, never half-done. Ask to list your appointments to see which.",
+)
+WRITE_ACTIONS = {name: name.replace("_", " ") for name in WRITE_TOOLS}
 TIMED_OUT = ErrorEvent(kind="timeout", message="The answer took too long and was stopped. Please try again.")
 FAILED = ErrorEvent(kind="internal", message="Something went wrong while answering. Please try again.")
 UNFINISHED = ErrorEvent(kind="internal", message="The answer ended without finishing. Please ask again.")
@@ -77,6 +84,7 @@ class Run:
     write_failed: bool = False
     closing: bool = False
     close_later: asyncio.Task | None = None
+    writes_in_flight: dict[str, str] = field(default_factory=dict)  # tool call id → writing tool name
     actor: str = ""
     role: str = ""
 
@@ -207,11 +215,17 @@ class RunManager:
                             terminal = event
                             break
                         self._publish(run, event.type, event.model_dump(mode="json"))
+                        self._track_writes(run, event)
                         if run.write_failed:
                             raise StorageFailed("events could not be stored")
             terminal = terminal or UNFINISHED
         except asyncio.CancelledError:
             terminal = CANCELLED
+            if run.writes_in_flight:  # the tool's transaction finished (or never began) first
+                action = WRITE_ACTIONS.get(next(iter(run.writes_in_flight.values())), "a change")
+                terminal = ErrorEvent(
+                    kind="cancelled", message=CANCELLED_DURING_WRITE.message.format(action=action)
+                )
         except TimeoutError:
             terminal = TIMED_OUT
         except StorageFailed:
@@ -237,6 +251,14 @@ class RunManager:
             ask_scope=message.scope,
             now=message.pinned_now,
         )
+
+    @staticmethod
+    def _track_writes(run: Run, event: Any) -> None:
+        """Which booking/cancelling calls have started but not reported back (for a cancel)."""
+        if event.type == "tool_call" and event.name in WRITE_TOOLS:
+            run.writes_in_flight[event.id] = event.name
+        elif event.type == "tool_result":
+            run.writes_in_flight.pop(event.id, None)
 
     def _publish(self, run: Run, type_: str, payload: dict[str, Any]) -> None:
         event = StoredEvent(run.next_seq, type_, payload)
@@ -298,7 +320,7 @@ class RunManager:
                 {**terminal.metrics, "mode": terminal.mode, "cost_usd": terminal.cost_usd},
             )
         else:
-            final = ("cancelled" if terminal is CANCELLED else "error", None, {"error": terminal.kind})
+            final = ("cancelled" if terminal.kind == "cancelled" else "error", None, {"error": terminal.kind})
         try:
             await self._flush(run, final, self._outcome(run, terminal))
         except Exception:
@@ -323,7 +345,7 @@ class RunManager:
         """The audit row of the answer: who asked, how it ended (and why, for errors)."""
         if isinstance(terminal, DoneEvent):
             return store.Outcome(run.actor, run.role, "ok", f"answered ({terminal.mode})")
-        outcome = "cancelled" if terminal is CANCELLED else "error"
+        outcome = "cancelled" if terminal.kind == "cancelled" else "error"
         return store.Outcome(run.actor, run.role, outcome, f"{terminal.kind}: {terminal.message}")
 
     async def _close_later(self, run: Run, event: StoredEvent) -> None:
