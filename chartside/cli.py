@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
     "chartside.up",
+    "synthea_data.cli",
 )
 
 app = typer.Typer(

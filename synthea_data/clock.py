@@ -10,6 +10,7 @@ ingestion has to normalise them to UTC.
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 
 #: The simulated present. Records end here; "active" means active on this day.
 REFERENCE_TODAY = dt.date(2026, 11, 1)
@@ -31,11 +32,19 @@ def eastern_offset(local: dt.datetime) -> dt.timedelta:
     02:00. Earlier years are simulated with the same rule: the generator only needs plausible,
     consistent offsets, not a historical tz database.
     """
-    start = dt.datetime.combine(_nth_sunday(local.year, 3, 2), dt.time(2))
-    end = dt.datetime.combine(_nth_sunday(local.year, 11, 1), dt.time(2))
+    start, end = _daylight_period(local.year)
     return _DAYLIGHT if start <= local < end else _STANDARD
 
 
+@lru_cache(maxsize=256)
+def _daylight_period(year: int) -> tuple[dt.datetime, dt.datetime]:
+    return (
+        dt.datetime.combine(_nth_sunday(year, 3, 2), dt.time(2)),
+        dt.datetime.combine(_nth_sunday(year, 11, 1), dt.time(2)),
+    )
+
+
+@lru_cache(maxsize=8)
 def _offset_text(offset: dt.timedelta) -> str:
     minutes = int(offset.total_seconds()) // 60
     sign = "-" if minutes < 0 else "+"
@@ -45,12 +54,12 @@ def _offset_text(offset: dt.timedelta) -> str:
 
 def fhir_datetime(local: dt.datetime) -> str:
     """`2011-08-05T02:09:58-04:00`: how Synthea writes effective/onset/period times."""
-    return local.strftime("%Y-%m-%dT%H:%M:%S") + _offset_text(eastern_offset(local))
+    return local.isoformat(timespec="seconds") + _offset_text(eastern_offset(local))
 
 
 def fhir_instant(local: dt.datetime, millis: int) -> str:
     """`2011-08-05T02:09:58.554-04:00`: Synthea's `issued` / note `date` (with milliseconds)."""
-    return local.strftime("%Y-%m-%dT%H:%M:%S") + f".{millis:03d}" + _offset_text(eastern_offset(local))
+    return local.isoformat(timespec="seconds") + f".{millis:03d}" + _offset_text(eastern_offset(local))
 
 
 def to_utc(local: dt.datetime) -> dt.datetime:

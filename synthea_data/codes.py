@@ -21,6 +21,7 @@ and the agent should meet the same strings in generated and real data.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 SNOMED = "http://snomed.info/sct"
@@ -49,7 +50,7 @@ class Code:
         """A CodeableConcept the way Synthea writes it: one coding plus `text`."""
         return {"coding": [self.coding()], "text": self.display}
 
-    @property
+    @cached_property
     def lower(self) -> str:
         """The display as Synthea's note templates print it."""
         return self.display.lower()

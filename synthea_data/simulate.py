@@ -968,7 +968,8 @@ class PatientSimulator:
 
     def _dx_asthma(self, visit: Visit) -> None:
         condition = self._diagnose(visit, "asthma", Cond.ASTHMA)
-        self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
+        if not self._taking("albuterol", visit.start):
+            self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
         self._prescribe(visit, "fluticasone", Med.FLUTICASONE_INHALER, reason=condition, frequency=2)
         self._care_plan(
             visit, Plan.ASTHMA, [Plan.INHALED_STEROID_THERAPY, Plan.HOME_NEBULIZER_THERAPY], condition
@@ -985,7 +986,7 @@ class PatientSimulator:
         self._prescribe(
             visit, "fluticasone-salmeterol", Med.FLUTICASONE_SALMETEROL, reason=condition, frequency=2
         )
-        if "albuterol" not in self.on:
+        if not self._taking("albuterol", visit.start):
             self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
         activities = [Plan.BREATHING_CONTROL] + (
             [Plan.SMOKING_CESSATION_EDUCATION] if self.person.smoking == "daily" else []
