@@ -23,7 +23,8 @@ EXTRA_SYSTEMS_NOT_IN_SAMPLES = {
 
 
 def _all_generated_codings(cohort: Cohort):
-    for name, bundle in list(cohort.patients.items()) + [
+    for name, bundle in [
+        *list(cohort.patients.items()),
         ("hospital", cohort.hospital),
         ("practitioners", cohort.practitioners),
     ]:
