@@ -92,7 +92,8 @@ HARD_CASES: tuple[HardCase, ...] = (
     HardCase(
         "emergency_visit",
         5,
-        "An emergency-class (EMER) asthma visit with an albuterol MedicationAdministration, then a follow-up.",
+        "An emergency-class (EMER) asthma visit with an albuterol MedicationAdministration, then a follow-up; "
+        "the same patient has a peanut allergy (anaphylaxis) with an epinephrine auto-injector.",
         ("emergency_encounter", "administration"),
     ),
 )

@@ -415,6 +415,7 @@ class PatientSimulator:
         if "emergency_visit" in self.cases:
             self.plan["asthma"] = 2
             self.flags["asthma_emergency"] = True
+            self.flags["allergies"] = [Allergen.PEANUT, Allergen.TREE_POLLEN]
 
     def _plan_complications(self) -> None:
         rng = self.rng
