@@ -1,0 +1,44 @@
+"""`chartside generate` and `chartside bench generate` as a user runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from chartside.cli import build
+from synthea_data.hard_cases import MANIFEST_NAME
+
+runner = CliRunner()
+
+
+def test_generate_writes_a_cohort_and_says_where(tmp_path: Path) -> None:
+    out = tmp_path / "cohort"
+    result = runner.invoke(build(), ["generate", "--patients", "3", "--seed", "5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 3 patient bundles + 2 support bundles" in result.output
+    assert (out / "hospitalInformation5.json").is_file() and (out / MANIFEST_NAME).is_file()
+    assert len(list(out.glob("*.json"))) == 5
+
+
+def test_generate_refuses_an_occupied_folder_without_a_traceback(tmp_path: Path) -> None:
+    out = tmp_path / "cohort"
+    runner.invoke(build(), ["generate", "--patients", "1", "--out", str(out)])
+    result = runner.invoke(build(), ["generate", "--patients", "1", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "already holds" in result.output and "--force" in result.output
+    assert "Traceback" not in result.output
+    forced = runner.invoke(
+        build(), ["generate", "--patients", "1", "--seed", "2", "--out", str(out), "--force"]
+    )
+    assert forced.exit_code == 0, forced.output
+
+
+def test_bench_generate_reports_rates_and_resource_counts(tmp_path: Path) -> None:
+    sample = tmp_path / "cohort"
+    runner.invoke(build(), ["generate", "--patients", "1", "--out", str(sample)])
+    bundle = next(p for p in sample.glob("*_*_*.json"))
+    result = runner.invoke(build(), ["bench", "generate", "--patients", "2", "--sample", str(bundle)])
+    assert result.exit_code == 0, result.output
+    assert "patients/s" in result.output and "MB/s" in result.output
+    assert "Resources per patient bundle" in result.output and "Observation" in result.output
