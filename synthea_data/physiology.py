@@ -156,8 +156,10 @@ class Physiology:
 
     # ------------------------------------------------------------------ vitals
 
-    def blood_pressure(self, status: str) -> tuple[int, int]:
-        """status: normal | hypertension-untreated | hypertension-treated."""
+    def blood_pressure(self, status: str, age: int = 40) -> tuple[int, int]:
+        """status: normal | hypertension-untreated | hypertension-treated. Children run lower."""
+        if age < 13:
+            return round(97 + 1.2 * age + self._noise(4.0)), round(58 + 0.6 * age + self._noise(3.0))
         if status == "hypertension-untreated":
             systolic, diastolic = 146 + abs(self._noise(7.0)), 91 + abs(self._noise(3.0))
         elif status == "hypertension-treated":
@@ -184,8 +186,9 @@ class Physiology:
         weight = round(bmi * height_m * height_m, 1)
         return weight, round(weight / (height_m * height_m), 2)
 
-    def pulse(self, *, febrile: bool) -> int:
-        return round(self.heart_rate + (14 if febrile else 0) + self._noise(4.0))
+    def pulse(self, *, febrile: bool, age: int = 40) -> int:
+        child = max(0, 12 - age) * 2.5
+        return round(self.heart_rate + child + (14 if febrile else 0) + self._noise(4.0))
 
     def respiratory_rate(self, *, distressed: bool) -> int:
         return round((22 if distressed else 14) + self._noise(1.5))

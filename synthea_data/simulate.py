@@ -708,7 +708,7 @@ class PatientSimulator:
         if age >= 2:
             self._quantity_obs(visit, Obs.BMI, "vital-signs", bmi, "kg/m2")
         if age >= 3:
-            systolic, diastolic = self.phys.blood_pressure(self._bp_status(visit.start))
+            systolic, diastolic = self.phys.blood_pressure(self._bp_status(visit.start), age)
             visit.observations.append(
                 ObsRec(
                     self.ids.uuid(),
@@ -721,7 +721,9 @@ class PatientSimulator:
                     ],
                 )
             )
-        self._quantity_obs(visit, Obs.HEART_RATE, "vital-signs", self.phys.pulse(febrile=febrile), "/min")
+        self._quantity_obs(
+            visit, Obs.HEART_RATE, "vital-signs", self.phys.pulse(febrile=febrile, age=age), "/min"
+        )
         self._quantity_obs(
             visit,
             Obs.RESPIRATORY_RATE,
