@@ -45,8 +45,9 @@ HARD_CASES: tuple[HardCase, ...] = (
         "lab_crosses_reference_range",
         1,
         "HbA1c starts inside its reference range (<= 5.6 %), rises through prediabetes into the diabetic "
-        "range; `normal_observation` is the last in-range value, `high_observation` the first value >= 6.5 %.",
-        ("normal_observation", "high_observation"),
+        "range: `normal_observation` is the last in-range value, `first_above_range` the next one (flagged H), "
+        "`high_observation` the first value >= 6.5 % (the diabetes diagnosis).",
+        ("normal_observation", "first_above_range", "high_observation"),
     ),
     HardCase(
         "medication_stopped_then_restarted",

@@ -1333,5 +1333,8 @@ class PatientSimulator:
             o for o in a1c if o.effective < first_high.effective and o.quantity and o.quantity.value <= 5.6
         ]
         if normal:
-            self._mark("lab_crosses_reference_range", "normal_observation", normal[-1].id)
+            last_normal = normal[-1]
+            self._mark("lab_crosses_reference_range", "normal_observation", last_normal.id)
+            following = a1c[a1c.index(last_normal) + 1]
+            self._mark("lab_crosses_reference_range", "first_above_range", following.id)
         self._mark("lab_crosses_reference_range", "high_observation", first_high.id)

@@ -64,8 +64,15 @@ def _no_reaction(r: dict, resources: dict) -> None:
 
 
 def _crossing(r: dict, resources: dict) -> None:
-    normal, high = r["normal_observation"], r["high_observation"]
-    for obs in (normal, high):
+    normal, above, high = r["normal_observation"], r["first_above_range"], r["high_observation"]
+    assert above["valueQuantity"]["value"] > above["referenceRange"][0]["high"]["value"]
+    assert above["interpretation"][0]["coding"][0]["code"] == "H"
+    assert (
+        _when(normal["effectiveDateTime"])
+        < _when(above["effectiveDateTime"])
+        <= _when(high["effectiveDateTime"])
+    )
+    for obs in (normal, above, high):
         assert obs["code"]["coding"][0] == {
             "system": LOINC,
             "code": Obs.HBA1C.code,
