@@ -206,6 +206,13 @@ class Instruction:
     )
 
 
+class Supply:
+    HOME_NEBULIZER = sct("170615005", "Home nebulizer (physical object)")
+    GLUCOSE_METER = sct("337414009", "Blood glucose meter (physical object)")
+    GLUCOSE_STRIPS = sct("337388004", "Blood glucose testing strips (physical object)")
+    BLOOD_LANCET = sct("1137596000", "Blood lancet (physical object)")
+
+
 class Role:
     PATIENT = sct("116154003", "Patient")
     HEALTHCARE_PROFESSIONAL = sct("223366009", "Healthcare professional (occupation)")

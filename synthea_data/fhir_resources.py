@@ -25,10 +25,12 @@ from synthea_data.model import (
     AllergyRec,
     CarePlanRec,
     ConditionRec,
+    DeviceRec,
     MedRec,
     ObsRec,
     PatientRecord,
     Quantity,
+    SupplyRec,
     Visit,
 )
 from synthea_data.notes import render_note
@@ -115,6 +117,8 @@ class BundleWriter:
         out += [self.observation(o, visit) for o in visit.observations]
         out += [self.procedure(p, visit) for p in visit.procedures]
         out += [self.immunization(i, visit) for i in visit.immunizations]
+        out += [self.device(d) for d in visit.devices]
+        out += [self.supply_delivery(d) for d in visit.supplies]
         for course in visit.prescriptions:
             if course.medication_resource_id:
                 out.append(self.medication(course))
@@ -493,6 +497,41 @@ class BundleWriter:
             }
         )
         return resource
+
+    def device(self, d: DeviceRec) -> dict:
+        made = d.start - dt.timedelta(days=20)
+        expires = d.start + dt.timedelta(days=365 * 25)
+        hrf = f"(01){d.device_identifier}(11){made:%y%m%d}(17){expires:%y%m%d}(10){d.lot}(21){d.serial}"
+        return {
+            "resourceType": "Device",
+            "id": d.id,
+            "meta": {"profile": [f"{US_CORE}/us-core-implantable-device"]},
+            "udiCarrier": [{"deviceIdentifier": d.device_identifier, "carrierHRF": hrf}],
+            "status": "active",
+            "distinctIdentifier": d.device_identifier,
+            "manufactureDate": fhir_datetime(made),
+            "expirationDate": fhir_datetime(expires),
+            "lotNumber": d.lot,
+            "serialNumber": d.serial,
+            "deviceName": [{"name": d.code.display, "type": "user-friendly-name"}],
+            "type": d.code.concept(),
+            "patient": _ref(self.person.id),
+        }
+
+    def supply_delivery(self, d: SupplyRec) -> dict:
+        return {
+            "resourceType": "SupplyDelivery",
+            "id": d.id,
+            "status": "completed",
+            "patient": _ref(self.person.id),
+            "type": {
+                "coding": [
+                    {"system": f"{TERMINOLOGY}/supply-item-type", "code": "device", "display": "Device"}
+                ]
+            },
+            "suppliedItem": {"quantity": {"value": d.quantity}, "itemCodeableConcept": d.code.concept()},
+            "occurrenceDateTime": fhir_datetime(d.when),
+        }
 
     def medication(self, course: MedRec) -> dict:
         return {

@@ -188,6 +188,26 @@ class AdministrationRec:
 
 
 @dataclass
+class DeviceRec:
+    """A device given to the patient (Synthea writes these with a synthetic UDI)."""
+
+    id: str
+    code: Code
+    start: dt.datetime
+    device_identifier: str
+    lot: str
+    serial: str
+
+
+@dataclass
+class SupplyRec:
+    id: str
+    code: Code
+    quantity: int
+    when: dt.datetime
+
+
+@dataclass
 class Visit:
     id: str
     kind: str  # wellness | follow-up | symptom | urgent | emergency | inpatient | vaccination | death
@@ -210,6 +230,8 @@ class Visit:
     prescriptions: list[MedRec] = field(default_factory=list)
     administrations: list[AdministrationRec] = field(default_factory=list)
     care_plans: list[CarePlanRec] = field(default_factory=list)
+    devices: list[DeviceRec] = field(default_factory=list)
+    supplies: list[SupplyRec] = field(default_factory=list)
     discharged_home: bool = False
     wellness_number: int | None = None
     # ids of the per-visit artefacts, drawn when the visit is created so they stay stable

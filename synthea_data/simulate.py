@@ -32,6 +32,7 @@ from synthea_data.codes import (
     Reaction,
     Report,
     Smoking,
+    Supply,
     Vaccine,
 )
 from synthea_data.hard_cases import cases_for_index
@@ -41,6 +42,7 @@ from synthea_data.model import (
     AllergyRec,
     CarePlanRec,
     ConditionRec,
+    DeviceRec,
     ImmRec,
     MedRec,
     ObsRec,
@@ -49,6 +51,7 @@ from synthea_data.model import (
     ProcRec,
     Quantity,
     ReportRec,
+    SupplyRec,
     Visit,
 )
 from synthea_data.names import (
@@ -678,6 +681,16 @@ class PatientSimulator:
         visit.observations.append(obs)
         visit.reports.append(ReportRec(self.ids.uuid(), report_code, visit.start, [obs]))
 
+    def _device(self, visit: Visit, code: Code) -> DeviceRec:
+        device = DeviceRec(
+            self.ids.uuid(), code, visit.start, self.ids.digits(14), self.ids.digits(7), self.ids.digits(7)
+        )
+        visit.devices.append(device)
+        return device
+
+    def _supply(self, visit: Visit, code: Code, quantity: int) -> None:
+        visit.supplies.append(SupplyRec(self.ids.uuid(), code, quantity, visit.start))
+
     def _immunize(self, visit: Visit, vaccine: Code, refused: bool = False) -> ImmRec:
         imm = ImmRec(
             self.ids.uuid(), vaccine, visit.start, ("PATOBJ", "patient objection") if refused else None
@@ -924,6 +937,9 @@ class PatientSimulator:
         via_reference = self.rng.random() < 0.15 and not self.flags.get("metformin_interruption")
         self._prescribe(visit, "metformin", Med.METFORMIN, reason=condition, via_reference=via_reference)
         self._care_plan(visit, Plan.DIABETES, [Plan.DIABETIC_DIET, Plan.EXERCISE_THERAPY], condition)
+        self._device(visit, Supply.GLUCOSE_METER)
+        self._supply(visit, Supply.GLUCOSE_STRIPS, 50)
+        self._supply(visit, Supply.BLOOD_LANCET, 100)
         lost_years = self.flags.get("dm_control_lost_years")
         if isinstance(lost_years, float):
             self.flags["dm_control_lost_at"] = visit.start + dt.timedelta(days=int(lost_years * 365.25))
@@ -991,6 +1007,7 @@ class PatientSimulator:
         )
         if not self._taking("albuterol", visit.start):
             self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
+        self._device(visit, Supply.HOME_NEBULIZER)
         activities = [Plan.BREATHING_CONTROL] + (
             [Plan.SMOKING_CESSATION_EDUCATION] if self.person.smoking == "daily" else []
         )
@@ -1043,6 +1060,7 @@ class PatientSimulator:
         value = self.phys.hba1c(self._glycaemic_status(visit.start), floor=6.0)
         self._lab(visit, lab.HBA1C, value)
         visit.narrative.append(f"Hemoglobin A1c today is {value} %.")
+        self._supply(visit, Supply.GLUCOSE_STRIPS, 50)
         if value >= 8.0 and self.flags.get("dm_control_lost_at") and "insulin" not in self.on:
             self._prescribe(visit, "insulin", Med.INSULIN_70_30, reason=visit.reason_condition, frequency=2)
             visit.narrative.append("Glycemic control has worsened on metformin alone; insulin started.")
