@@ -35,6 +35,7 @@ from synthea_data.codes import (
     Supply,
     Vaccine,
 )
+from synthea_data.demographics import make_person
 from synthea_data.hard_cases import cases_for_index
 from synthea_data.ids import IdSource, rng_for
 from synthea_data.model import (
@@ -47,7 +48,6 @@ from synthea_data.model import (
     MedRec,
     ObsRec,
     PatientRecord,
-    Person,
     ProcRec,
     Quantity,
     ReportRec,
@@ -55,28 +55,11 @@ from synthea_data.model import (
     Visit,
 )
 from synthea_data.names import (
-    APOSTROPHE_FAMILY,
-    FAMILY,
-    FEMALE_GIVEN,
-    MALE_GIVEN,
-    NON_ASCII_FAMILY,
-    NON_ASCII_FEMALE,
-    NON_ASCII_MALE,
-    RACE_MIX,
-    TOWNS,
-    numbered,
-    street_address,
     weighted,
 )
 from synthea_data.physiology import Physiology
 from synthea_data.providers import Network, Organization, Practitioner, Utilization
 
-PRIVATE_PAYERS = ("Blue Cross Blue Shield", "Aetna", "Cigna Health", "UnitedHealthcare", "Anthem", "Humana")
-EDUCATION = {
-    "low": "Patient has a high school education.",
-    "middle": "Patient has completed some college courses.",
-    "high": "Patient is a college graduate.",
-}
 ANTIHYPERTENSIVES = ("lisinopril", "losartan", "hctz", "amlodipine")
 STATIN_EFFECT = {"simvastatin": 0.28, "atorvastatin": 0.38}
 
@@ -154,7 +137,11 @@ class PatientSimulator:
     # =============================================================== entry point
 
     def run(self) -> tuple[PatientRecord, Utilization]:
-        self.person = self._person()
+        self.person, force_obese = make_person(self.rng, self.ids, self.network, self.today, self.cases)
+        if force_obese:
+            self.flags["force_obese"] = True
+        self._mark("unusual_name", "patient", self.person.id)
+        self._mark("deceased_with_active_medication", "patient", self.person.id)
         self.end = self.person.deceased_at or self.now
         self.phys = Physiology(
             self.rng,
@@ -185,114 +172,6 @@ class PatientSimulator:
             pharmacy_claim_ids=self.pharmacy_claims,
         )
         return record, self.usage
-
-    # =============================================================== demographics
-
-    def _person(self) -> Person:
-        rng = self.rng
-        deceased = "deceased_with_active_medication" in self.cases
-        if deceased:
-            age = rng.randint(76, 86)
-        elif self.cases:
-            age = rng.randint(38, 62)
-        else:
-            age = weighted(rng, (((4, 17), 0.12), ((18, 44), 0.33), ((45, 64), 0.30), ((65, 90), 0.25)))
-            age = rng.randint(*age)
-        if "lab_crosses_reference_range" in self.cases:
-            age = rng.randint(50, 62)
-            self.flags["force_obese"] = True
-        gender = "male" if deceased else rng.choice(("male", "female"))
-        if "unusual_name" in self.cases:
-            gender = "female"
-        birth = self.today - dt.timedelta(days=int(age * 365.25) + rng.randint(20, 340))
-        death = None
-        if deceased:
-            death_day = self.today - dt.timedelta(days=rng.randint(400, 900))
-            death = dt.datetime.combine(
-                death_day, dt.time(rng.randint(0, 23), rng.randint(0, 59), rng.randint(0, 59))
-            )
-            birth = death_day - dt.timedelta(days=int(age * 365.25) + rng.randint(20, 340))
-        female = gender == "female"
-        pool = FEMALE_GIVEN if female else MALE_GIVEN
-        exotic = NON_ASCII_FEMALE if female else NON_ASCII_MALE
-        if "unusual_name" in self.cases:
-            given_plain = [rng.choice(exotic), rng.choice(exotic), rng.choice(pool)]
-            family_plain = rng.choice(APOSTROPHE_FAMILY)
-        else:
-            first = rng.choice(exotic) if rng.random() < 0.08 else rng.choice(pool)
-            given_plain = [first] + ([rng.choice(pool)] if rng.random() < 0.3 else [])
-            roll = rng.random()
-            family_plain = (
-                rng.choice(APOSTROPHE_FAMILY)
-                if roll < 0.05
-                else rng.choice(NON_ASCII_FAMILY)
-                if roll < 0.1
-                else rng.choice(FAMILY)
-            )
-        given = [numbered(rng, g) for g in given_plain]
-        family = numbered(rng, family_plain)
-        adult = age >= 18
-        if adult:
-            marital = weighted(rng, (("M", 0.5), ("S", 0.28), ("D", 0.12), ("W", 0.1 if age > 60 else 0.01)))
-        else:
-            marital = "S"
-        maiden = (
-            numbered(rng, rng.choice(FAMILY))
-            if female and marital in ("M", "W", "D") and rng.random() < 0.6
-            else None
-        )
-        prefix = None
-        if adult:
-            prefix = "Mr." if not female else ("Mrs." if marital in ("M", "W") else "Ms.")
-        smoking = "never"
-        if adult:
-            smoking = weighted(rng, (("never", 0.6), ("former", 0.25), ("daily", 0.15)))
-        if deceased:
-            smoking = "former"
-        socioeconomic = weighted(rng, (("low", 0.25), ("middle", 0.5), ("high", 0.25)))
-        if age >= 65:
-            payer = "Medicare"
-        elif socioeconomic == "low" and rng.random() < 0.6:
-            payer = "Medicaid"
-        elif rng.random() < 0.05:
-            payer = "NO_INSURANCE"
-        else:
-            payer = rng.choice(PRIVATE_PAYERS)
-        town = rng.choice(TOWNS)
-        clinic, pcp = self.network.pick(rng, "clinic")
-        person = Person(
-            id=self.ids.uuid(),
-            given=given,
-            family=family,
-            prefix=prefix,
-            maiden_family=maiden,
-            gender=gender,
-            birth_date=birth,
-            race=weighted(rng, RACE_MIX),
-            town=town,
-            line=street_address(rng),
-            latitude=town.latitude + rng.uniform(-0.05, 0.05),
-            longitude=town.longitude + rng.uniform(-0.05, 0.05),
-            phone=f"555-{self.ids.digits(3)}-{self.ids.digits(4)}",
-            ssn=f"999-{self.ids.digits(2)}-{self.ids.digits(4)}",
-            drivers_license=f"S999{self.ids.digits(5)}" if adult and rng.random() < 0.7 else None,
-            marital=marital,
-            mothers_maiden=f"{numbered(rng, rng.choice(FEMALE_GIVEN))} {numbered(rng, rng.choice(FAMILY))}",
-            birthplace=rng.choice(TOWNS),
-            smoking=smoking,
-            payer=payer,
-            socioeconomic=socioeconomic,
-            education=EDUCATION[socioeconomic] if adult else "",
-            pcp=pcp,
-            clinic=clinic,
-            deceased_at=death,
-            millis=rng.randint(0, 999),
-        )
-        if "unusual_name" in self.cases:
-            self._mark("unusual_name", "patient", person.id)
-        if deceased:
-            self._mark("deceased_with_active_medication", "patient", person.id)
-        return person
 
     # =============================================================== planning
 
