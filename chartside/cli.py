@@ -15,6 +15,7 @@ import typer
 COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
+    "tools.cli",
     "chartside.up",
     "synthea_data.cli",
 )

@@ -561,6 +561,16 @@ class AppointmentSlot(Base):
     ends_at: Mapped[dt.datetime] = mapped_column(TZ)
     booked_appointment_id: Mapped[str | None] = mapped_column(Text, unique=True)
 
+    __table_args__ = (
+        # find_slots: free slots of a few departments in a date window (migration 0002)
+        Index(
+            "ix_appointment_slots_free",
+            "department_id",
+            "starts_at",
+            postgresql_where=text("booked_appointment_id IS NULL"),
+        ),
+    )
+
 
 class Appointment(Base):
     __tablename__ = "appointments"
