@@ -12,7 +12,7 @@ from chartside.console import console, fail
 from chartside.groups import bench_app
 from synthea_data.bench import median_counts, run_generation_benchmark
 from synthea_data.generator import GeneratorError, generate_cohort
-from synthea_data.hard_cases import MANIFEST_NAME
+from synthea_data.hard_cases import MANIFEST_NAME, load_manifest
 from synthea_data.stats import file_resource_counts
 
 
@@ -36,7 +36,15 @@ def generate_command(
         f"wrote {patients} patient bundles + 2 support bundles to [bold]{out}[/] "
         f"({size / 1e6:.1f} MB, seed {seed}) in {seconds:.1f} s — {patients / seconds:.1f} patients/s"
     )
-    console.print(f"hard-case patients and resource ids: {out / MANIFEST_NAME}")
+    manifest = load_manifest(out)
+    names = {p["index"]: p["name"] for p in manifest["patient_files"]}
+    cases = Table(
+        "hard case", "patient", title=f"Deliberate hard cases (resource ids in {out / MANIFEST_NAME})"
+    )
+    for case in manifest["hard_cases"]:
+        cases.add_row(case["key"], names[case["patient_index"]])
+    if manifest["hard_cases"]:
+        console.print(cases)
 
 
 def bench_generate_command(

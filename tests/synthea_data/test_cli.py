@@ -19,6 +19,8 @@ def test_generate_writes_a_cohort_and_says_where(tmp_path: Path) -> None:
     assert "wrote 3 patient bundles + 2 support bundles" in result.output
     assert (out / "hospitalInformation5.json").is_file() and (out / MANIFEST_NAME).is_file()
     assert len(list(out.glob("*.json"))) == 5
+    assert "penicillin_allergy_with_amoxicillin" in result.output  # patient 0's hard case is listed
+    assert "unusual_name" not in result.output  # patient 5 is not in a 3-patient cohort
 
 
 def test_generate_refuses_an_occupied_folder_without_a_traceback(tmp_path: Path) -> None:
