@@ -37,9 +37,11 @@ def _history(conditions: list[ConditionRec], before: dt.datetime) -> list[str]:
 
 
 def _active_medications(meds: list[MedRec], at: dt.datetime) -> list[str]:
+    """What the patient was taking when the visit began (a drug stopped at this visit still counts)."""
     names: list[str] = []
     for med in meds:
-        if med.authored < at and med.active_on(at) and med.med.lower not in names:
+        taking = not med.entered_in_error and med.authored < at and (med.ends is None or med.ends >= at)
+        if taking and med.med.lower not in names:
             names.append(med.med.lower)
     return names
 
