@@ -277,3 +277,55 @@ def test_every_bundle_carries_billing_and_provenance(cohort: Cohort) -> None:
         assert len(_resources(bundle, "Claim")) == encounters + len(_resources(bundle, "MedicationRequest"))
         assert all({c["id"] for c in eob["contained"]} == {"coverage", "referral"} for eob in eobs)
         assert len(_resources(bundle, "Provenance")) == 1
+
+
+def _notes_by_encounter(bundle: dict) -> dict[str, str]:
+    return {
+        d["context"]["encounter"][0]["reference"].removeprefix("urn:uuid:"): base64.b64decode(
+            d["content"][0]["attachment"]["data"]
+        ).decode()
+        for d in _resources(bundle, "DocumentReference")
+    }
+
+
+def test_notes_agree_with_the_structured_record(cohort: Cohort) -> None:
+    """Numbers and drugs a note mentions are the ones in the structured rows of the same patient."""
+    mentioned_a1c = 0
+    for bundle in cohort.patients.values():
+        notes = _notes_by_encounter(bundle)
+        observations = _resources(bundle, "Observation")
+        requests = _resources(bundle, "MedicationRequest")
+        for encounter in _resources(bundle, "Encounter"):
+            note = notes[encounter["id"]]
+            start = _when(encounter["period"]["start"])
+            if "Hemoglobin A1c today is " in note:
+                value = float(note.split("Hemoglobin A1c today is ")[1].split(" %")[0])
+                here = [
+                    o["valueQuantity"]["value"]
+                    for o in observations
+                    if o["encounter"]["reference"].endswith(encounter["id"]) and _code(o) == Obs.HBA1C.code
+                ]
+                assert value in here
+                mentioned_a1c += 1
+            listed = note.split("# Medications\n")[1].split("\n")[0]
+            if listed != "No Active Medications.":
+                prescribed_before = {
+                    (r.get("medicationCodeableConcept") or {}).get("text", "").lower()
+                    for r in requests
+                    if r["status"] != "entered-in-error" and _when(r["authoredOn"]) < start
+                } | {
+                    next(
+                        m["code"]["text"].lower()
+                        for m in _resources(bundle, "Medication")
+                        if m["id"] == r["medicationReference"]["reference"][9:]
+                    )
+                    for r in requests
+                    if "medicationReference" in r
+                    and r["status"] != "entered-in-error"
+                    and _when(r["authoredOn"]) < start
+                }
+                for drug in listed.split("; "):
+                    assert drug in prescribed_before, (
+                        f"note of {encounter['id']} lists {drug!r} never prescribed before"
+                    )
+    assert mentioned_a1c >= 3
