@@ -22,14 +22,18 @@ from synthea_data import billing
 from synthea_data.clock import fhir_datetime, fhir_instant
 from synthea_data.codes import Race, Report, Role
 from synthea_data.model import (
+    AdministrationRec,
     AllergyRec,
     CarePlanRec,
     ConditionRec,
     DeviceRec,
+    ImmRec,
     MedRec,
     ObsRec,
     PatientRecord,
+    ProcRec,
     Quantity,
+    ReportRec,
     SupplyRec,
     Visit,
 )
@@ -451,7 +455,7 @@ class BundleWriter:
             resource["referenceRange"] = [bound]
         return resource
 
-    def procedure(self, p, visit: Visit) -> dict:
+    def procedure(self, p: ProcRec, visit: Visit) -> dict:
         resource = {
             "resourceType": "Procedure",
             "id": p.id,
@@ -467,7 +471,7 @@ class BundleWriter:
             resource["reasonReference"] = [_ref(p.reason.id, p.reason.code.display)]
         return resource
 
-    def immunization(self, i, visit: Visit) -> dict:
+    def immunization(self, i: ImmRec, visit: Visit) -> dict:
         resource: dict = {
             "resourceType": "Immunization",
             "id": i.id,
@@ -609,7 +613,7 @@ class BundleWriter:
             resource["dosageInstruction"] = [dosage]
         return resource
 
-    def administration(self, a, visit: Visit) -> dict:
+    def administration(self, a: AdministrationRec, visit: Visit) -> dict:
         resource = {
             "resourceType": "MedicationAdministration",
             "id": a.id,
@@ -700,7 +704,7 @@ class BundleWriter:
         ]
         return resource
 
-    def lab_report(self, report, visit: Visit) -> dict:
+    def lab_report(self, report: ReportRec, visit: Visit) -> dict:
         resource: dict = {"resourceType": "DiagnosticReport", "id": report.id}
         survey = report.code in (Report.PHQ2, Report.PHQ9)
         if not survey:

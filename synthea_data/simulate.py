@@ -532,7 +532,15 @@ class PatientSimulator:
         return proc
 
     def _quantity_obs(
-        self, visit: Visit, code: Code, category: str, value: float, unit: str, *, rng_def=None, at=None
+        self,
+        visit: Visit,
+        code: Code,
+        category: str,
+        value: float,
+        unit: str,
+        *,
+        lab_def: lab.LabDef | None = None,
+        at=None,
     ) -> ObsRec:
         obs = ObsRec(
             id=self.ids.uuid(),
@@ -540,14 +548,14 @@ class PatientSimulator:
             category=category,
             effective=at or visit.start,
             quantity=Quantity(value, unit),
-            reference_range=rng_def.reference_range(self.person.female) if rng_def is not None else None,
+            reference_range=lab_def.reference_range(self.person.female) if lab_def is not None else None,
         )
         visit.observations.append(obs)
         return obs
 
     def _lab(self, visit: Visit, defn: lab.LabDef, value: float, at: dt.datetime | None = None) -> ObsRec:
         self.usage.labs[visit.organization.id] += 1
-        return self._quantity_obs(visit, defn.code, "laboratory", value, defn.unit, rng_def=defn, at=at)
+        return self._quantity_obs(visit, defn.code, "laboratory", value, defn.unit, lab_def=defn, at=at)
 
     def _panel(self, visit: Visit, report_code: Code, values: dict[lab.LabDef, float]) -> ReportRec:
         results = [self._lab(visit, defn, value) for defn, value in values.items()]
