@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "records.cli",
     "tools.cli",
     "chartside.up",
+    "server.cli",
     "synthea_data.cli",
 )
 

@@ -66,6 +66,21 @@ class Settings(BaseSettings):
     secret_key: SecretStr | None = Field(
         default=None, description="Unset: generated into data_dir/secret_key."
     )
+    secure_cookies: bool = Field(default=False, description="Mark the session cookie Secure (behind TLS).")
+    session_max_age_s: int = Field(default=8 * 3600, ge=60, description="Idle-independent session lifetime.")
+    max_body_bytes: int = Field(default=16 * 1024, ge=1024, description="Larger request bodies get 413.")
+    max_question_chars: int = Field(default=2000, ge=10, description="Longer questions get 400.")
+    ask_rate_per_minute: int = Field(default=12, ge=1, description="Questions per account per minute.")
+    api_rate_per_minute: int = Field(default=300, ge=1, description="API requests per account per minute.")
+    login_rate_per_minute: int = Field(
+        default=10, ge=1, description="Login attempts per username per minute."
+    )
+    max_streams_per_account: int = Field(default=3, ge=1, description="Open answer streams per account.")
+    stream_grace_s: float = Field(
+        default=15.0, ge=0, description="How long a run waits for a reconnect after its last client left."
+    )
+    stream_ping_s: float = Field(default=15.0, gt=0, description="SSE keep-alive comment interval.")
+    run_timeout_s: float = Field(default=300.0, gt=0, description="A run still going after this is stopped.")
 
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)
