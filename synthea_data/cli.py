@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from rich.table import Table
 from chartside.console import console, fail
 from chartside.groups import bench_app
 from synthea_data.bench import median_counts, run_generation_benchmark
+from synthea_data.clock import REFERENCE_TODAY
 from synthea_data.generator import GeneratorError, generate_cohort
 from synthea_data.hard_cases import MANIFEST_NAME, load_manifest
 from synthea_data.stats import file_resource_counts
@@ -23,11 +25,20 @@ def generate_command(
     force: bool = typer.Option(
         False, "--force", help="Replace a cohort this generator wrote into --out before."
     ),
+    today: str = typer.Option(
+        REFERENCE_TODAY.isoformat(), "--today", help="The simulated present (YYYY-MM-DD): records end here."
+    ),
 ) -> None:
     """Generate a deterministic cohort in real Synthea's bundle format (patients + support bundles)."""
+    try:
+        reference_day = dt.date.fromisoformat(today)
+    except ValueError:
+        raise fail(f"--today {today!r} is not a date like 2026-11-01") from None
     started = time.perf_counter()
     try:
-        paths = generate_cohort(out, patients=patients, seed=seed, show_progress=True, overwrite=force)
+        paths = generate_cohort(
+            out, patients=patients, seed=seed, show_progress=True, overwrite=force, today=reference_day
+        )
     except GeneratorError as exc:
         raise fail(str(exc)) from None
     seconds = time.perf_counter() - started

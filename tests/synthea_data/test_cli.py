@@ -44,3 +44,16 @@ def test_bench_generate_reports_rates_and_resource_counts(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "patients/s" in result.output and "MB/s" in result.output
     assert "Resources per patient bundle" in result.output and "Observation" in result.output
+
+
+def test_generate_takes_the_reference_day_and_rejects_a_bad_one(tmp_path: Path) -> None:
+    ok = runner.invoke(
+        build(), ["generate", "-n", "1", "--today", "2019-06-30", "--out", str(tmp_path / "a")]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert '"today": "2019-06-30"' in (tmp_path / "a" / MANIFEST_NAME).read_text(encoding="utf-8")
+    bad = runner.invoke(
+        build(), ["generate", "-n", "1", "--today", "next tuesday", "--out", str(tmp_path / "b")]
+    )
+    assert bad.exit_code == 1 and "not a date" in bad.output
+    assert not (tmp_path / "b").exists()
