@@ -268,6 +268,7 @@ class Med:
     LOSARTAN_50 = rx("979492", "losartan potassium 50 MG Oral Tablet", "synthea")
     HCTZ_25 = rx("310798", "Hydrochlorothiazide 25 MG Oral Tablet")
     AMLODIPINE_5 = rx("197361", "Amlodipine 5 MG Oral Tablet")
+    AMLODIPINE_2_5 = rx("308136", "amLODIPine 2.5 MG Oral Tablet")  # Synthea keeps RxNorm's tall-man letters
     SIMVASTATIN_20 = rx("312961", "Simvastatin 20 MG Oral Tablet")
     ATORVASTATIN_40 = rx("617311", "atorvastatin 40 MG Oral Tablet")
     ALBUTEROL_INHALER = rx(

@@ -291,6 +291,7 @@ class PatientSimulator:
             self.plan.update({"hypertension": 0, "hyperlipidemia": 1, "copd": 2})
             self.plan.pop("depression", None)
             self.flags["admission"] = self.end - dt.timedelta(days=rng.randint(60, 150))
+            self.flags["second_agent"] = "add-amlodipine"  # a tall-man RxNorm display (amLODIPine)
         if "condition_resolved_then_recurring" in self.cases:
             self.plan["depression"] = 1
             self.flags["depression_recurs"] = True
@@ -853,9 +854,12 @@ class PatientSimulator:
         if self.flags.get("ace_cough"):
             day = visit.start + dt.timedelta(days=self.rng.randint(150, 400))
             self._push(self._at(day.date()), "medication-change", action="switch-to-losartan")
-        elif self.rng.random() < 0.25:
+        elif self.flags.get("second_agent") or self.rng.random() < 0.25:
             day = visit.start + dt.timedelta(days=self.rng.randint(700, 1100))
-            self._push(self._at(day.date()), "medication-change", action="add-hydrochlorothiazide")
+            action = self.flags.get("second_agent") or self.rng.choice(
+                ("add-hydrochlorothiazide", "add-amlodipine")
+            )
+            self._push(self._at(day.date()), "medication-change", action=action)
 
     def _dx_hyperlipidemia(self, visit: Visit) -> None:
         condition = self._diagnose(visit, "hyperlipidemia", Cond.HYPERLIPIDEMIA)
@@ -1018,6 +1022,9 @@ class PatientSimulator:
         elif action == "add-hydrochlorothiazide":
             self._prescribe(visit, "hctz", Med.HCTZ_25, reason=reason)
             visit.narrative.append("Blood pressure above goal; hydrochlorothiazide added.")
+        elif action == "add-amlodipine":
+            self._prescribe(visit, "amlodipine", Med.AMLODIPINE_2_5, reason=reason)
+            visit.narrative.append("Blood pressure above goal; amlodipine added.")
         elif action == "switch-to-atorvastatin":
             self._stop("simvastatin", visit.start)
             self._prescribe(visit, "atorvastatin", Med.ATORVASTATIN_40, reason=reason)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import re
 import statistics
 from collections import defaultdict
 
@@ -217,6 +218,14 @@ def test_medication_statuses_and_forms(cohort: Cohort) -> None:
     assert {"active", "stopped", "completed", "entered-in-error"} <= statuses
     by_reference = [r for r in cohort.resources("MedicationRequest") if "medicationReference" in r]
     assert by_reference, "some prescriptions are written via medicationReference to a Medication entry"
+    displays = {
+        r["medicationCodeableConcept"]["text"]
+        for r in cohort.resources("MedicationRequest")
+        if "medicationCodeableConcept" in r
+    }
+    assert any(re.search(r"[a-z][A-Z]{3,}", d) for d in displays), (
+        "a tall-man display (e.g. amLODIPine) must occur"
+    )
 
 
 def test_encounter_kinds_cover_a_real_practice(cohort: Cohort) -> None:
