@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "tools.cli",
     "chartside.up",
     "server.cli",
+    "agent.cli",
     "synthea_data.cli",
 )
 

@@ -57,6 +57,14 @@ class Settings(BaseSettings):
     aux_model: str = "claude-haiku-5-5"
     model_timeout_s: float = Field(default=60.0, gt=0)
     model_max_retries: int = Field(default=2, ge=0, le=10)
+    model_overloaded_retries: int = Field(
+        default=1, ge=0, le=10, description="Retries of a 529 overloaded reply (within model_max_retries)."
+    )
+    model_max_retry_wait_s: float = Field(
+        default=20.0,
+        ge=0,
+        description="A 429 asking to wait longer than this fails at once with 'try again in N s'.",
+    )
     max_agent_iterations: int = Field(default=8, ge=1, le=50)
     max_answer_tokens: int = Field(default=2048, ge=64)
 
