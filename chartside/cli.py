@@ -15,6 +15,7 @@ import typer
 COMMAND_MODULES = (
     "records.cli",
     "chartside.up",
+    "fhir_ingest.cli",
 )
 
 app = typer.Typer(
@@ -31,6 +32,20 @@ def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
+
+
+def command_group(parent: typer.Typer, name: str, help: str) -> typer.Typer:
+    """The sub-command group `name` (e.g. `bench`), created by whichever package asks first.
+
+    Several packages add commands to the same group (`chartside bench ingest`, `bench search`,
+    ...) without knowing about each other.
+    """
+    for info in parent.registered_groups:
+        if info.name == name and info.typer_instance is not None:
+            return info.typer_instance
+    group = typer.Typer(help=help, no_args_is_help=True)
+    parent.add_typer(group, name=name)
+    return group
 
 
 def build() -> typer.Typer:

@@ -81,13 +81,16 @@ def ingest_file(
     started = time.perf_counter()
     outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
     try:
+        clock = _Phases(outcome)
         raw = read_file(path)
+        clock.lap("read")
         outcome.size_bytes = raw.size
         known = stored.get(raw.sha256)
         if known is not None and not force:
             _fill_unchanged(outcome, known)
             return outcome
         data = parse_json(raw)
+        clock.lap("parse")
         if validate:
             from fhir_ingest.validation import validate_bundle
 
@@ -96,7 +99,9 @@ def ingest_file(
                 validate_bundle(data)
             finally:
                 outcome.validation_seconds = time.perf_counter() - v_started
+                clock.lap("validate")
         result = transform_bundle(data, refdata, source_path=str(path), source_dir=os.path.dirname(path))
+        clock.lap("map")
         outcome.kind = result.kind
         outcome.patient_id = result.patient_id
         outcome.resources = result.resources
@@ -105,6 +110,7 @@ def ingest_file(
         outcome.status = writer.write(
             result, SourceInfo(path=str(path), sha256=raw.sha256, size_bytes=raw.size)
         )
+        clock.lap("write")
         refdata.absorb(result.refdata_layer)
         stored.pop(raw.sha256, None)
         stored[raw.sha256] = StoredFile(
@@ -115,6 +121,7 @@ def ingest_file(
             result.counts(),
             dict(result.skipped),
             result.warnings,
+            outcome.patient_name,
         )
         if result.patient_id is not None:  # the database holds one version of a patient
             for sha, old in list(stored.items()):
@@ -137,6 +144,19 @@ def ingest_file(
     return outcome
 
 
+class _Phases:
+    """Wall time per phase of one file (for `chartside bench ingest`)."""
+
+    def __init__(self, outcome: FileOutcome) -> None:
+        self.outcome = outcome
+        self.last = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.outcome.phase_seconds[phase] = self.outcome.phase_seconds.get(phase, 0.0) + now - self.last
+        self.last = now
+
+
 def _fill_unchanged(outcome: FileOutcome, known: StoredFile) -> None:
     outcome.status = "unchanged"
     outcome.kind = known.kind
@@ -144,6 +164,7 @@ def _fill_unchanged(outcome: FileOutcome, known: StoredFile) -> None:
     outcome.counts = dict(known.counts)
     outcome.skipped = dict(known.skipped)
     outcome.warnings = list(known.warnings)
+    outcome.patient_name = known.patient_name
 
 
 def _db_message(exc: Exception) -> str:

@@ -26,6 +26,7 @@ class FileOutcome:
     size_bytes: int = 0
     seconds: float = 0.0
     validation_seconds: float = 0.0
+    phase_seconds: dict[str, float] = field(default_factory=dict)  # read, parse, map, write
 
     @property
     def failed(self) -> bool:
@@ -78,6 +79,12 @@ class IngestReport:
     @property
     def validation_seconds(self) -> float:
         return sum(f.validation_seconds for f in self.files)
+
+    def phase_seconds(self) -> dict[str, float]:
+        total: Counter = Counter()
+        for f in self.files:
+            total.update(f.phase_seconds)
+        return dict(total)
 
     def rows_by_table(self) -> dict[str, int]:
         total: Counter = Counter()

@@ -65,6 +65,7 @@ class StoredFile:
     counts: dict
     skipped: dict
     warnings: list
+    patient_name: str | None = None
 
 
 def _pg_type(sa_type: Any) -> str:
@@ -109,7 +110,8 @@ class RecordWriter:
         with self.db.admin.connect() as conn:
             cur = conn.connection.driver_connection.cursor()
             cur.execute(
-                "SELECT path, sha256, kind, bundle_patient_id, counts, skipped, warnings FROM source_files"
+                "SELECT s.path, s.sha256, s.kind, s.bundle_patient_id, s.counts, s.skipped, s.warnings, p.full_name "
+                "FROM source_files s LEFT JOIN patients p ON p.patient_id = s.bundle_patient_id"
             )
             return {row[1]: StoredFile(*row) for row in cur.fetchall()}
 
