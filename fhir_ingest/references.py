@@ -379,7 +379,11 @@ class Resolver:
     # --- shared (reference-data) references -------------------------------------------------
 
     def shared(self, ref: Fields | None, resource_type: str) -> str | None:
-        """Resolve a reference to a practitioner/organization/location; None (with a warning) if unsafe."""
+        """Resolve a reference to a practitioner/organization/location; None (with a warning) if unsafe.
+
+        A reference to another type (a PractitionerRole where a Practitioner could be) links
+        nothing and is not a warning; a `urn:uuid:` that is not in the bundle is an error.
+        """
         if ref is None:
             return None
         display = ref.string("display")
@@ -405,20 +409,15 @@ class Resolver:
                 else (self.index.by_type_id.get((parsed.resource_type, parsed.id)))
             )
             if target is not None:
-                if target.resource_type != resource_type:
-                    raise ref.error(
-                        "reference", f"{reference} is a {target.resource_type}, expected {resource_type}"
-                    )
-                return target.id
+                # e.g. generalPractitioner may name an Organization: valid, just not this link
+                return target.id if target.resource_type == resource_type else None
             if parsed.kind == "urn":
                 raise ref.error(
                     "reference",
                     f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)",
                 )
             if parsed.resource_type != resource_type:
-                raise ref.error(
-                    "reference", f"{reference} is a {parsed.resource_type}, expected {resource_type}"
-                )
+                return None
             known = self.refdata.by_id(resource_type, parsed.id or "")
             if known is not None:
                 return known.id
@@ -428,9 +427,7 @@ class Resolver:
             return None
         if parsed.kind == "conditional":
             if parsed.resource_type != resource_type:
-                raise ref.error(
-                    "reference", f"{reference} is a {parsed.resource_type}, expected {resource_type}"
-                )
+                return None
             return self._by_identifier(
                 reference,
                 resource_type,
