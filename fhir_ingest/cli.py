@@ -66,7 +66,7 @@ def summary_table(report: IngestReport) -> Table:
         if f.kind == "patient":
             who = f.patient_name or f.patient_id or "—"
         else:
-            who = f"[dim]({f.kind} support bundle)[/]"
+            who = f"[dim]{f.kind}s[/]"  # a support bundle: hospitals | practitioners
         table.add_row(
             f.path.name,
             who,
