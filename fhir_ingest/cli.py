@@ -114,7 +114,9 @@ def bench_ingest_command(
     path: Path = typer.Argument(
         None, help="Folder or files of Synthea bundles (default: ../shared/synthea-samples)."
     ),
-    rounds: int = typer.Option(3, "--rounds", min=1, help="Rounds into an empty scratch database (median)."),
+    rounds: int = typer.Option(
+        5, "--rounds", min=1, help="Rounds into an empty scratch database (best kept)."
+    ),
     validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
 ) -> None:
     """Ingest throughput vs. a plain orjson parse of the same files, measured side by side."""
@@ -132,7 +134,7 @@ def bench_ingest_command(
             err_console.print(f"[bold red]failed[/] {error}", soft_wrap=True)
     console.print(
         f"[bold]{target}[/]: {result.files} files, {result.patients} patients, {result.resources:,} resources, "
-        f"{result.bytes / 1e6:.1f} MB; median of {result.rounds} rounds into an empty scratch database"
+        f"{result.bytes / 1e6:.1f} MB; best of {result.rounds} rounds, each into an empty scratch database"
     )
     table = Table("measure", "seconds", "resources/s", "patients/s", "MB/s")
     for label, seconds in (

@@ -35,15 +35,41 @@ def _json_type(value: Any) -> str:
 
 
 class Fields:
-    """One JSON object inside a bundle entry, with its location for error messages."""
+    """One JSON object inside a bundle entry, with its location for error messages.
 
-    __slots__ = ("data", "entry", "path", "resource")
+    The location is kept as a link to the parent and built into a string only when an error
+    needs it: most fields are read without ever failing, and formatting a path for each of
+    them cost more than reading them.
+    """
+
+    __slots__ = ("_index", "_key", "_parent", "_root", "data", "entry", "resource")
 
     def __init__(self, data: dict, entry: int, path: str = "resource", resource: str | None = None) -> None:
         self.data = data
         self.entry = entry
-        self.path = path
         self.resource = resource
+        self._root = path
+        self._parent: Fields | None = None
+        self._key: str | None = None
+        self._index: int | None = None
+
+    def _child(self, data: dict, key: str, index: int | None = None) -> Fields:
+        child = Fields.__new__(Fields)
+        child.data = data
+        child.entry = self.entry
+        child.resource = self.resource
+        child._root = ""
+        child._parent = self
+        child._key = key
+        child._index = index
+        return child
+
+    @property
+    def path(self) -> str:
+        if self._parent is None:
+            return self._root
+        suffix = self._key if self._index is None else f"{self._key}[{self._index}]"
+        return f"{self._parent.path}.{suffix}"
 
     # --- errors -----------------------------------------------------------------------------
 
@@ -114,7 +140,7 @@ class Fields:
             return None
         if not isinstance(value, dict):
             raise self._wrong(key, "an object", value)
-        return Fields(value, self.entry, f"{self.path}.{key}", self.resource)
+        return self._child(value, key)
 
     def objs(self, key: str) -> list[Fields]:
         """A list of objects (an absent list is empty)."""
@@ -127,7 +153,7 @@ class Fields:
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise self._wrong(f"{key}[{i}]", "an object", item)
-            out.append(Fields(item, self.entry, f"{self.path}.{key}[{i}]", self.resource))
+            out.append(self._child(item, key, i))
         return out
 
     def first(self, key: str) -> Fields | None:

@@ -9,10 +9,11 @@ the same run only after their transaction commits.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
-from collections.abc import Sequence
-from contextlib import nullcontext
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import psycopg
@@ -60,12 +61,30 @@ def ingest_paths(
         for path in files:
             if bar is not None:
                 bar.update(task, description=f"ingesting {path.name[:40]}")
-            outcome = ingest_file(writer, path, refdata, stored, validate=validate, force=force)
+            with gc_paused():
+                outcome = ingest_file(writer, path, refdata, stored, validate=validate, force=force)
             report.files.append(outcome)
             if bar is not None:
                 bar.advance(task)
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic GC while one bundle is parsed and mapped.
+
+    A parsed bundle is a tree of ~100k dicts and lists without cycles (reference counting
+    frees it); letting the cyclic collector rescan it on every allocation burst cost about a
+    third of the parse time here.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def ingest_file(

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.errors import BundleError
@@ -87,7 +88,7 @@ def parse_reference(reference: str) -> ParsedReference:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SharedTarget:
     """A practitioner, organization or location known to the database or to this run."""
 
@@ -95,13 +96,17 @@ class SharedTarget:
     id: str
     name: str | None = None
     source_dir: str | None = None
-    tokens: frozenset[str] = field(default=frozenset())
 
     @classmethod
     def make(
         cls, resource_type: str, id: str, name: str | None, source_dir: str | None = None
     ) -> SharedTarget:
-        return cls(resource_type, id, name, source_dir, name_tokens(name))
+        return cls(resource_type, id, name, source_dir)
+
+    @cached_property
+    def tokens(self) -> frozenset[str]:
+        """Words of the name, computed only when a display is compared (most targets never are)."""
+        return name_tokens(self.name)
 
 
 class ReferenceData:
