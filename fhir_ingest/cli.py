@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
 import typer
 from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, err_console, fail
 from fhir_ingest.report import IngestReport
@@ -38,6 +40,8 @@ def ingest_command(
     try:
         migrate.upgrade(db)
         report = ingest_paths(db, paths, validate=validate, force=force, show_progress=True)
+    except (SQLAlchemyError, psycopg.Error) as exc:
+        raise fail(f"database error: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None
     finally:
         db.dispose()
     if not report.files:

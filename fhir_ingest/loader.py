@@ -66,6 +66,9 @@ def ingest_paths(
             report.files.append(outcome)
             if bar is not None:
                 bar.advance(task)
+    written = report.written()
+    if written:
+        writer.make_durable(str(written[-1].path))
     report.seconds = time.perf_counter() - started
     return report
 

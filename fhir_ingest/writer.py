@@ -8,7 +8,8 @@ patient row is updated in place rather than deleted. Clinical notes whose text d
 change are kept (only their metadata is refreshed), so their search chunks and embeddings
 survive a re-ingest; changed or vanished notes are deleted with their chunks.
 
-Bulk rows go through binary `COPY` (≈117k rows/s here, 3× SQLAlchemy inserts). PostgreSQL
+Each bundle commits without waiting for its own disk flush; the loader waits once at the end
+of a run (`make_durable`). Bulk rows go through binary `COPY` (≈117k rows/s here, 3× SQLAlchemy inserts). PostgreSQL
 refuses `COPY FROM` into a table whose row-level security applies to the writer, so when the
 owner role is neither superuser nor BYPASSRLS (a managed database) the same rows go through
 psycopg's pipelined `executemany` instead — slower, same result.
@@ -150,6 +151,8 @@ class RecordWriter:
         """Write one bundle atomically. Returns "ingested" (new) or "replaced"."""
         with self.db.admin.begin() as conn:
             cur = conn.connection.driver_connection.cursor()
+            # atomic as ever; only the wait for the disk flush moves to `make_durable()`
+            cur.execute("SET LOCAL synchronous_commit = off")
             if result.patient_id is not None:
                 cur.execute("SELECT set_config('app.patient_id', %s, true)", (result.patient_id,))
                 cur.execute(
@@ -164,6 +167,20 @@ class RecordWriter:
                 status = "replaced" if cur.fetchone() else "ingested"
             self._record_source(cur, result, source)
         return status
+
+    def make_durable(self, path: str) -> None:
+        """Wait until every bundle committed so far is on disk.
+
+        Bundles commit with `synchronous_commit = off` (no fsync wait per bundle). A commit
+        with it on waits for the WAL up to its own record, which covers every earlier commit,
+        so one small synchronous write at the end of a run makes the whole run durable before
+        the summary says "ingested". Until then a crash could only lose whole bundles, and
+        their `source_files` rows with them, so the next run loads them again.
+        """
+        with self.db.admin.begin() as conn:
+            cur = conn.connection.driver_connection.cursor()
+            cur.execute("SET LOCAL synchronous_commit = on")
+            cur.execute("UPDATE source_files SET ingested_at = ingested_at WHERE path = %s", (path,))
 
     def _write_shared(self, cur: psycopg.Cursor, result: BundleResult) -> None:
         shared = result.shared
