@@ -32,7 +32,6 @@ from fhir_ingest.errors import BundleError
 from fhir_ingest.fields import Fields
 
 URN_PREFIX = "urn:uuid:"
-SHARED_TYPES = frozenset({"Practitioner", "Organization", "Location"})
 
 
 # --------------------------------------------------------------------------------------------

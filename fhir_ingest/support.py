@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fhir_ingest.codes import NPI, codeable, codeables
+from fhir_ingest.codes import NPI, codeables
 from fhir_ingest.fields import Fields
 from fhir_ingest.references import ReferenceData, Resolver, SharedTarget
 
@@ -184,8 +184,3 @@ def map_practitioner_role(r: Fields, rows: SharedRows, resolver: Resolver) -> No
     for key, value in role.items():
         if value is not None and row.get(key) is None:
             row[key] = value
-
-
-def codeable_display(f: Fields | None) -> str | None:
-    c = codeable(f)
-    return c.display or c.code
