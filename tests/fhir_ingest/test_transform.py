@@ -6,6 +6,8 @@ import copy
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fhir_ingest.errors import BundleError
 from fhir_ingest.references import ReferenceData
@@ -279,3 +281,39 @@ def test_clinical_resource_without_a_patient():
     b = corrupted(lambda b: b["entry"].pop(0))
     with pytest.raises(BundleError, match="without a Patient"):
         run(b)
+
+
+# --- rows fit the schema; entry order does not matter ---------------------------------------
+
+# columns the database fills itself (server defaults) or the writer sets
+NOT_FROM_MAPPERS = {"patients": {"source_path", "ingested_at"}}
+
+
+def test_every_mapped_row_matches_its_table(result):
+    from records.models import Base
+
+    tables = dict(result.rows)
+    tables["patients"] = [result.patient_row]
+    assert set(tables) >= {"encounters", "observations", "clinical_notes", "allergy_reactions"}
+    for name, rows in tables.items():
+        columns = {c.name for c in Base.metadata.tables[name].columns}
+        expected = columns - NOT_FROM_MAPPERS.get(name, set())
+        for row in rows:
+            assert set(row) == expected, (name, set(row) ^ expected)
+
+
+def row_key(row: dict) -> tuple:
+    return (row.get("id"), row.get("observation_id"), row.get("allergy_id"), row.get("seq"))
+
+
+@given(st.randoms(use_true_random=False))
+@settings(max_examples=25, deadline=None)
+def test_entry_order_does_not_change_the_rows(rng):
+    bundle = syn.patient_bundle("order")
+    shuffled = copy.deepcopy(bundle)
+    rng.shuffle(shuffled["entry"])
+    refdata = support_refdata()
+    a, b = run(bundle, refdata), run(shuffled, refdata)
+    assert a.patient_row == b.patient_row
+    for table in set(a.rows) | set(b.rows):
+        assert sorted(a.rows[table], key=row_key) == sorted(b.rows[table], key=row_key), table
