@@ -32,6 +32,7 @@ def ingest_command(
         False, "--force", help="Re-ingest files even when their checksum is unchanged."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Totals only, no per-file table."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (no table)."),
 ) -> None:
     """Load Synthea FHIR bundles: support bundles first, one transaction per bundle."""
     from fhir_ingest.loader import ingest_paths
@@ -39,13 +40,16 @@ def ingest_command(
     db = open_database(get_settings())
     try:
         migrate.upgrade(db)
-        report = ingest_paths(db, paths, validate=validate, force=force, show_progress=True)
+        report = ingest_paths(db, paths, validate=validate, force=force, show_progress=not as_json)
     except (SQLAlchemyError, psycopg.Error) as exc:
         raise fail(f"database error: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None
     finally:
         db.dispose()
     if not report.files:
         raise fail("no .json files found under " + ", ".join(map(str, paths)))
+    if as_json:
+        console.print_json(data=report.to_dict())
+        raise typer.Exit(0 if report.ok else 1)
     if not quiet:
         console.print(summary_table(report))
         print_details(report)

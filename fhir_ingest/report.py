@@ -92,6 +92,36 @@ class IngestReport:
             total.update(f.counts)
         return dict(total)
 
+    def to_dict(self) -> dict:
+        """Plain JSON-able form (`chartside ingest --json`)."""
+        return {
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "validated": self.validated,
+            "by_status": self.by_status(),
+            "patients_written": self.patients_written,
+            "resources_written": self.resources_written,
+            "rows_by_table": self.rows_by_table(),
+            "skipped_by_type": self.skipped_by_type(),
+            "files": [
+                {
+                    "path": str(f.path),
+                    "kind": f.kind,
+                    "status": f.status,
+                    "patient_id": f.patient_id,
+                    "patient_name": f.patient_name,
+                    "resources": f.resources,
+                    "counts": f.counts,
+                    "skipped": f.skipped,
+                    "warnings": f.warnings,
+                    "error": f.error,
+                    "seconds": round(f.seconds, 4),
+                    "validation_seconds": round(f.validation_seconds, 4),
+                }
+                for f in self.files
+            ],
+        }
+
     def skipped_by_type(self) -> dict[str, int]:
         total: Counter = Counter()
         for f in self.written():

@@ -55,3 +55,18 @@ def test_validate_reports_its_cost(cli, tmp_path):
 def test_nothing_to_ingest(cli, tmp_path):
     code, output = cli("ingest", str(tmp_path))
     assert code == 1 and "no .json files" in output
+
+
+def test_json_report(cli, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from chartside.cli import build
+
+    syn.write_cohort(tmp_path, seeds=("a",))
+    result = CliRunner().invoke(build(), ["ingest", "--json", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] and report["by_status"] == {"ingested": 3} and report["patients_written"] == 1
+    assert {f["kind"] for f in report["files"]} == {"hospital", "practitioner", "patient"}
