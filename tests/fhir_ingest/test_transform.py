@@ -191,6 +191,15 @@ def test_deceased_patient_active_medications_end_at_death():
     assert stopped["ended_at"] is None
 
 
+def test_deceased_without_a_date_still_ends_active_medications():
+    b = syn.patient_bundle("dead2")
+    b["entry"][0]["resource"]["deceasedBoolean"] = True
+    result = run(b)
+    assert result.patient_row["deceased"] is True and result.patient_row["deceased_at"] is None
+    active = next(r for r in result.rows["medication_requests"] if r["status"] == "active")
+    assert (active["ended_at"], active["ended_reason"]) == (None, "patient-deceased")
+
+
 def test_unresolvable_conditional_reference_is_a_warning_and_an_empty_link(bundle):
     result = run(copy.deepcopy(bundle), ReferenceData())  # no support bundles loaded
     (encounter,) = result.rows["encounters"]
