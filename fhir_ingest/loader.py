@@ -145,10 +145,13 @@ def ingest_file(
             result.warnings,
             outcome.patient_name,
         )
-        if result.patient_id is not None:  # the database holds one version of a patient
-            for sha, old in list(stored.items()):
-                if old.patient_id == result.patient_id and sha != raw.sha256:
-                    del stored[sha]
+        # as in source_files: one row per path, and one version of a patient
+        for sha, old in list(stored.items()):
+            if sha != raw.sha256 and (
+                old.path == str(path)
+                or (result.patient_id is not None and old.patient_id == result.patient_id)
+            ):
+                del stored[sha]
         outcome.counts = result.counts()
         outcome.skipped = dict(result.skipped)
         outcome.warnings = result.warnings
