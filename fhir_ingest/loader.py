@@ -1,31 +1,38 @@
 """`ingest_paths`: load Synthea bundles (files or folders) into the database.
 
 For every file: checksum → unchanged files are skipped without parsing → parse → (optional
-R4B validation) → pass 1 + pass 2 in memory → one transaction. A failing file is reported
-with its file, entry and field and leaves nothing behind; the next file goes on. Support
-bundles are loaded before patients, and what they add becomes visible to the patients of
-the same run only after their transaction commits.
+R4B validation) → pass 1 + pass 2 in memory (`prepare`) → one transaction (`commit`). A
+failing file is reported with its file, entry and field and leaves nothing behind; the next
+file goes on. Support bundles are loaded first, one by one, and what they add becomes visible
+to later bundles only after their transaction commits. Patient bundles of a large run are
+prepared in worker processes while this process writes (`fhir_ingest.parallel`); writes stay
+here and in file order, so the outcome is the same as a sequential run.
 """
 
 from __future__ import annotations
 
-import gc
-import os
+import logging
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
 from pathlib import Path
 
 import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 
-from fhir_ingest.errors import BundleError
+from fhir_ingest.parallel import WorkerPool, default_workers
+from fhir_ingest.prepare import Prepared, gc_paused, prepare
 from fhir_ingest.references import ReferenceData
 from fhir_ingest.report import FileOutcome, IngestReport
-from fhir_ingest.source import discover, guess_kind, parse_json, read_file
-from fhir_ingest.transform import transform_bundle
+from fhir_ingest.source import RawFile, discover, guess_kind, read_file, support_rank
+from fhir_ingest.transform import BundleResult
 from fhir_ingest.writer import RecordWriter, SourceInfo, StoredFile
 from records.database import Database
+
+__all__ = ["gc_paused", "ingest_paths"]
+
+log = logging.getLogger(__name__)
 
 
 def ingest_paths(
@@ -36,11 +43,14 @@ def ingest_paths(
     show_progress: bool = False,
     force: bool = False,
     use_copy: bool | None = None,
+    workers: int | None = None,
 ) -> IngestReport:
     """Ingest every bundle under `paths`. Never raises for bad input: see `report.ok`.
 
     `force` re-ingests files whose checksum is already stored; `use_copy` overrides the
-    automatic choice between binary COPY and pipelined INSERTs (tests exercise both).
+    automatic choice between binary COPY and pipelined INSERTs; `workers` overrides the
+    number of processes preparing patient bundles (0 = all in this process). Tests exercise
+    each choice.
     """
     started = time.perf_counter()
     files, missing = discover(paths)
@@ -51,145 +61,177 @@ def ingest_paths(
                 path=path, kind=guess_kind(path), status="failed", error=f"{path}: no such file or folder"
             )
         )
-    writer = RecordWriter(db, use_copy=use_copy)
-    stored = writer.stored_files()
-    refdata = writer.reference_data()
+    run = _Run(RecordWriter(db, use_copy=use_copy), validate=validate, force=force)
 
     bar_cm = _progress_bar() if show_progress and files else nullcontext(None)
     with bar_cm as bar:
         task = bar.add_task("ingesting", total=len(files)) if bar is not None else None
-        for path in files:
-            if bar is not None:
-                bar.update(task, description=f"ingesting {path.name[:40]}")
-            with gc_paused():
-                outcome = ingest_file(writer, path, refdata, stored, validate=validate, force=force)
+
+        def done(outcome: FileOutcome) -> None:
             report.files.append(outcome)
             if bar is not None:
-                bar.advance(task)
+                bar.update(task, advance=1, description=f"ingesting {outcome.path.name[:40]}")
+
+        run.load(files, done, workers)
+    order = {path: i for i, path in enumerate(files)}
+    report.files.sort(key=lambda f: order.get(f.path, -1))  # file order, whatever finished first
     written = report.written()
     if written:
-        writer.make_durable(str(written[-1].path))
+        run.writer.make_durable(str(written[-1].path))
     report.seconds = time.perf_counter() - started
     return report
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic GC while one bundle is parsed and mapped.
+class _Run:
+    """The state of one ingest run: what is stored, the reference data, the writer."""
 
-    A parsed bundle is a tree of ~100k dicts and lists without cycles (reference counting
-    frees it); letting the cyclic collector rescan it on every allocation burst cost about a
-    third of the parse time here.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    def __init__(self, writer: RecordWriter, *, validate: bool, force: bool) -> None:
+        self.writer = writer
+        self.validate = validate
+        self.force = force
+        self.stored: dict[str, StoredFile] = writer.stored_files()
+        self.refdata: ReferenceData = writer.reference_data()
 
+    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int | None) -> None:
+        support = [p for p in files if support_rank(p) < 2]
+        patients = [p for p in files if support_rank(p) >= 2]
+        for path in support:
+            done(self.one(path))
+        # checksums first: unchanged files are reported without being parsed anywhere
+        pending: list[tuple[Path, RawFile | None]] = []
+        for path in patients:
+            outcome, raw = self.check_unchanged(path)
+            if outcome is not None:
+                done(outcome)
+            else:
+                pending.append((path, raw))
+        count = default_workers(len(pending)) if workers is None else workers
+        if count > 0 and len(pending) > 1:
+            remaining = set(self.load_with_workers([p for p, _ in pending], done, count))
+            pending = [(p, None) for p, _ in pending if p in remaining]
+        for path, raw in pending:
+            done(self.one(path, raw))
 
-def ingest_file(
-    writer: RecordWriter,
-    path: Path,
-    refdata: ReferenceData,
-    stored: dict[str, StoredFile],
-    *,
-    validate: bool = False,
-    force: bool = False,
-) -> FileOutcome:
-    """One file, start to finish. Updates `refdata` and `stored` after a successful commit."""
-    started = time.perf_counter()
-    outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
-    try:
-        clock = _Phases(outcome)
-        raw = read_file(path)
-        clock.lap("read")
-        outcome.size_bytes = raw.size
-        known = stored.get(raw.sha256)
-        if known is not None and not force:
-            _fill_unchanged(outcome, known)
-            return outcome
-        data = parse_json(raw)
-        clock.lap("parse")
-        if validate:
-            from fhir_ingest.validation import validate_bundle
+    def load_with_workers(
+        self, paths: list[Path], done: Callable[[FileOutcome], None], count: int
+    ) -> list[Path]:
+        """Commit what the workers prepare; returns the paths left for sequential loading."""
+        pool = WorkerPool(self.refdata, validate=self.validate, workers=count)
+        committed = 0
+        try:
+            for _path, prepared in pool.results(paths):
+                outcome = self.commit(prepared)
+                done(outcome)
+                committed += 1
+                layer = prepared.result.refdata_layer if prepared.result is not None else None
+                if outcome.status in ("ingested", "replaced") and layer is not None and len(layer):
+                    break  # later bundles were prepared without this bundle's reference data
+        except BrokenProcessPool:
+            log.warning("a worker process died; continuing in this process")
+        finally:
+            pool.close()
+        return paths[committed:]
 
-            v_started = time.perf_counter()
-            try:
-                validate_bundle(data)
-            finally:
-                outcome.validation_seconds = time.perf_counter() - v_started
-                clock.lap("validate")
-        result = transform_bundle(data, refdata, source_path=str(path), source_dir=os.path.dirname(path))
-        clock.lap("map")
-        outcome.kind = result.kind
-        outcome.patient_id = result.patient_id
-        outcome.resources = result.resources
-        if result.patient_row is not None:
-            outcome.patient_name = result.patient_row["full_name"]
-        outcome.status = writer.write(
-            result, SourceInfo(path=str(path), sha256=raw.sha256, size_bytes=raw.size)
+    def check_unchanged(self, path: Path) -> tuple[FileOutcome | None, RawFile | None]:
+        """(outcome, None) when the file needs no parsing (unchanged or unreadable), else (None, raw)."""
+        try:
+            raw = read_file(path)
+        except OSError as exc:
+            outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
+            outcome.error = f"{path}: cannot read: {exc.strerror or exc}"
+            return outcome, None
+        known = self.stored.get(raw.sha256)
+        if known is not None and not self.force:
+            return _unchanged(path, raw, known), None
+        return None, raw
+
+    def one(self, path: Path, raw: RawFile | None = None) -> FileOutcome:
+        """Sequentially: checksum, prepare here, commit."""
+        if raw is None:
+            outcome, raw = self.check_unchanged(path)
+            if outcome is not None:
+                return outcome
+        return self.commit(prepare(path, self.refdata, validate=self.validate, raw=raw))
+
+    def commit(self, prepared: Prepared) -> FileOutcome:
+        """Write one prepared bundle; updates the reference data and checksums after the commit."""
+        path = prepared.path
+        outcome = FileOutcome(
+            path=path,
+            kind=guess_kind(path),
+            status="failed",
+            size_bytes=prepared.size_bytes,
+            validation_seconds=prepared.validation_seconds,
+            phase_seconds=dict(prepared.phase_seconds),
         )
-        clock.lap("write")
-        refdata.absorb(result.refdata_layer)
-        stored.pop(raw.sha256, None)
-        stored[raw.sha256] = StoredFile(
+        started = time.perf_counter()
+        try:
+            known = self.stored.get(prepared.sha256)
+            if known is not None and not self.force:  # the same bytes were just loaded from another path
+                return _unchanged(path, None, known, outcome)
+            if prepared.error is not None or prepared.result is None:
+                outcome.error = prepared.error or f"{path}: not prepared"
+                return outcome
+            result = prepared.result
+            outcome.kind, outcome.patient_id, outcome.resources = (
+                result.kind,
+                result.patient_id,
+                result.resources,
+            )
+            if result.patient_row is not None:
+                outcome.patient_name = result.patient_row["full_name"]
+            source = SourceInfo(path=str(path), sha256=prepared.sha256, size_bytes=prepared.size_bytes)
+            with gc_paused():
+                outcome.status = self.writer.write(result, source)
+            self.refdata.absorb(result.refdata_layer)
+            self._remember(path, prepared.sha256, result, outcome.patient_name)
+            outcome.counts = result.counts()
+            outcome.skipped = dict(result.skipped)
+            outcome.warnings = result.warnings
+        except (psycopg.Error, SQLAlchemyError) as exc:
+            outcome.status = "failed"
+            outcome.error = (
+                f"{path}: the database refused the bundle, nothing was written: {_db_message(exc)}"
+            )
+        finally:
+            write_seconds = time.perf_counter() - started
+            outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + write_seconds
+            outcome.seconds = sum(outcome.phase_seconds.values())
+        return outcome
+
+    def _remember(self, path: Path, sha: str, result: BundleResult, patient_name: str | None) -> None:
+        # as in source_files: one row per path, and one version of a patient
+        for old_sha, old in list(self.stored.items()):
+            if old.path == str(path) or (
+                result.patient_id is not None and old.patient_id == result.patient_id
+            ):
+                del self.stored[old_sha]
+        self.stored[sha] = StoredFile(
             str(path),
-            raw.sha256,
+            sha,
             result.kind,
             result.patient_id,
             result.counts(),
             dict(result.skipped),
             result.warnings,
-            outcome.patient_name,
+            patient_name,
         )
-        # as in source_files: one row per path, and one version of a patient
-        for sha, old in list(stored.items()):
-            if sha != raw.sha256 and (
-                old.path == str(path)
-                or (result.patient_id is not None and old.patient_id == result.patient_id)
-            ):
-                del stored[sha]
-        outcome.counts = result.counts()
-        outcome.skipped = dict(result.skipped)
-        outcome.warnings = result.warnings
-    except BundleError as exc:
-        outcome.status = "failed"
-        outcome.error = str(exc.with_file(str(path)))
-    except OSError as exc:
-        outcome.status = "failed"
-        outcome.error = f"{path}: cannot read: {exc.strerror or exc}"
-    except (psycopg.Error, SQLAlchemyError) as exc:
-        outcome.status = "failed"
-        outcome.error = f"{path}: the database refused the bundle, nothing was written: {_db_message(exc)}"
-    finally:
-        outcome.seconds = time.perf_counter() - started
-    return outcome
 
 
-class _Phases:
-    """Wall time per phase of one file (for `chartside bench ingest`)."""
-
-    def __init__(self, outcome: FileOutcome) -> None:
-        self.outcome = outcome
-        self.last = time.perf_counter()
-
-    def lap(self, phase: str) -> None:
-        now = time.perf_counter()
-        self.outcome.phase_seconds[phase] = self.outcome.phase_seconds.get(phase, 0.0) + now - self.last
-        self.last = now
-
-
-def _fill_unchanged(outcome: FileOutcome, known: StoredFile) -> None:
+def _unchanged(
+    path: Path, raw: RawFile | None, known: StoredFile, outcome: FileOutcome | None = None
+) -> FileOutcome:
+    outcome = outcome or FileOutcome(path=path, kind=known.kind, status="unchanged")
     outcome.status = "unchanged"
     outcome.kind = known.kind
     outcome.patient_id = known.patient_id
+    outcome.patient_name = known.patient_name
     outcome.counts = dict(known.counts)
     outcome.skipped = dict(known.skipped)
     outcome.warnings = list(known.warnings)
-    outcome.patient_name = known.patient_name
+    if raw is not None:
+        outcome.size_bytes = raw.size
+    return outcome
 
 
 def _db_message(exc: Exception) -> str:

@@ -196,3 +196,55 @@ def test_support_bundle_reload_keeps_role_data_and_validate_mode(clean_db, tmp_p
 def test_missing_path_is_reported(clean_db, tmp_path):
     report = ingest_paths(clean_db, [tmp_path / "nowhere"])
     assert not report.ok and "no such file or folder" in report.failures[0].error
+
+
+def dump(db, tables=RECORD_TABLES) -> dict[str, list[tuple]]:
+    """Every row of the record tables except load timestamps, sorted: the database's content."""
+    out = {}
+    with db.admin.connect() as conn:
+        for t in tables:
+            rows = conn.execute(text(f'SELECT * FROM "{t}"')).mappings().all()
+            out[t] = sorted(
+                tuple((k, str(v)) for k, v in row.items() if k not in ("ingested_at", "source_path"))
+                for row in rows
+            )
+    return out
+
+
+def test_worker_processes_give_the_same_database_as_one_process(clean_db, tmp_path):
+    syn.write_cohort(tmp_path, seeds=("a", "b", "c", "d", "e"))
+    sequential = ingest_paths(clean_db, [tmp_path], workers=0)
+    expected = dump(clean_db)
+    from tests.conftest import wipe
+
+    wipe(clean_db)
+    parallel = ingest_paths(clean_db, [tmp_path], workers=2)
+    assert parallel.ok and [f.status for f in parallel.files] == [f.status for f in sequential.files]
+    assert [f.path for f in parallel.files] == [f.path for f in sequential.files]
+    assert dump(clean_db) == expected
+
+
+def test_reference_data_brought_by_a_bundle_reaches_later_bundles_with_workers(clean_db, tmp_path):
+    """A collection bundle with an inline organization; a later bundle refers to it by identifier."""
+    hospital, _ = syn.support_bundles()
+    inline_org = copy.deepcopy(hospital["entry"][0]["resource"])
+    inline_org.update(
+        id="org-inline", identifier=[{"system": syn.SYNTHEA, "value": "org-inline"}], name="Inline Clinic"
+    )
+    first = syn.patient_bundle("c1")
+    first["type"] = "collection"
+    first["entry"] = [syn.entry(e["resource"], request=False) for e in first["entry"]] + [
+        syn.entry(inline_org, request=False)
+    ]
+    syn.write_json(tmp_path / "p1_first.json", first)
+    for n in range(2, 5):
+        later = syn.patient_bundle(f"c{n}")
+        _, encounter = syn.find(later, "Encounter")
+        encounter["serviceProvider"] = {
+            "reference": f"Organization?identifier={syn.SYNTHEA}|org-inline",
+            "display": "Inline Clinic",
+        }
+        syn.write_json(tmp_path / f"p{n}_later.json", later)
+    report = ingest_paths(clean_db, [tmp_path], workers=2)
+    assert report.ok
+    assert scalar(clean_db, "SELECT count(*) FROM encounters WHERE organization_id = 'org-inline'") == 3
