@@ -22,7 +22,8 @@ import orjson
 import psycopg
 from sqlalchemy.engine import make_url
 
-from fhir_ingest.loader import gc_paused, ingest_paths
+from fhir_ingest.loader import ingest_paths
+from fhir_ingest.prepare import gc_paused
 from fhir_ingest.report import IngestReport
 from fhir_ingest.source import discover
 from records import migrate
@@ -40,9 +41,11 @@ class BenchResult:
     bytes: int
     rounds: int
     parse_seconds: float  # best orjson.loads over all files
-    ingest_seconds: float  # best full ingest into an empty database
+    ingest_seconds: float  # best full ingest into an empty database (in one process)
+    workers: int = 0  # also measured with this many worker processes (0: not measured)
+    workers_seconds: float | None = None
     unchanged_seconds: float  # best second pass over the same files (checksums only)
-    phases: dict[str, float] = field(default_factory=dict)  # of the best ingest round
+    phases: dict[str, float] = field(default_factory=dict)  # of the best round
     validation_seconds: float | None = None
     failures: list[str] = field(default_factory=list)
 
@@ -117,13 +120,14 @@ def parse_only_seconds(paths: list[Path]) -> float:
 
 
 def run_benchmark(
-    settings: Settings, paths: list[Path], *, rounds: int = 5, validate: bool = False
+    settings: Settings, paths: list[Path], *, rounds: int = 5, validate: bool = False, workers: int = 0
 ) -> BenchResult:
     files, _ = discover(paths)
     if not files:
         raise FileNotFoundError("no .json bundles under " + ", ".join(map(str, paths)))
     parse_times: list[float] = []
     ingests: list[tuple[float, IngestReport]] = []
+    with_workers: list[float] = []
     unchanged_times: list[float] = []
     validation = None
     with scratch_database(settings) as db:
@@ -133,6 +137,9 @@ def run_benchmark(
             report = ingest_paths(db, files)
             ingests.append((report.seconds, report))
             unchanged_times.append(ingest_paths(db, files).seconds)
+            if workers:
+                _empty(db)
+                with_workers.append(ingest_paths(db, files, workers=workers).seconds)
         if validate:
             _empty(db)
             validation = ingest_paths(db, files, validate=True).validation_seconds
@@ -146,6 +153,8 @@ def run_benchmark(
         rounds=rounds,
         parse_seconds=min(parse_times),
         ingest_seconds=best_seconds,
+        workers=workers,
+        workers_seconds=min(with_workers) if with_workers else None,
         unchanged_seconds=min(unchanged_times),
         phases=best_report.phase_seconds(),
         validation_seconds=validation,

@@ -33,6 +33,12 @@ def ingest_command(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Totals only, no per-file table."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (no table)."),
+    workers: int = typer.Option(
+        0,
+        "--workers",
+        min=0,
+        help="Parse and map patient bundles in this many worker processes (default: none).",
+    ),
 ) -> None:
     """Load Synthea FHIR bundles: support bundles first, one transaction per bundle."""
     from fhir_ingest.loader import ingest_paths
@@ -40,7 +46,9 @@ def ingest_command(
     db = open_database(get_settings())
     try:
         migrate.upgrade(db)
-        report = ingest_paths(db, paths, validate=validate, force=force, show_progress=not as_json)
+        report = ingest_paths(
+            db, paths, validate=validate, force=force, show_progress=not as_json, workers=workers
+        )
     except (SQLAlchemyError, psycopg.Error) as exc:
         raise fail(f"database error: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None
     finally:
@@ -126,6 +134,7 @@ def bench_ingest_command(
         5, "--rounds", min=1, help="Rounds into an empty scratch database (best kept)."
     ),
     validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
+    workers: int = typer.Option(0, "--workers", min=0, help="Also measure with this many worker processes."),
 ) -> None:
     """Ingest throughput vs. a plain orjson parse of the same files, measured side by side."""
     from fhir_ingest.bench import run_benchmark
@@ -134,7 +143,7 @@ def bench_ingest_command(
     if not target.exists():
         raise fail(f"{target} does not exist; pass a folder of Synthea bundles")
     try:
-        result = run_benchmark(get_settings(), [target], rounds=rounds, validate=validate)
+        result = run_benchmark(get_settings(), [target], rounds=rounds, validate=validate, workers=workers)
     except FileNotFoundError as exc:
         raise fail(str(exc)) from None
     if result.failures:
@@ -170,6 +179,11 @@ def bench_ingest_command(
     console.print(table)
     phases = ", ".join(f"{k} {v:.3f} s" for k, v in result.phases.items())
     console.print(f"ingest / parse-only ratio: [bold]{result.ratio:.1f}×[/]   (ingest phases: {phases})")
+    if result.workers_seconds is not None:
+        console.print(
+            f"with {result.workers} worker processes: {result.workers_seconds:.3f} s "
+            f"({result.ingest_seconds / result.workers_seconds:.2f}× the one-process speed)"
+        )
     if result.validation_seconds is not None and result.ingest_seconds:
         console.print(
             f"validation / ingest ratio: [bold]{result.validation_seconds / result.ingest_seconds:.1f}×[/]"

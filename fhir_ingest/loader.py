@@ -4,9 +4,9 @@ For every file: checksum → unchanged files are skipped without parsing → par
 R4B validation) → pass 1 + pass 2 in memory (`prepare`) → one transaction (`commit`). A
 failing file is reported with its file, entry and field and leaves nothing behind; the next
 file goes on. Support bundles are loaded first, one by one, and what they add becomes visible
-to later bundles only after their transaction commits. Patient bundles of a large run are
-prepared in worker processes while this process writes (`fhir_ingest.parallel`); writes stay
-here and in file order, so the outcome is the same as a sequential run.
+to later bundles only after their transaction commits. Patient bundles can be prepared in
+worker processes while this process writes (`fhir_ingest.parallel`); writes stay
+here and in file order, so the outcome is the same as a sequential run (opt-in: `workers`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 
-from fhir_ingest.parallel import WorkerPool, default_workers
+from fhir_ingest.parallel import WorkerPool
 from fhir_ingest.prepare import Prepared, gc_paused, prepare
 from fhir_ingest.references import ReferenceData
 from fhir_ingest.report import FileOutcome, IngestReport
@@ -43,14 +43,13 @@ def ingest_paths(
     show_progress: bool = False,
     force: bool = False,
     use_copy: bool | None = None,
-    workers: int | None = None,
+    workers: int = 0,
 ) -> IngestReport:
     """Ingest every bundle under `paths`. Never raises for bad input: see `report.ok`.
 
     `force` re-ingests files whose checksum is already stored; `use_copy` overrides the
-    automatic choice between binary COPY and pipelined INSERTs; `workers` overrides the
-    number of processes preparing patient bundles (0 = all in this process). Tests exercise
-    each choice.
+    automatic choice between binary COPY and pipelined INSERTs; `workers` > 0 prepares patient
+    bundles in that many worker processes (see `fhir_ingest.parallel`). Tests exercise each.
     """
     started = time.perf_counter()
     files, missing = discover(paths)
@@ -92,7 +91,7 @@ class _Run:
         self.stored: dict[str, StoredFile] = writer.stored_files()
         self.refdata: ReferenceData = writer.reference_data()
 
-    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int | None) -> None:
+    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int) -> None:
         support = [p for p in files if support_rank(p) < 2]
         patients = [p for p in files if support_rank(p) >= 2]
         for path in support:
@@ -105,9 +104,8 @@ class _Run:
                 done(outcome)
             else:
                 pending.append((path, raw))
-        count = default_workers(len(pending)) if workers is None else workers
-        if count > 0 and len(pending) > 1:
-            remaining = set(self.load_with_workers([p for p, _ in pending], done, count))
+        if workers > 0 and len(pending) > 1:
+            remaining = set(self.load_with_workers([p for p, _ in pending], done, workers))
             pending = [(p, None) for p, _ in pending if p in remaining]
         for path, raw in pending:
             done(self.one(path, raw))

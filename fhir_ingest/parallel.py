@@ -7,12 +7,16 @@ same as a sequential run). Workers get a snapshot of the reference data taken af
 support bundles are loaded. If a bundle brings reference data of its own (a `collection`
 bundle with organizations inline), bundles prepared before it was committed might have
 missed it, so the loader discards what is in flight and continues sequentially.
+
+Opt-in (`chartside ingest --workers N`): on the 2-core development machine, under the load
+of other work, two workers made the sample load slower, not faster (forked workers 2.5–3.3 s
+against 2.2–2.5 s in one process; spawned ones ~8 s, most of it starting interpreters), so
+one process is the default. It can pay off where cores are idle.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -21,18 +25,8 @@ from pathlib import Path
 from fhir_ingest.prepare import Prepared, prepare
 from fhir_ingest.references import ReferenceData
 
-# Below this many bundles to parse, starting workers costs more than it saves.
-MIN_FILES_FOR_WORKERS = 12
-
 _refdata: ReferenceData | None = None
 _validate = False
-
-
-def default_workers(pending: int) -> int:
-    """Worker processes for `pending` bundles: 0 (prepare in the main process) or up to 2."""
-    if pending < MIN_FILES_FOR_WORKERS:
-        return 0
-    return max(0, min(2, (os.cpu_count() or 1)))
 
 
 def _init_worker(refdata: ReferenceData, validate: bool) -> None:
