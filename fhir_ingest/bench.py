@@ -42,9 +42,9 @@ class BenchResult:
     rounds: int
     parse_seconds: float  # best orjson.loads over all files
     ingest_seconds: float  # best full ingest into an empty database (in one process)
+    unchanged_seconds: float  # best second pass over the same files (checksums only)
     workers: int = 0  # also measured with this many worker processes (0: not measured)
     workers_seconds: float | None = None
-    unchanged_seconds: float  # best second pass over the same files (checksums only)
     phases: dict[str, float] = field(default_factory=dict)  # of the best round
     validation_seconds: float | None = None
     failures: list[str] = field(default_factory=list)

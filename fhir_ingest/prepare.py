@@ -74,7 +74,8 @@ def prepare(
         with gc_paused():
             if raw is None:
                 raw = read_file(path)
-                clock.lap("read")
+            clock.last = time.perf_counter()
+            prepared.phase_seconds["read"] = raw.read_seconds
             prepared.sha256, prepared.size_bytes = raw.sha256, raw.size
             data = parse_json(raw)
             clock.lap("parse")

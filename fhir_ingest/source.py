@@ -9,6 +9,7 @@ Synthea's own upload instructions require.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ class RawFile:
     path: Path
     data: bytes
     sha256: str
+    read_seconds: float = 0.0  # reading and checksumming
 
     @property
     def size(self) -> int:
@@ -68,8 +70,10 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
 
 
 def read_file(path: Path) -> RawFile:
+    started = time.perf_counter()
     data = path.read_bytes()
-    return RawFile(path=path, data=data, sha256=hashlib.sha256(data).hexdigest())
+    sha = hashlib.sha256(data).hexdigest()
+    return RawFile(path=path, data=data, sha256=sha, read_seconds=time.perf_counter() - started)
 
 
 def approximate_entry(data: bytes, position: int) -> int | None:
