@@ -13,11 +13,11 @@ from tests.fhir_ingest.dbutil import table_counts
 def test_benchmark_counts_the_work_and_leaves_the_real_database_alone(clean_db, settings, tmp_path):
     syn.write_cohort(tmp_path, seeds=("a", "b", "c"))
     before = table_counts(clean_db)
-    result = run_benchmark(settings, [tmp_path], rounds=1, validate=True, workers=2)
+    result = run_benchmark(settings, [tmp_path], rounds=1, validate=True)
     assert (result.files, result.patients, result.failures) == (5, 3, [])
     assert result.resources == 3 * 19 + 4
     assert result.parse_seconds > 0 and result.ingest_seconds > 0 and result.ratio > 0
-    assert result.validation_seconds and result.workers_seconds
+    assert result.validation_seconds and result.workers_seconds is None
     assert set(result.phases) >= {"read", "parse", "map", "write"}
     assert table_counts(clean_db) == before  # measured in a scratch database
 
