@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "chartside.up",
     "server.cli",
     "agent.cli",
+    "fhir_ingest.cli",
     "synthea_data.cli",
 )
 
