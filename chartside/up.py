@@ -6,11 +6,10 @@ command the first time and every time after.
 
 from __future__ import annotations
 
-import importlib.util
-
 import typer
 
 from chartside.console import console
+from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
 from records.settings import Settings, get_settings
@@ -37,10 +36,6 @@ def load_demo_cohort(db: Database, settings: Settings) -> None:
         show_progress=True,
     )
     console.print(f"demo cohort: {cohort}" + (" (generated)" if created else ""))
-    if importlib.util.find_spec("fhir_ingest.loader") is None:  # until ingestion lands on this branch
-        return
-    from fhir_ingest.loader import ingest_paths
-
     report = ingest_paths(db, [cohort], show_progress=True)
     if not report.ok:
         console.print("[yellow]the demo cohort did not ingest cleanly; see `chartside ingest` for details[/]")
