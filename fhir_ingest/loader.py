@@ -60,7 +60,12 @@ def ingest_paths(
                 path=path, kind=guess_kind(path), status="failed", error=f"{path}: no such file or folder"
             )
         )
-    run = _Run(RecordWriter(db, use_copy=use_copy), validate=validate, force=force)
+    run = _Run(
+        RecordWriter(db, use_copy=use_copy),
+        validate=validate,
+        force=force,
+        max_bytes=db.settings.ingest_max_bundle_mb * 1024 * 1024,
+    )
 
     bar_cm = _progress_bar() if show_progress and files else nullcontext(None)
     with bar_cm as bar:
@@ -84,10 +89,11 @@ def ingest_paths(
 class _Run:
     """The state of one ingest run: what is stored, the reference data, the writer."""
 
-    def __init__(self, writer: RecordWriter, *, validate: bool, force: bool) -> None:
+    def __init__(self, writer: RecordWriter, *, validate: bool, force: bool, max_bytes: int) -> None:
         self.writer = writer
         self.validate = validate
         self.force = force
+        self.max_bytes = max_bytes
         self.stored: dict[str, StoredFile] = writer.stored_files()
         self.refdata: ReferenceData = writer.reference_data()
 
@@ -103,7 +109,9 @@ class _Run:
             if outcome is not None:
                 done(outcome)
             else:
-                pending.append((path, raw))
+                # only the path is kept: holding every file's bytes until its turn would make
+                # memory grow with the size of the folder (the file is read again, from cache)
+                pending.append((path, None))
         if workers > 0 and len(pending) > 1:
             remaining = set(self.load_with_workers([p for p, _ in pending], done, workers))
             pending = [(p, None) for p, _ in pending if p in remaining]
@@ -133,6 +141,9 @@ class _Run:
     def check_unchanged(self, path: Path) -> tuple[FileOutcome | None, RawFile | None]:
         """(outcome, None) when the file needs no parsing (unchanged or unreadable), else (None, raw)."""
         try:
+            size = path.stat().st_size
+            if size > self.max_bytes:
+                return self._too_large(path, size), None
             raw = read_file(path)
         except OSError as exc:
             outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
@@ -142,6 +153,16 @@ class _Run:
         if known is not None and not self.force:
             return _unchanged(path, raw, known), None
         return None, raw
+
+    def _too_large(self, path: Path, size: int) -> FileOutcome:
+        limit_mb = self.max_bytes // (1024 * 1024)
+        outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed", size_bytes=size)
+        outcome.error = (
+            f"{path}: {size / (1024 * 1024):.0f} MB is larger than the {limit_mb} MB limit for one bundle "
+            f"(CHARTSIDE_INGEST_MAX_BUNDLE_MB); a bundle is held in memory while it is ingested (about 8× "
+            "its size), so it was refused without being read. Raise the limit if this machine has the memory."
+        )
+        return outcome
 
     def one(self, path: Path, raw: RawFile | None = None) -> FileOutcome:
         """Sequentially: checksum, prepare here, commit."""

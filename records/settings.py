@@ -38,6 +38,13 @@ class Settings(BaseSettings):
     db_pool_timeout_s: float = Field(default=10.0, gt=0)
     data_dir: Path = Field(default=Path(".chartside"), description="Embedded database, model files, secrets.")
 
+    ingest_max_bundle_mb: int = Field(
+        default=256,
+        ge=1,
+        description="Bundles larger than this are refused before they are read: ingestion holds one "
+        "bundle in memory at a time, about 8× its size.",
+    )
+
     # --- knowledge ------------------------------------------------------------------------
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     embedding_model_dir: Path | None = Field(
