@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
     "chartside.up",
+    "mcp_server.cli",
 )
 
 app = typer.Typer(

@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         default=None, description="Unset: generated into data_dir/secret_key."
     )
 
+    # --- MCP endpoint -------------------------------------------------------------------------
+    mcp_session_idle_timeout_s: float = Field(
+        default=1800.0, gt=0, description="An idle MCP session (and its conversation) ends after this."
+    )
+    mcp_max_sessions: int = Field(default=1000, ge=1, description="Open MCP sessions at most (HTTP).")
+
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)
     demo_seed: int = 7

@@ -1,0 +1,108 @@
+"""`chartside mcp --patient ID`: serve one patient's record to a local MCP client over stdio.
+
+A desktop MCP client starts this command itself (see the README, or `--print-config` for a
+ready-made entry). Stdout carries only MCP frames; every message for a human goes to stderr.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import typer
+from sqlalchemy.exc import SQLAlchemyError
+
+from chartside.console import console, fail
+from mcp_server.stdio import (
+    PatientNotFound,
+    bind_stdio,
+    build_stdio_server,
+    protocol_streams_diverted,
+    serve_stdio,
+)
+from records.database import open_database
+from records.settings import Settings, get_settings
+from tools.registry import Registry
+
+DEFAULT_REGISTRY = "tools.catalog:build_registry"
+
+
+class McpRole(enum.StrEnum):
+    patient = "patient"
+    clinician = "clinician"
+
+
+def load_registry(spec: str) -> Registry:
+    """`module:function` → the Registry that function returns."""
+    module_name, _, function_name = spec.partition(":")
+    try:
+        factory = getattr(importlib.import_module(module_name), function_name or "build_registry")
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load the tool registry {spec!r}: {exc}") from None
+    registry = factory()
+    if not isinstance(registry, Registry):
+        raise ValueError(f"{spec!r} returned {type(registry).__name__}, not a tools.registry.Registry")
+    return registry
+
+
+def client_config(settings: Settings, patient: str, role: str) -> dict:
+    """A desktop client's `mcpServers` entry that launches this checkout's `chartside mcp`."""
+    command = Path(sys.executable).with_name("chartside")
+    env = {"CHARTSIDE_DATA_DIR": str(settings.resolved_data_dir())}
+    if settings.database_url:
+        env["DATABASE_URL"] = "<your DATABASE_URL>"
+    return {
+        "mcpServers": {
+            "chartside": {
+                "command": str(command if command.exists() else "chartside"),
+                "args": ["mcp", "--patient", patient, "--role", role],
+                "env": env,
+            }
+        }
+    }
+
+
+def mcp_command(
+    patient: str = typer.Option(None, "--patient", help="The patient whose record the client may read."),
+    role: McpRole = typer.Option(McpRole.patient, "--role", help="Whom the record is presented to."),
+    print_config: bool = typer.Option(
+        False, "--print-config", help="Print a desktop client's config entry for this checkout and exit."
+    ),
+    registry_spec: str = typer.Option(DEFAULT_REGISTRY, "--registry", hidden=True, help="module:function"),
+) -> None:
+    """Serve one patient's record to a local MCP client over stdio (the client starts this)."""
+    settings = get_settings()
+    if print_config:
+        console.print_json(json.dumps(client_config(settings, patient or "PATIENT_ID", role.value)))
+        return
+    if not patient:
+        raise fail("--patient is required: the MCP client may only ever read the record you choose here")
+    with protocol_streams_diverted():
+        try:
+            registry = load_registry(registry_spec)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        db = open_database(settings)
+        try:
+            binding = bind_stdio(db, patient, role.value)
+        except PatientNotFound as exc:
+            db.dispose()
+            raise fail(f"{exc} (refused; see `chartside db status`)") from None
+        except SQLAlchemyError as exc:
+            db.dispose()
+            raise fail(
+                f"cannot read the database ({type(exc).__name__}); run `chartside db upgrade`"
+            ) from None
+    server = build_stdio_server(registry, db, binding)
+    try:
+        anyio.run(serve_stdio, server)
+    finally:
+        db.dispose()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("mcp")(mcp_command)

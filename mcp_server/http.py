@@ -1,0 +1,277 @@
+"""Streamable-HTTP MCP endpoint for the web app (`/mcp`), authenticated by account token.
+
+Every HTTP request is authenticated again (a disabled account or a replaced token stops
+working at once) and bound to a patient exactly as the chat API binds one:
+
+* patients get their own record (naming any other patient is refused);
+* clinicians name a patient on their panel in the connection, with the
+  `X-Chartside-Patient` header or `?patient=` in the endpoint URL.
+
+An unknown patient and a forbidden one get the same refusal, and every refusal is audited.
+The (account, patient) pair becomes the SDK's authenticated principal, so the SDK's session
+manager refuses a session id presented with another token or another patient.
+
+Each MCP session (`Mcp-Session-Id`) is one conversation. That needs the stateful initialize
+handshake: the 2026-07-28 stateless protocol has no session to hang a conversation on, so
+its `server/discover` probe is answered "method not found" (clients then fall back to the
+handshake) and stateless tool calls are refused with an explanation.
+
+Mount it in Starlette as `Route("/mcp", endpoint=app)` (a `Mount` would redirect `/mcp` to
+`/mcp/`) and run `app.lifespan()` inside the web app's lifespan; served on its own (uvicorn
+directly) it runs its lifespan itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+import anyio.to_thread
+from mcp.server import ServerRequestContext
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp_types import INVALID_REQUEST
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.authentication import AuthCredentials
+from starlette.types import Receive, Scope, Send
+
+from mcp_server import access, audit
+from mcp_server.binding import Binding, BindingRefused
+from mcp_server.conversation import ConversationStore
+from mcp_server.server import build_mcp_server
+from records.database import Database
+from records.settings import Settings
+from tools.registry import Registry
+from tools.scope import Role
+
+log = logging.getLogger(__name__)
+
+PATIENT_HEADER = "x-chartside-patient"
+PATIENT_QUERY = "patient"
+SESSION_HEADER = "mcp-session-id"
+PRINCIPAL_KEY = "chartside.mcp.principal"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """An authenticated account bound to one patient for this request."""
+
+    account_id: int
+    username: str
+    role: Role
+    patient_id: str
+
+    @property
+    def actor(self) -> str:
+        return f"mcp-http:{self.username}"
+
+    def sdk_user(self, token_hash: str) -> AuthenticatedUser:
+        # client_id + subject identify the principal to the SDK's session-ownership check
+        return AuthenticatedUser(
+            AccessToken(
+                token=token_hash,
+                client_id=f"chartside-account:{self.account_id}",
+                subject=f"patient:{self.patient_id}",
+                scopes=[self.role],
+            )
+        )
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int
+    message: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    async def send(self, send: Send) -> None:
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": self.message}}
+        ).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        headers += [(k.encode(), v.encode()) for k, v in self.headers]
+        await send({"type": "http.response.start", "status": self.status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+UNAUTHENTICATED = Refusal(
+    401,
+    "Authentication required: send an account API token as 'Authorization: Bearer <token>'.",
+    (("www-authenticate", 'Bearer realm="chartside"'),),
+)
+NAME_A_PATIENT = Refusal(
+    400,
+    "Clinician connections must name a patient on your panel: header X-Chartside-Patient "
+    "or ?patient=<id> in the endpoint URL.",
+)
+NO_SUCH_PATIENT = Refusal(404, "No such patient is available to this account.")
+
+
+def bearer_token(headers: dict[str, str]) -> str | None:
+    value = headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def requested_patient(headers: dict[str, str], query_string: bytes) -> str | None:
+    if headers.get(PATIENT_HEADER):
+        return headers[PATIENT_HEADER].strip() or None
+    values = parse_qs(query_string.decode("latin-1")).get(PATIENT_QUERY)
+    return values[0].strip() or None if values else None
+
+
+def authenticate(db: Database, headers: dict[str, str], query_string: bytes) -> Principal | Refusal:
+    """Token → account → bound patient, auditing every refusal. Blocking: run in a thread."""
+    requested = requested_patient(headers, query_string)
+    token = bearer_token(headers)
+    account = access.account_for_token(db, token) if token else None
+    if account is None:
+        audit.record(
+            db,
+            actor="mcp-http:unauthenticated",
+            role="unknown",
+            target_patient_id=requested,
+            action="mcp:auth",
+            outcome="denied",
+            detail="missing bearer token" if token is None else "unknown or disabled token",
+        )
+        return UNAUTHENTICATED
+    actor = f"mcp-http:{account.username}"
+    if account.role == "clinician" and not requested:
+        audit.record(
+            db,
+            actor=actor,
+            role=account.role,
+            target_patient_id=None,
+            action="mcp:bind",
+            outcome="denied",
+            detail="clinician named no patient",
+        )
+        return NAME_A_PATIENT
+    patient_id = access.permitted_patient(db, account, requested)
+    if patient_id is None:
+        audit.record(
+            db,
+            actor=actor,
+            role=account.role,
+            target_patient_id=requested or account.bound_patient_id,
+            action="mcp:bind",
+            outcome="denied",
+            detail="patient unknown or not permitted for this account",
+        )
+        return NO_SUCH_PATIENT
+    if SESSION_HEADER not in headers:  # the request that opens a session
+        audit.record(
+            db,
+            actor=actor,
+            role=account.role,
+            target_patient_id=patient_id,
+            action="mcp:bind",
+            outcome="ok",
+            detail="http session opening",
+        )
+    return Principal(
+        account_id=account.id, username=account.username, role=account.role, patient_id=patient_id
+    )
+
+
+class McpHttpApp:
+    """The ASGI app behind `/mcp`. Build with `build_mcp_asgi_app`."""
+
+    def __init__(
+        self,
+        db: Database,
+        registry: Registry,
+        *,
+        embedder: Any = None,
+        session_idle_timeout_s: float,
+        max_sessions: int,
+    ) -> None:
+        self.db = db
+        self.conversations = ConversationStore(
+            transport="http", idle_timeout_s=session_idle_timeout_s, max_conversations=max_sessions
+        )
+        self.server = build_mcp_server(registry, db, self.bind, embedder=embedder, serve_discover=False)
+        self.session_manager = StreamableHTTPSessionManager(
+            app=self.server,
+            json_response=True,  # plain JSON answers: nothing here streams, and proxies pass JSON untouched
+            stateless=False,  # a session is a conversation
+            session_idle_timeout=session_idle_timeout_s,
+            max_sessions=max_sessions,
+        )
+
+    @asynccontextmanager
+    async def lifespan(self) -> AsyncIterator[None]:
+        """Run the SDK's session manager; enter it once, inside the web app's lifespan."""
+        async with self.session_manager.run():
+            yield
+
+    def bind(self, ctx: ServerRequestContext[Any, Any]) -> Binding:
+        request = ctx.request
+        principal = request.scope.get(PRINCIPAL_KEY) if request is not None else None
+        if not isinstance(principal, Principal):
+            raise BindingRefused("this request was not authenticated")
+        session_id = request.headers.get(SESSION_HEADER)
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or not session_id:
+            raise BindingRefused(
+                "Chartside keeps one conversation per MCP session (booking only accepts slots "
+                "offered in the same session); connect with the initialize handshake "
+                "(protocol 2025-11-25 or earlier)."
+            )
+        key = f"{session_id}:{principal.account_id}:{principal.patient_id}"
+        return Binding(
+            patient_id=principal.patient_id,
+            role=principal.role,
+            actor=principal.actor,
+            conversation=self.conversations.get(key),
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._serve_lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        outcome = await anyio.to_thread.run_sync(
+            authenticate, self.db, headers, scope.get("query_string", b"")
+        )
+        if isinstance(outcome, Refusal):
+            await outcome.send(send)
+            return
+        token_hash = access.hash_api_token(bearer_token(headers) or "")
+        scope = {
+            **scope,
+            "user": outcome.sdk_user(token_hash),
+            "auth": AuthCredentials([outcome.role]),
+            PRINCIPAL_KEY: outcome,
+        }
+        await self.session_manager.handle_request(scope, receive, send)
+
+    async def _serve_lifespan(self, receive: Receive, send: Send) -> None:
+        """ASGI lifespan for when this app is served on its own rather than mounted."""
+        await receive()  # lifespan.startup
+        try:
+            async with self.lifespan():
+                await send({"type": "lifespan.startup.complete"})
+                await receive()  # lifespan.shutdown
+        except Exception as exc:
+            log.exception("MCP session manager failed")
+            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
+
+
+def build_mcp_asgi_app(
+    settings: Settings, db: Database, registry: Registry, *, embedder: Any = None
+) -> McpHttpApp:
+    """The `/mcp` endpoint for the web app. `settings` is taken for symmetry with the other
+    builders (and future knobs); the database and registry are the web app's own."""
+    return McpHttpApp(db, registry, embedder=embedder)
