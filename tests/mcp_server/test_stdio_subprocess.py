@@ -1,0 +1,87 @@
+"""`chartside mcp` as a real subprocess, driven by the SDK's stdio client."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from tests.conftest import PROJECT_ROOT
+from tests.mcp_server.conftest import audit_rows
+
+FAKE_REGISTRY = "tests.mcp_server.fake_tools:build_registry"
+
+
+def child_env(settings) -> dict[str, str]:
+    """The test database for the child, whatever directory it starts in."""
+    env = {
+        "CHARTSIDE_DATA_DIR": str(settings.resolved_data_dir()),
+        "CHARTSIDE_DATABASE_NAME": settings.database_name,
+        "PYTHONPATH": str(PROJECT_ROOT),
+    }
+    if settings.database_url:
+        env["DATABASE_URL"] = settings.database_url
+    return env
+
+
+def command(patient: str, role: str = "patient") -> list[str]:
+    return ["-m", "chartside", "mcp", "--patient", patient, "--role", role, "--registry", FAKE_REGISTRY]
+
+
+@pytest.mark.anyio
+async def test_chartside_mcp_over_stdio_lists_tools_and_answers(demo, registry, settings, tmp_path):
+    params = StdioServerParameters(
+        command=sys.executable, args=command(demo.patient), env=child_env(settings), cwd=tmp_path
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        init = await session.initialize()
+        listed = await session.list_tools()
+        result = await session.call_tool("list_conditions", {"status": "all"})
+    assert init.server_info.name == "chartside"
+    assert "ONE patient's medical record" in (init.instructions or "")
+    assert [t.model_dump(include={"name", "description", "input_schema"}) for t in listed.tools] == [
+        {"name": d["name"], "description": d["description"], "input_schema": d["input_schema"]}
+        for d in registry.definitions()
+    ]
+    assert not result.is_error
+    assert result.content[0].text == (
+        "[C1] Hypertension (active, since 2019-03-01)\n[C2] Sprain of ankle (resolved, since 2021-06-10)"
+    )
+    user_rows = [
+        r for r in audit_rows(demo.db, action="tool:list_conditions") if r["actor"].startswith("mcp-stdio:")
+    ]
+    assert len(user_rows) == 1 and user_rows[0]["target_patient_id"] == demo.patient
+
+
+def test_chartside_mcp_refuses_an_unknown_patient_without_touching_stdout(demo, settings, tmp_path):
+    done = subprocess.run(
+        [sys.executable, *command("pat-nobody", "clinician")],
+        env={**os.environ, **child_env(settings)},
+        cwd=tmp_path,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "no patient with id 'pat-nobody'" in done.stderr
+    (row,) = audit_rows(demo.db, target_patient_id="pat-nobody")
+    assert (row["action"], row["outcome"], row["role"]) == ("mcp:bind", "denied", "clinician")
+    assert row["actor"].startswith("mcp-stdio:")
+
+
+def test_chartside_mcp_requires_a_patient(tmp_path, settings):
+    done = subprocess.run(
+        [sys.executable, "-m", "chartside", "mcp"],
+        env={**os.environ, **child_env(settings)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert "--patient is required" in done.stderr
