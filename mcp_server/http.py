@@ -272,6 +272,11 @@ class McpHttpApp:
 def build_mcp_asgi_app(
     settings: Settings, db: Database, registry: Registry, *, embedder: Any = None
 ) -> McpHttpApp:
-    """The `/mcp` endpoint for the web app. `settings` is taken for symmetry with the other
-    builders (and future knobs); the database and registry are the web app's own."""
-    return McpHttpApp(db, registry, embedder=embedder)
+    """The `/mcp` endpoint for the web app, sharing its database and tool registry."""
+    return McpHttpApp(
+        db,
+        registry,
+        embedder=embedder,
+        session_idle_timeout_s=settings.mcp_session_idle_timeout_s,
+        max_sessions=settings.mcp_max_sessions,
+    )

@@ -111,21 +111,15 @@ def insert_demo(db: Database) -> Demo:
                 ),
                 {"u": username, "r": role, "b": bound, "h": hash_api_token(tokens[username])},
             )
-        # dr-jones looks after Alice; dr-other after Bob only
-        conn.execute(
-            text(
-                "INSERT INTO clinician_panels (account_id, panel_patient_id) "
-                "SELECT id, :p FROM accounts WHERE username = 'dr-jones'"
-            ),
-            {"p": ALICE},
-        )
-        conn.execute(
-            text(
-                "INSERT INTO clinician_panels (account_id, panel_patient_id) "
-                "SELECT id, :p FROM accounts WHERE username = 'dr-other'"
-            ),
-            {"p": BOB},
-        )
+        # dr-jones looks after Alice and Bob; dr-other after Bob only
+        for username, patient_id in (("dr-jones", ALICE), ("dr-jones", BOB), ("dr-other", BOB)):
+            conn.execute(
+                text(
+                    "INSERT INTO clinician_panels (account_id, panel_patient_id) "
+                    "SELECT id, :p FROM accounts WHERE username = :u"
+                ),
+                {"p": patient_id, "u": username},
+            )
     return Demo(db=db, patient=ALICE, other=BOB, slot_ids=slot_ids, tokens=tokens)
 
 

@@ -1,0 +1,229 @@
+"""The streamable-HTTP endpoint, mounted at /mcp in a Starlette app served by uvicorn on a
+loopback port, driven by the MCP SDK's own HTTP client."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+import httpx
+import pytest
+import uvicorn
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError
+from starlette.applications import Starlette
+from starlette.routing import Route
+
+from mcp_server.http import build_mcp_asgi_app
+from tests.mcp_server.conftest import ALICE, BOB, appointments, audit_rows
+from tests.mcp_server.fake_tools import READ_TOOL_ARGUMENTS
+
+pytestmark = pytest.mark.anyio
+
+
+def serve(app) -> Iterator[str]:
+    """Run `app` under uvicorn on a free loopback port (the socket is bound before the thread
+    starts, so there is no port race) until the fixture ends."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        thread.join(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(db, registry, settings) -> Iterator[str]:
+    """The endpoint mounted the way the web app mounts it."""
+    mcp_app = build_mcp_asgi_app(settings, db, registry)
+
+    @asynccontextmanager
+    async def lifespan(app) -> AsyncIterator[None]:
+        async with mcp_app.lifespan():
+            yield
+
+    yield from serve(Starlette(routes=[Route("/mcp", endpoint=mcp_app)], lifespan=lifespan))
+
+
+class Refused:
+    """What the client raised: an MCPError, possibly inside the task groups' exception groups."""
+
+    error: MCPError | None = None
+
+
+@contextmanager
+def refused(match: str) -> Iterator[Refused]:
+    outcome = Refused()
+    try:
+        yield outcome
+    except BaseException as exc:
+        pending = [exc]
+        while pending:
+            current = pending.pop()
+            if isinstance(current, MCPError):
+                outcome.error = current
+                break
+            if isinstance(current, BaseExceptionGroup):
+                pending.extend(current.exceptions)
+        if outcome.error is None:
+            raise
+    assert outcome.error is not None, "the connection was not refused"
+    assert re.search(match, str(outcome.error)), str(outcome.error)
+
+
+@asynccontextmanager
+async def connect(
+    base_url: str, token: str | None, patient: str | None = None, *, query: str = "", mode="auto"
+):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if patient:
+        headers["X-Chartside-Patient"] = patient
+    async with create_mcp_http_client(headers=headers) as http:
+        transport = streamable_http_client(f"{base_url}/mcp{query}", http_client=http)
+        async with Client(transport, mode=mode) as client:
+            yield client, http
+
+
+async def test_http_lists_the_agents_tools_and_reads_the_patients_own_record(base_url, demo, registry):
+    async with connect(base_url, demo.tokens["alice"]) as (client, _):
+        assert client.session.protocol_version == "2025-11-25"  # fell back to the handshake
+        listed = await client.list_tools()
+        results = {name: await client.call_tool(name, args) for name, args in READ_TOOL_ARGUMENTS.items()}
+    assert [(t.name, t.description, t.input_schema) for t in listed.tools] == [
+        (d["name"], d["description"], d["input_schema"]) for d in registry.definitions()
+    ]
+    assert results["list_conditions"].content[0].text == (
+        "[C1] Hypertension (active, since 2019-03-01)\n[C2] Sprain of ankle (resolved, since 2021-06-10)"
+    )
+    assert (
+        results["latest_labs"].content[0].text
+        == "[L1] Cholesterol total: 190.0 mg/dL\n[L2] Hemoglobin A1c: 5.8 %"
+    )
+    assert "Alice Example" in results["get_demographics"].content[0].text
+    rows = [r for r in audit_rows(demo.db, actor="mcp-http:alice") if r["action"].startswith("tool:")]
+    assert [r["action"] for r in rows] == [f"tool:{n}" for n in READ_TOOL_ARGUMENTS]
+    assert {(r["target_patient_id"], r["role"], r["outcome"]) for r in rows} == {(ALICE, "patient", "ok")}
+    assert len({r["conversation_id"] for r in rows}) == 1
+
+
+@pytest.mark.parametrize("token", [None, "tok-wrong", "Basic abc"])
+async def test_http_without_a_valid_token_is_refused_and_audited(base_url, demo, token):
+    with refused("Authentication required"):
+        async with connect(base_url, token) as (client, _):
+            await client.list_tools()
+    denied = audit_rows(demo.db, action="mcp:auth", outcome="denied")
+    assert denied and {r["actor"] for r in denied} == {"mcp-http:unauthenticated"}
+
+
+async def test_http_refusals_have_status_and_body_an_http_client_can_read(base_url, demo):
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{base_url}/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Authorization": "Bearer tok-wrong"},
+        )
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"].startswith("Bearer")
+    assert response.json()["error"]["message"].startswith("Authentication required")
+
+
+async def test_http_patient_cannot_bind_another_patient(base_url, demo):
+    with refused("No such patient is available to this account"):
+        async with connect(base_url, demo.tokens["alice"], BOB) as (client, _):
+            await client.list_tools()
+    denied = audit_rows(demo.db, actor="mcp-http:alice", outcome="denied")
+    # one row per refused HTTP request (the client probes server/discover, then tries initialize)
+    assert denied and {(r["action"], r["target_patient_id"]) for r in denied} == {("mcp:bind", BOB)}
+
+
+async def test_http_clinician_reads_a_panel_patient_named_by_header_or_query(base_url, demo):
+    async with connect(base_url, demo.tokens["dr-jones"], ALICE) as (client, _):
+        by_header = await client.call_tool("list_conditions", {})
+    async with connect(base_url, demo.tokens["dr-jones"], query=f"?patient={ALICE}") as (client, _):
+        by_query = await client.call_tool("list_conditions", {})
+    assert (
+        by_header.content[0].text
+        == by_query.content[0].text
+        == "[C1] Hypertension (active, since 2019-03-01)"
+    )
+    rows = audit_rows(demo.db, actor="mcp-http:dr-jones", action="tool:list_conditions")
+    assert {(r["role"], r["target_patient_id"]) for r in rows} == {("clinician", ALICE)}
+
+
+async def test_http_clinician_off_panel_and_unknown_patients_get_the_same_refusal(base_url, demo):
+    messages = []
+    for patient in (ALICE, "pat-nobody"):  # dr-other looks after Bob only
+        with refused("No such patient") as outcome:
+            async with connect(base_url, demo.tokens["dr-other"], patient) as (client, _):
+                await client.list_tools()
+        messages.append(str(outcome.error))
+    assert messages[0] == messages[1]
+    assert "No such patient is available to this account" in messages[0]
+    denied = audit_rows(demo.db, actor="mcp-http:dr-other", outcome="denied")
+    assert {r["target_patient_id"] for r in denied} == {ALICE, "pat-nobody"}
+
+
+async def test_http_clinician_must_name_a_patient(base_url, demo):
+    with refused("must name a patient"):
+        async with connect(base_url, demo.tokens["dr-jones"]) as (client, _):
+            await client.list_tools()
+
+
+async def test_http_session_stays_bound_to_its_patient_and_account(base_url, demo):
+    async with connect(base_url, demo.tokens["dr-jones"], ALICE) as (client, http):
+        first = await client.call_tool("list_conditions", {})
+        assert "Hypertension" in first.content[0].text
+        # Bob is on dr-jones's panel too, but this session (conversation) was opened for Alice:
+        # the SDK answers as if the session did not exist.
+        http.headers["X-Chartside-Patient"] = BOB
+        with refused("Session"):
+            await client.call_tool("list_conditions", {})
+        # another account's token cannot ride on the session either
+        http.headers["X-Chartside-Patient"] = BOB
+        http.headers["Authorization"] = f"Bearer {demo.tokens['dr-other']}"
+        with refused("Session"):
+            await client.call_tool("list_conditions", {})
+    assert not [
+        r for r in audit_rows(demo.db, action="tool:list_conditions") if r["target_patient_id"] == BOB
+    ]
+
+
+async def test_http_booking_is_per_session_and_idempotent(base_url, demo):
+    async with connect(base_url, demo.tokens["alice"]) as (first, _):
+        offered = await first.call_tool("find_slots", {"specialty": "general practice", "limit": 2})
+        slot_ids = [row["id"] for row in offered.structured_content["rows"]]
+        assert slot_ids == list(demo.slot_ids[:2])
+
+        async with connect(base_url, demo.tokens["alice"]) as (second, _):
+            elsewhere = await second.call_tool("book_appointment", {"slot_id": slot_ids[0]})
+        assert elsewhere.is_error and elsewhere.structured_content["error_kind"] == "not_allowed"
+
+        booked = await first.call_tool("book_appointment", {"slot_id": slot_ids[0]})
+        retried = await first.call_tool("book_appointment", {"slot_id": slot_ids[0]})
+    assert not booked.is_error and not retried.is_error
+    assert booked.structured_content["rows"][0]["id"] == retried.structured_content["rows"][0]["id"]
+    (appointment,) = appointments(demo.db, ALICE)
+    assert appointment["booked_by"] == "mcp-http:alice"
+    assert appointment["conversation_id"].startswith("mcp-http-")
+
+
+async def test_http_stateless_protocol_calls_are_refused_with_an_explanation(base_url, demo):
+    async with connect(base_url, demo.tokens["alice"], mode="2026-07-28") as (client, _):
+        with refused("one conversation per MCP session"):
+            await client.call_tool("list_conditions", {})
