@@ -7,8 +7,7 @@ schemas cannot even name a patient.
 
 from __future__ import annotations
 
-import hashlib
-import json
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,17 +36,15 @@ class Binding:
         )
 
 
-def call_message_id(
-    conversation_id: str, tool: str, arguments: dict[str, Any], *, writes: bool, request_id: Any
-) -> str:
-    """The message id a tool call runs under (booking derives its idempotency key from it).
+def call_message_id(conversation_id: str, request_id: Any) -> str:
+    """The message id a tool call runs under; booking derives its idempotency key from it.
 
-    For a writing tool it is derived from what is asked, not from the JSON-RPC request id:
-    a client that retries a timed-out `book_appointment` sends a new request id with the same
-    arguments, and must get the booking it already has, not a second one. Reads carry the
-    request id so audit rows can be traced back to a request.
+    It is the JSON-RPC request id within this session's conversation: a request delivered
+    twice (a transport retry, a resumed stream, a client resending after a dropped
+    connection) replays the booking it already made instead of booking again. A *new*
+    request for a slot the patient already holds is refused by the booking itself ("nothing
+    new was booked"), and a new request after a cancellation can book the slot again.
     """
-    if not writes:
-        return f"mcp-call-{request_id}"
-    payload = json.dumps([conversation_id, tool, arguments], sort_keys=True, default=str)
-    return "mcp-" + hashlib.sha256(payload.encode()).hexdigest()[:32]
+    if request_id is None:  # not a request (no id to retry with): never deduplicated
+        request_id = f"none-{uuid.uuid4().hex}"
+    return f"{conversation_id}:req:{request_id}"

@@ -71,7 +71,7 @@ def tool_listing(registry: Registry) -> list[types.Tool]:
 
 def annotations_for(tool: Tool) -> types.ToolAnnotations:
     if tool.writes:
-        # booking is idempotent per request (see binding.call_message_id) and adds, never removes
+        # a replayed request returns the booking it made (see binding.call_message_id)
         return types.ToolAnnotations(
             read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
         )
@@ -107,14 +107,7 @@ def build_mcp_server(
         except BindingRefused as exc:
             raise MCPError(code=INVALID_REQUEST, message=str(exc)) from None
         arguments = dict(params.arguments or {})
-        tool = registry.get(params.name)
-        message_id = call_message_id(
-            binding.conversation.id,
-            params.name,
-            arguments,
-            writes=bool(tool and tool.writes),
-            request_id=ctx.request_id,
-        )
+        message_id = call_message_id(binding.conversation.id, ctx.request_id)
         tool_ctx = ToolContext(
             scope=binding.scope(message_id),
             db=db,

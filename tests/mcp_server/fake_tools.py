@@ -149,7 +149,7 @@ def build_registry() -> Registry:
     def book_appointment(ctx: ToolContext, args: BookArgs) -> ToolResult:
         """Book a slot that find_slots offered earlier in this conversation."""
         conn, scope = ctx.connection, ctx.scope
-        key = scope.message_id or ""
+        key = f"msg:{scope.message_id}:slot:{args.slot_id}"
         existing = (
             conn.execute(text("SELECT id, slot_id FROM appointments WHERE idempotency_key = :k"), {"k": key})
             .mappings()
@@ -158,7 +158,7 @@ def build_registry() -> Registry:
         if existing is not None:
             c = ctx.handles.cite("appointment", existing["id"], "appointment")
             return ToolResult(
-                text=f"[{c.handle}] Already booked: appointment {existing['id']}",
+                text=f"[{c.handle}] Already booked by this same request: appointment {existing['id']}",
                 rows=[dict(existing) | {"handle": c.handle}],
                 citations=[c],
                 total=1,

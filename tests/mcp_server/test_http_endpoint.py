@@ -204,7 +204,7 @@ async def test_http_session_stays_bound_to_its_patient_and_account(base_url, dem
     ]
 
 
-async def test_http_booking_is_per_session_and_idempotent(base_url, demo):
+async def test_http_booking_needs_a_slot_offered_in_the_same_session(base_url, demo):
     async with connect(base_url, demo.tokens["alice"]) as (first, _):
         offered = await first.call_tool("find_slots", {"specialty": "general practice", "limit": 2})
         slot_ids = [row["id"] for row in offered.structured_content["rows"]]
@@ -215,12 +215,75 @@ async def test_http_booking_is_per_session_and_idempotent(base_url, demo):
         assert elsewhere.is_error and elsewhere.structured_content["error_kind"] == "not_allowed"
 
         booked = await first.call_tool("book_appointment", {"slot_id": slot_ids[0]})
-        retried = await first.call_tool("book_appointment", {"slot_id": slot_ids[0]})
-    assert not booked.is_error and not retried.is_error
-    assert booked.structured_content["rows"][0]["id"] == retried.structured_content["rows"][0]["id"]
+    assert not booked.is_error
     (appointment,) = appointments(demo.db, ALICE)
     assert appointment["booked_by"] == "mcp-http:alice"
     assert appointment["conversation_id"].startswith("mcp-http-")
+
+
+class RawSession:
+    """JSON-RPC by hand, to resend a request with the same id (which the SDK client never does)."""
+
+    def __init__(self, http: httpx.AsyncClient, url: str, token: str) -> None:
+        self.http, self.url = http, url
+        self.headers = {
+            "Authorization": f"Bearer {token}",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+        }
+
+    async def post(self, message: dict) -> dict | None:
+        response = await self.http.post(self.url, json=message, headers=self.headers)
+        response.raise_for_status()
+        return response.json() if response.content else None
+
+    async def open(self) -> None:
+        response = await self.http.post(
+            self.url,
+            headers=self.headers,
+            json={
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"},
+                },
+            },
+        )
+        response.raise_for_status()
+        self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
+        await self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    async def call(self, request_id: int, name: str, arguments: dict) -> dict:
+        reply = await self.post(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
+            }
+        )
+        assert reply is not None and reply["id"] == request_id
+        return reply["result"]
+
+
+async def test_http_a_resent_booking_request_replays_instead_of_booking_twice(base_url, demo):
+    async with httpx.AsyncClient() as http:
+        session = RawSession(http, f"{base_url}/mcp", demo.tokens["alice"])
+        await session.open()
+        offered = await session.call(1, "find_slots", {"specialty": "general practice", "limit": 1})
+        slot_id = offered["structuredContent"]["rows"][0]["id"]
+        booked = await session.call(2, "book_appointment", {"slot_id": slot_id})
+        resent = await session.call(2, "book_appointment", {"slot_id": slot_id})
+        asked_again = await session.call(3, "book_appointment", {"slot_id": slot_id})
+    assert not booked["isError"] and not resent["isError"]
+    assert resent["structuredContent"]["rows"] == booked["structuredContent"]["rows"]
+    assert resent["content"][0]["text"].startswith("[B1] Already booked")
+    assert asked_again["isError"] and asked_again["structuredContent"]["error_kind"] == "conflict"
+    (appointment,) = appointments(demo.db, ALICE)
+    assert appointment["slot_id"] == slot_id
 
 
 async def test_http_stateless_protocol_calls_are_refused_with_an_explanation(base_url, demo):

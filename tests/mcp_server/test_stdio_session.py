@@ -99,7 +99,7 @@ def test_binding_an_unknown_patient_is_refused_and_audited(demo, registry):
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_booking_goes_through_find_slots_in_the_same_session_and_is_idempotent(demo, registry, mode):
+async def test_booking_goes_through_find_slots_in_the_same_session_and_books_once(demo, registry, mode):
     server, binding = stdio_server(demo, registry)
     async with Client(server, mode=mode) as client:
         early = await client.call_tool("book_appointment", {"slot_id": demo.slot_ids[0]})
@@ -114,11 +114,9 @@ async def test_booking_goes_through_find_slots_in_the_same_session_and_is_idempo
 
         booked = await client.call_tool("book_appointment", {"slot_id": offered_ids[0], "reason": "check-up"})
         assert not booked.is_error, booked.content
-        retried = await client.call_tool(
-            "book_appointment", {"slot_id": offered_ids[0], "reason": "check-up"}
-        )
-        assert not retried.is_error
-        assert retried.structured_content["rows"][0]["id"] == booked.structured_content["rows"][0]["id"]
+        # asked again in a new request: refused by the booking itself, nothing new is booked
+        again = await client.call_tool("book_appointment", {"slot_id": offered_ids[0], "reason": "check-up"})
+        assert again.is_error and again.structured_content["error_kind"] == "conflict"
 
     (appointment,) = appointments(demo.db, demo.patient)
     assert appointment["slot_id"] == offered_ids[0]
