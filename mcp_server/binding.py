@@ -7,6 +7,7 @@ schemas cannot even name a patient.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -46,5 +47,5 @@ def call_message_id(conversation_id: str, request_id: Any) -> str:
     new was booked"), and a new request after a cancellation can book the slot again.
     """
     if request_id is None:  # not a request (no id to retry with): never deduplicated
-        request_id = f"none-{uuid.uuid4().hex}"
-    return f"{conversation_id}:req:{request_id}"
+        return f"{conversation_id}:once:{uuid.uuid4().hex}"
+    return f"{conversation_id}:req:{json.dumps(request_id)}"  # JSON keeps 1 and "1" apart
