@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import string
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mcp_server.binding import call_message_id
@@ -76,6 +76,8 @@ request_ids = st.one_of(st.integers(), st.text(max_size=10))  # JSON-RPC ids: nu
 
 
 @given(a=st.tuples(conversation_ids, request_ids), b=st.tuples(conversation_ids, request_ids))
+@example(a=("c", 1), b=("c", "1"))
+@example(a=("c", 7), b=("c", 7))
 def test_message_ids_are_the_same_exactly_for_the_same_request_in_the_same_conversation(a, b):
     same_request = a[0] == b[0] and type(a[1]) is type(b[1]) and a[1] == b[1]
     assert (call_message_id(*a) == call_message_id(*b)) == same_request
