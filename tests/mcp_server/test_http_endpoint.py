@@ -290,3 +290,11 @@ async def test_http_stateless_protocol_calls_are_refused_with_an_explanation(bas
     async with connect(base_url, demo.tokens["alice"], mode="2026-07-28") as (client, _):
         with refused("one conversation per MCP session"):
             await client.call_tool("list_conditions", {})
+
+
+async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, registry, settings, demo):
+    app = build_mcp_asgi_app(settings, db, registry)
+    for url in serve(app):  # one iteration; the generator stops uvicorn afterwards
+        async with connect(url, demo.tokens["alice"]) as (client, _):
+            listed = await client.list_tools()
+        assert [t.name for t in listed.tools] == registry.names()
