@@ -258,13 +258,16 @@ class McpHttpApp:
     async def _serve_lifespan(self, receive: Receive, send: Send) -> None:
         """ASGI lifespan for when this app is served on its own rather than mounted."""
         await receive()  # lifespan.startup
+        started = False
         try:
             async with self.lifespan():
                 await send({"type": "lifespan.startup.complete"})
+                started = True
                 await receive()  # lifespan.shutdown
         except Exception as exc:
-            log.exception("MCP session manager failed")
-            await send({"type": "lifespan.startup.failed", "message": str(exc)})
+            log.exception("the MCP session manager failed")
+            phase = "shutdown" if started else "startup"
+            await send({"type": f"lifespan.{phase}.failed", "message": str(exc)})
             return
         await send({"type": "lifespan.shutdown.complete"})
 
