@@ -18,7 +18,8 @@ handshake) and stateless tool calls are refused with an explanation.
 
 Mount it in Starlette as `Route("/mcp", endpoint=app)` (a `Mount` would redirect `/mcp` to
 `/mcp/`) and run `app.lifespan()` inside the web app's lifespan; served on its own (uvicorn
-directly) it runs its lifespan itself.
+directly) it runs its lifespan itself. A web app that opens its database (and embedder) only
+in its lifespan routes `/mcp` to an `McpMount` and starts it there with `mount.running(...)`.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ NAME_A_PATIENT = Refusal(
     "or ?patient=<id> in the endpoint URL.",
 )
 NO_SUCH_PATIENT = Refusal(404, "No such patient is available to this account.")
+NOT_RUNNING = Refusal(503, "The MCP endpoint is not running (the server is starting or stopping).")
 
 
 def bearer_token(headers: dict[str, str]) -> str | None:
@@ -283,3 +285,39 @@ def build_mcp_asgi_app(
         session_idle_timeout_s=settings.mcp_session_idle_timeout_s,
         max_sessions=settings.mcp_max_sessions,
     )
+
+
+class McpMount:
+    """A `/mcp` route endpoint for a web app whose database and embedder exist only once its
+    lifespan runs:
+
+        mount = McpMount()
+        routes = [..., Route("/mcp", endpoint=mount)]
+        # in the lifespan, after opening the database and loading the embedder:
+        async with mount.running(settings, db, registry, embedder=embedder):
+            yield
+
+    Before the lifespan has started it (or after it stopped) requests get 503.
+    """
+
+    def __init__(self) -> None:
+        self.app: McpHttpApp | None = None
+
+    @asynccontextmanager
+    async def running(
+        self, settings: Settings, db: Database, registry: Registry, *, embedder: Any = None
+    ) -> AsyncIterator[McpHttpApp]:
+        app = build_mcp_asgi_app(settings, db, registry, embedder=embedder)
+        async with app.lifespan():
+            self.app = app
+            try:
+                yield app
+            finally:
+                self.app = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.app is None:
+            if scope["type"] == "http":
+                await NOT_RUNNING.send(send)
+            return
+        await self.app(scope, receive, send)

@@ -19,7 +19,7 @@ from mcp.shared.exceptions import MCPError
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from mcp_server.http import build_mcp_asgi_app
+from mcp_server.http import McpMount, build_mcp_asgi_app
 from tests.mcp_server.conftest import ALICE, BOB, appointments, audit_rows
 from tests.mcp_server.fake_tools import READ_TOOL_ARGUMENTS
 
@@ -50,15 +50,16 @@ def serve(app) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def base_url(db, registry, settings) -> Iterator[str]:
-    """The endpoint mounted the way the web app mounts it."""
-    mcp_app = build_mcp_asgi_app(settings, db, registry)
+    """The endpoint mounted the way the web app mounts it: routed at /mcp, started in the
+    app's lifespan once the database is open."""
+    mount = McpMount()
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:
-        async with mcp_app.lifespan():
+        async with mount.running(settings, db, registry):
             yield
 
-    yield from serve(Starlette(routes=[Route("/mcp", endpoint=mcp_app)], lifespan=lifespan))
+    yield from serve(Starlette(routes=[Route("/mcp", endpoint=mount)], lifespan=lifespan))
 
 
 class Refused:
@@ -298,3 +299,11 @@ async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, 
         async with connect(url, demo.tokens["alice"]) as (client, _):
             listed = await client.list_tools()
         assert [t.name for t in listed.tools] == registry.names()
+
+
+async def test_the_mount_answers_503_until_the_app_lifespan_started_it():
+    app = Starlette(routes=[Route("/mcp", endpoint=McpMount())])
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+        response = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert response.status_code == 503
+    assert "not running" in response.json()["error"]["message"]
