@@ -22,6 +22,10 @@ ACCOUNT_BY_TOKEN = text(
 ON_PANEL = text("SELECT 1 FROM clinician_panels WHERE account_id = :a AND panel_patient_id = :p")
 PATIENT_EXISTS = text("SELECT 1 FROM patients WHERE patient_id = :p")
 
+# Roles that read records (the web API's `read_record` capability). Evaluators work on
+# question sets and ask through the agent; they do not browse rows.
+MCP_ROLES = ("patient", "clinician")
+
 
 def hash_api_token(token: str) -> str:
     """API tokens are long random strings, so a fast hash is enough (no salt, no stretching)
@@ -56,21 +60,18 @@ def patient_exists(db: Database, patient_id: str) -> bool:
 def permitted_patient(db: Database, account: Account, requested: str | None) -> str | None:
     """The patient this account's connection is bound to, or None (refuse).
 
-    Patients get their own record; naming another patient is refused, naming their own (or
-    none) is fine. Clinicians must name a patient, and only one on their panel is bound.
-    Other roles (evaluators) have no MCP access: they work on the database, not a record.
+    Patients get their own record (naming another patient is refused; naming none is fine).
+    Everyone else reaches only a patient on their panel, named in the connection.
     """
     if account.role == "patient":
         patient_id = account.bound_patient_id
         if not patient_id or (requested and requested != patient_id):
             return None
-    elif account.role == "clinician":
+    else:
         if not requested:
             return None
         with db.app.connect() as conn:
             if conn.execute(ON_PANEL, {"a": account.id, "p": requested}).first() is None:
                 return None
         patient_id = requested
-    else:
-        return None
     return patient_id if patient_exists(db, patient_id) else None

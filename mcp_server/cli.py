@@ -17,13 +17,6 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
-from mcp_server.stdio import (
-    PatientNotFound,
-    bind_stdio,
-    build_stdio_server,
-    protocol_streams_diverted,
-    serve_stdio,
-)
 from records.database import open_database
 from records.settings import Settings, get_settings
 from tools.registry import Registry
@@ -75,6 +68,16 @@ def mcp_command(
     registry_spec: str = typer.Option(DEFAULT_REGISTRY, "--registry", hidden=True, help="module:function"),
 ) -> None:
     """Serve one patient's record to a local MCP client over stdio (the client starts this)."""
+    # imported here: the MCP SDK takes a second or two to import, which every other
+    # `chartside` command would otherwise pay at start
+    from mcp_server.stdio import (
+        PatientNotFound,
+        bind_stdio,
+        build_stdio_server,
+        protocol_streams_diverted,
+        serve_stdio,
+    )
+
     settings = get_settings()
     if print_config:
         console.print_json(json.dumps(client_config(settings, patient or "PATIENT_ID", role.value)))

@@ -111,6 +111,7 @@ NAME_A_PATIENT = Refusal(
     "or ?patient=<id> in the endpoint URL.",
 )
 NO_SUCH_PATIENT = Refusal(404, "No such patient is available to this account.")
+ROLE_CANNOT_READ = Refusal(403, "This account's role cannot read patient records over MCP.")
 NOT_RUNNING = Refusal(503, "The MCP endpoint is not running (the server is starting or stopping).")
 
 
@@ -130,45 +131,48 @@ def requested_patient(headers: dict[str, str], query_string: bytes) -> str | Non
 
 
 def authenticate(db: Database, headers: dict[str, str], query_string: bytes) -> Principal | Refusal:
-    """Token → account → bound patient, auditing every refusal. Blocking: run in a thread."""
+    """Token → account → bound patient, auditing every refusal. Blocking: run in a thread.
+
+    Audit outcomes use the web API's words (unauthenticated, forbidden, denied), so one query
+    over `audit_log` covers both doors.
+    """
     requested = requested_patient(headers, query_string)
     token = bearer_token(headers)
     account = access.account_for_token(db, token) if token else None
     if account is None:
         audit.record(
             db,
-            actor="mcp-http:unauthenticated",
-            role="unknown",
+            actor="mcp-http:anonymous",
+            role="anonymous",
             target_patient_id=requested,
             action="mcp:auth",
-            outcome="denied",
+            outcome="unauthenticated",
             detail="missing bearer token" if token is None else "unknown or disabled token",
         )
         return UNAUTHENTICATED
     actor = f"mcp-http:{account.username}"
-    if account.role == "clinician" and not requested:
-        audit.record(
-            db,
-            actor=actor,
-            role=account.role,
-            target_patient_id=None,
-            action="mcp:bind",
-            outcome="denied",
-            detail="clinician named no patient",
-        )
-        return NAME_A_PATIENT
-    patient_id = access.permitted_patient(db, account, requested)
-    if patient_id is None:
+    refusal, outcome, detail = None, "denied", ""
+    patient_id = None
+    if account.role not in access.MCP_ROLES:
+        refusal, outcome, detail = ROLE_CANNOT_READ, "forbidden", f"role {account.role} cannot read records"
+    elif account.role != "patient" and not requested:
+        refusal, detail = NAME_A_PATIENT, "no patient named"
+    else:
+        patient_id = access.permitted_patient(db, account, requested)
+        if patient_id is None:
+            refusal, detail = NO_SUCH_PATIENT, "patient unknown or not bound to this account"
+    if refusal is not None:
         audit.record(
             db,
             actor=actor,
             role=account.role,
             target_patient_id=requested or account.bound_patient_id,
             action="mcp:bind",
-            outcome="denied",
-            detail="patient unknown or not permitted for this account",
+            outcome=outcome,
+            detail=detail,
         )
-        return NO_SUCH_PATIENT
+        return refusal
+    assert patient_id is not None
     if SESSION_HEADER not in headers:  # the request that opens a session
         audit.record(
             db,

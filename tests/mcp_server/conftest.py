@@ -79,6 +79,7 @@ def insert_demo(db: Database) -> Demo:
         "alice": "tok-alice-0123456789",
         "dr-jones": "tok-jones-0123456789",
         "dr-other": "tok-other-0123456789",
+        "evaluator": "tok-eval-0123456789",
     }
     with db.admin.begin() as conn:
         conn.execute(
@@ -102,6 +103,7 @@ def insert_demo(db: Database) -> Demo:
             ("alice", "patient", ALICE),
             ("dr-jones", "clinician", None),
             ("dr-other", "clinician", None),
+            ("evaluator", "evaluator", None),
         ]
         for username, role, bound in accounts:
             conn.execute(
@@ -111,8 +113,9 @@ def insert_demo(db: Database) -> Demo:
                 ),
                 {"u": username, "r": role, "b": bound, "h": hash_api_token(tokens[username])},
             )
-        # dr-jones looks after Alice and Bob; dr-other after Bob only
-        for username, patient_id in (("dr-jones", ALICE), ("dr-jones", BOB), ("dr-other", BOB)):
+        # dr-jones looks after Alice and Bob; dr-other after Bob only; the evaluator's panel has Alice
+        panels = (("dr-jones", ALICE), ("dr-jones", BOB), ("dr-other", BOB), ("evaluator", ALICE))
+        for username, patient_id in panels:
             conn.execute(
                 text(
                     "INSERT INTO clinician_panels (account_id, panel_patient_id) "

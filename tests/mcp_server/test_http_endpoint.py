@@ -128,8 +128,8 @@ async def test_http_without_a_valid_token_is_refused_and_audited(base_url, demo,
     with refused("Authentication required"):
         async with connect(base_url, token) as (client, _):
             await client.list_tools()
-    denied = audit_rows(demo.db, action="mcp:auth", outcome="denied")
-    assert denied and {r["actor"] for r in denied} == {"mcp-http:unauthenticated"}
+    refused_rows = audit_rows(demo.db, action="mcp:auth", outcome="unauthenticated")
+    assert refused_rows and {r["actor"] for r in refused_rows} == {"mcp-http:anonymous"}
 
 
 async def test_http_refusals_have_status_and_body_an_http_client_can_read(base_url, demo):
@@ -178,6 +178,14 @@ async def test_http_clinician_off_panel_and_unknown_patients_get_the_same_refusa
     assert "No such patient is available to this account" in messages[0]
     denied = audit_rows(demo.db, actor="mcp-http:dr-other", outcome="denied")
     assert {r["target_patient_id"] for r in denied} == {ALICE, "pat-nobody"}
+
+
+async def test_http_evaluators_cannot_read_records_even_on_their_panel(base_url, demo):
+    with refused("role cannot read patient records"):
+        async with connect(base_url, demo.tokens["evaluator"], ALICE) as (client, _):
+            await client.list_tools()
+    rows = audit_rows(demo.db, actor="mcp-http:evaluator")
+    assert rows and {(r["outcome"], r["target_patient_id"]) for r in rows} == {("forbidden", ALICE)}
 
 
 async def test_http_clinician_must_name_a_patient(base_url, demo):
