@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -115,6 +115,21 @@ ROLE_CANNOT_READ = Refusal(403, "This account's role cannot read patient records
 NOT_RUNNING = Refusal(503, "The MCP endpoint is not running (the server is starting or stopping).")
 
 
+Throttle = Callable[[int], None]
+"""Called with the account id for every authenticated request; refuses by raising an
+exception that carries `status` (e.g. 429), `message` and optionally `headers` (such as
+`Retry-After`), which is how the web API's own errors look. So the web app's per-account
+rate limits cover `/mcp` too."""
+
+
+def refusal_from(exc: Exception) -> Refusal | None:
+    status, message = getattr(exc, "status", None), getattr(exc, "message", None)
+    if not isinstance(status, int) or not isinstance(message, str):
+        return None
+    headers = getattr(exc, "headers", None) or {}
+    return Refusal(status, message, tuple((str(k).lower(), str(v)) for k, v in dict(headers).items()))
+
+
 def bearer_token(headers: dict[str, str]) -> str | None:
     value = headers.get("authorization", "")
     scheme, _, token = value.partition(" ")
@@ -199,8 +214,10 @@ class McpHttpApp:
         embedder: Any = None,
         session_idle_timeout_s: float,
         max_sessions: int,
+        throttle: Throttle | None = None,
     ) -> None:
         self.db = db
+        self.throttle = throttle
         self.conversations = ConversationStore(
             transport="http", idle_timeout_s=session_idle_timeout_s, max_conversations=max_sessions
         )
@@ -246,9 +263,7 @@ class McpHttpApp:
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        outcome = await anyio.to_thread.run_sync(
-            authenticate, self.db, headers, scope.get("query_string", b"")
-        )
+        outcome = await anyio.to_thread.run_sync(self._admit, headers, scope.get("query_string", b""))
         if isinstance(outcome, Refusal):
             await outcome.send(send)
             return
@@ -260,6 +275,18 @@ class McpHttpApp:
             PRINCIPAL_KEY: outcome,
         }
         await self.session_manager.handle_request(scope, receive, send)
+
+    def _admit(self, headers: dict[str, str], query_string: bytes) -> Principal | Refusal:
+        outcome = authenticate(self.db, headers, query_string)
+        if isinstance(outcome, Principal) and self.throttle is not None:
+            try:
+                self.throttle(outcome.account_id)
+            except Exception as exc:
+                refusal = refusal_from(exc)
+                if refusal is None:
+                    raise
+                return refusal
+        return outcome
 
     async def _serve_lifespan(self, receive: Receive, send: Send) -> None:
         """ASGI lifespan for when this app is served on its own rather than mounted."""
@@ -279,13 +306,20 @@ class McpHttpApp:
 
 
 def build_mcp_asgi_app(
-    settings: Settings, db: Database, registry: Registry, *, embedder: Any = None
+    settings: Settings,
+    db: Database,
+    registry: Registry,
+    *,
+    embedder: Any = None,
+    throttle: Throttle | None = None,
 ) -> McpHttpApp:
-    """The `/mcp` endpoint for the web app, sharing its database and tool registry."""
+    """The `/mcp` endpoint for the web app, sharing its database, tool registry and (through
+    `throttle`) its per-account rate limits."""
     return McpHttpApp(
         db,
         registry,
         embedder=embedder,
+        throttle=throttle,
         session_idle_timeout_s=settings.mcp_session_idle_timeout_s,
         max_sessions=settings.mcp_max_sessions,
     )
@@ -309,9 +343,15 @@ class McpMount:
 
     @asynccontextmanager
     async def running(
-        self, settings: Settings, db: Database, registry: Registry, *, embedder: Any = None
+        self,
+        settings: Settings,
+        db: Database,
+        registry: Registry,
+        *,
+        embedder: Any = None,
+        throttle: Throttle | None = None,
     ) -> AsyncIterator[McpHttpApp]:
-        app = build_mcp_asgi_app(settings, db, registry, embedder=embedder)
+        app = build_mcp_asgi_app(settings, db, registry, embedder=embedder, throttle=throttle)
         async with app.lifespan():
             self.app = app
             try:

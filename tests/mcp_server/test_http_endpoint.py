@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
+from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.routing import Route
 
@@ -315,3 +316,39 @@ async def test_the_mount_answers_503_until_the_app_lifespan_started_it():
         response = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert response.status_code == 503
     assert "not running" in response.json()["error"]["message"]
+
+
+class Limited(Exception):
+    """Shaped like the web API's errors (status, message, headers)."""
+
+    def __init__(self) -> None:
+        super().__init__("slow down")
+        self.status, self.message, self.headers = (
+            429,
+            "Too many requests. Try again in 7 s.",
+            {"Retry-After": "7"},
+        )
+
+
+async def test_the_web_apps_rate_limits_apply_per_account(db, registry, settings, demo):
+    with db.admin.connect() as conn:
+        limited_id = conn.execute(text("SELECT id FROM accounts WHERE username = 'dr-other'")).scalar_one()
+    seen: list[int] = []
+
+    def throttle(account_id: int) -> None:
+        seen.append(account_id)
+        if account_id == limited_id:
+            raise Limited()
+
+    for url in serve(build_mcp_asgi_app(settings, db, registry, throttle=throttle)):
+        async with httpx.AsyncClient() as http:
+            response = await http.post(
+                url,
+                json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                headers={"Authorization": f"Bearer {demo.tokens['dr-other']}", "X-Chartside-Patient": BOB},
+            )
+        async with connect(url, demo.tokens["alice"]) as (client, _):
+            assert not (await client.call_tool("list_conditions", {})).is_error
+    assert response.status_code == 429 and response.headers["retry-after"] == "7"
+    assert response.json()["error"]["message"] == "Too many requests. Try again in 7 s."
+    assert limited_id in seen and len(set(seen)) == 2
