@@ -7,7 +7,6 @@ ready-made entry). Stdout carries only MCP frames; every message for a human goe
 from __future__ import annotations
 
 import enum
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -17,29 +16,14 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
+from mcp_server.catalog import DEFAULT_REGISTRY, RegistryUnavailable, load_registry
 from records.database import open_database
 from records.settings import Settings, get_settings
-from tools.registry import Registry
-
-DEFAULT_REGISTRY = "tools.catalog:build_registry"
 
 
 class McpRole(enum.StrEnum):
     patient = "patient"
     clinician = "clinician"
-
-
-def load_registry(spec: str) -> Registry:
-    """`module:function` → the Registry that function returns."""
-    module_name, _, function_name = spec.partition(":")
-    try:
-        factory = getattr(importlib.import_module(module_name), function_name or "build_registry")
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load the tool registry {spec!r}: {exc}") from None
-    registry = factory()
-    if not isinstance(registry, Registry):
-        raise ValueError(f"{spec!r} returned {type(registry).__name__}, not a tools.registry.Registry")
-    return registry
 
 
 def client_config(settings: Settings, patient: str, role: str) -> dict:
@@ -87,7 +71,7 @@ def mcp_command(
     with protocol_streams_diverted():
         try:
             registry = load_registry(registry_spec)
-        except ValueError as exc:
+        except RegistryUnavailable as exc:
             raise fail(str(exc)) from None
         db = open_database(settings)
         try:

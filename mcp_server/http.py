@@ -44,6 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from mcp_server import access, audit
 from mcp_server.binding import Binding, BindingRefused
+from mcp_server.catalog import RegistryUnavailable, load_registry
 from mcp_server.conversation import ConversationStore
 from mcp_server.server import build_mcp_server
 from records.database import Database
@@ -332,25 +333,38 @@ class McpMount:
         mount = McpMount()
         routes = [..., Route("/mcp", endpoint=mount)]
         # in the lifespan, after opening the database and loading the embedder:
-        async with mount.running(settings, db, registry, embedder=embedder):
+        async with mount.running(settings, db, embedder=embedder):
             yield
 
-    Before the lifespan has started it (or after it stopped) requests get 503.
+    Without a `registry` it publishes the agent's catalog (`tools.catalog`). Before the
+    lifespan has started it, after it stopped, or when no tool catalog is installed,
+    requests get 503 with the reason.
     """
 
     def __init__(self) -> None:
         self.app: McpHttpApp | None = None
+        self.unavailable = NOT_RUNNING
 
     @asynccontextmanager
     async def running(
         self,
         settings: Settings,
         db: Database,
-        registry: Registry,
+        registry: Registry | None = None,
         *,
         embedder: Any = None,
         throttle: Throttle | None = None,
-    ) -> AsyncIterator[McpHttpApp]:
+    ) -> AsyncIterator[McpHttpApp | None]:
+        if registry is None:
+            try:
+                registry = load_registry()
+            except RegistryUnavailable as exc:
+                log.warning("the MCP endpoint is off: %s", exc)
+                self.unavailable = Refusal(
+                    503, "The MCP endpoint is not available: no tool catalog is installed."
+                )
+                yield None
+                return
         app = build_mcp_asgi_app(settings, db, registry, embedder=embedder, throttle=throttle)
         async with app.lifespan():
             self.app = app
@@ -362,6 +376,6 @@ class McpMount:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.app is None:
             if scope["type"] == "http":
-                await NOT_RUNNING.send(send)
+                await self.unavailable.send(send)
             return
         await self.app(scope, receive, send)

@@ -20,6 +20,7 @@ from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.routing import Route
 
+from mcp_server.catalog import RegistryUnavailable
 from mcp_server.http import McpMount, build_mcp_asgi_app
 from tests.mcp_server.conftest import ALICE, BOB, appointments, audit_rows
 from tests.mcp_server.fake_tools import READ_TOOL_ARGUMENTS
@@ -352,3 +353,22 @@ async def test_the_web_apps_rate_limits_apply_per_account(db, registry, settings
     assert response.status_code == 429 and response.headers["retry-after"] == "7"
     assert response.json()["error"]["message"] == "Too many requests. Try again in 7 s."
     assert limited_id in seen and len(set(seen)) == 2
+
+
+async def test_without_a_tool_catalog_the_mount_says_so_instead_of_failing_the_app(db, settings, monkeypatch):
+    def no_catalog():
+        raise RegistryUnavailable("cannot load the tool registry 'tools.catalog:build_registry'")
+
+    monkeypatch.setattr("mcp_server.http.load_registry", no_catalog)
+    mount = McpMount()
+
+    @asynccontextmanager
+    async def lifespan(app) -> AsyncIterator[None]:
+        async with mount.running(settings, db):
+            yield
+
+    for url in serve(Starlette(routes=[Route("/mcp", endpoint=mount)], lifespan=lifespan)):
+        async with httpx.AsyncClient() as http:
+            response = await http.post(f"{url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert response.status_code == 503
+    assert "no tool catalog is installed" in response.json()["error"]["message"]
