@@ -76,10 +76,10 @@ def insert_demo(db: Database) -> Demo:
     start = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(days=2)
     slot_ids = tuple(f"slot-{i}" for i in range(3))
     tokens = {
-        "alice": "tok-alice-0123456789",
-        "dr-jones": "tok-jones-0123456789",
-        "dr-other": "tok-other-0123456789",
-        "evaluator": "tok-eval-0123456789",
+        "alice": "cs_tok-alice-0123456789",
+        "dr-jones": "cs_tok-jones-0123456789",
+        "dr-other": "cs_tok-other-0123456789",
+        "evaluator": "cs_tok-eval-0123456789",
     }
     with db.admin.begin() as conn:
         conn.execute(
