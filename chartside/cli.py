@@ -15,7 +15,10 @@ import typer
 COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
+    "tools.cli",
     "chartside.up",
+    "server.cli",
+    "agent.cli",
     "mcp_server.cli",
 )
 
