@@ -16,7 +16,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
-from mcp_server.catalog import DEFAULT_REGISTRY, RegistryUnavailable, load_registry
+from mcp_server.catalog import RegistryUnavailable, load_registry
 from records.database import open_database
 from records.settings import Settings, get_settings
 
@@ -49,7 +49,6 @@ def mcp_command(
     print_config: bool = typer.Option(
         False, "--print-config", help="Print a desktop client's config entry for this checkout and exit."
     ),
-    registry_spec: str = typer.Option(DEFAULT_REGISTRY, "--registry", hidden=True, help="module:function"),
 ) -> None:
     """Serve one patient's record to a local MCP client over stdio (the client starts this)."""
     # imported here: the MCP SDK takes a second or two to import, which every other
@@ -70,7 +69,7 @@ def mcp_command(
         raise fail("--patient is required: the MCP client may only ever read the record you choose here")
     with protocol_streams_diverted():
         try:
-            registry = load_registry(registry_spec)
+            registry = load_registry()
         except RegistryUnavailable as exc:
             raise fail(str(exc)) from None
         db = open_database(settings)

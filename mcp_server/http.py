@@ -169,7 +169,7 @@ def authenticate(db: Database, headers: dict[str, str], query_string: bytes) -> 
     actor = f"mcp-http:{account.username}"
     refusal, outcome, detail = None, "denied", ""
     patient_id = None
-    if account.role not in access.MCP_ROLES:
+    if not access.may_use_mcp(account):
         refusal, outcome, detail = ROLE_CANNOT_READ, "forbidden", f"role {account.role} cannot read records"
     elif account.role != "patient" and not requested:
         refusal, detail = NAME_A_PATIENT, "no patient named"

@@ -69,11 +69,20 @@ def tool_listing(registry: Registry) -> list[types.Tool]:
     return listed
 
 
+# Writes that only add (a booking can be cancelled again); any other write is announced as
+# destructive, so clients that ask the user before destructive calls ask before these.
+ADDITIVE_WRITES = frozenset({"book_appointment"})
+
+
 def annotations_for(tool: Tool) -> types.ToolAnnotations:
     if tool.writes:
-        # a replayed request returns the booking it made (see binding.call_message_id)
+        # repeating a call has no further effect: a resent request replays its result, a new
+        # one for the same slot or appointment is refused (see binding.call_message_id)
         return types.ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            read_only_hint=False,
+            destructive_hint=tool.name not in ADDITIVE_WRITES,
+            idempotent_hint=True,
+            open_world_hint=False,
         )
     return types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
 

@@ -8,8 +8,11 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import text
 
-from mcp_server.access import hash_api_token
+from mcp_server.catalog import load_registry
 from records.database import Database, patient_transaction
+from records.scheduling import generate_slots
+from server.accounts import create_account
+from tests.builder import RecordBuilder, reference_data
 from tests.mcp_server.fake_tools import build_registry
 from tools.registry import Registry
 
@@ -46,6 +49,23 @@ PATIENT_ROWS = {
 }
 
 
+def add_accounts(db: Database, patient: str, other: str) -> dict[str, str]:
+    """Accounts made the way the web app makes them, each with an API token:
+    alice (a patient account bound to `patient`), dr-jones (clinician, both patients on the
+    panel), dr-other (clinician, only `other`), evaluator (panel: `patient`)."""
+    tokens = {}
+    for username, role, patients in (
+        ("alice", "patient", [patient]),
+        ("dr-jones", "clinician", [patient, other]),
+        ("dr-other", "clinician", [other]),
+        ("evaluator", "evaluator", [patient]),
+    ):
+        _, tokens[username] = create_account(
+            db, username=username, role=role, patients=patients, with_token=True
+        )
+    return tokens
+
+
 def insert_demo(db: Database) -> Demo:
     for pid, data in PATIENT_ROWS.items():
         with patient_transaction(db.admin, pid) as conn:
@@ -75,12 +95,6 @@ def insert_demo(db: Database) -> Demo:
                 )
     start = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(days=2)
     slot_ids = tuple(f"slot-{i}" for i in range(3))
-    tokens = {
-        "alice": "cs_tok-alice-0123456789",
-        "dr-jones": "cs_tok-jones-0123456789",
-        "dr-other": "cs_tok-other-0123456789",
-        "evaluator": "cs_tok-eval-0123456789",
-    }
     with db.admin.begin() as conn:
         conn.execute(
             text(
@@ -99,30 +113,7 @@ def insert_demo(db: Database) -> Demo:
                     "e": start + dt.timedelta(hours=i, minutes=20),
                 },
             )
-        accounts = [
-            ("alice", "patient", ALICE),
-            ("dr-jones", "clinician", None),
-            ("dr-other", "clinician", None),
-            ("evaluator", "evaluator", None),
-        ]
-        for username, role, bound in accounts:
-            conn.execute(
-                text(
-                    "INSERT INTO accounts (username, role, bound_patient_id, api_token_hash) "
-                    "VALUES (:u, :r, :b, :h)"
-                ),
-                {"u": username, "r": role, "b": bound, "h": hash_api_token(tokens[username])},
-            )
-        # dr-jones looks after Alice and Bob; dr-other after Bob only; the evaluator's panel has Alice
-        panels = (("dr-jones", ALICE), ("dr-jones", BOB), ("dr-other", BOB), ("evaluator", ALICE))
-        for username, patient_id in panels:
-            conn.execute(
-                text(
-                    "INSERT INTO clinician_panels (account_id, panel_patient_id) "
-                    "SELECT id, :p FROM accounts WHERE username = :u"
-                ),
-                {"p": patient_id, "u": username},
-            )
+    tokens = add_accounts(db, ALICE, BOB)
     return Demo(db=db, patient=ALICE, other=BOB, slot_ids=slot_ids, tokens=tokens)
 
 
@@ -156,3 +147,49 @@ def audit_rows(db: Database, **where: str) -> list[dict]:
 def appointments(db: Database, patient_id: str) -> list[dict]:
     with patient_transaction(db.admin, patient_id) as conn:
         return [dict(r) for r in conn.execute(text("SELECT * FROM appointments")).mappings()]
+
+
+CATALOG_PATIENT, CATALOG_OTHER = "p-mcp-demo", "p-mcp-other"
+
+
+@dataclass(frozen=True)
+class CatalogDemo:
+    db: Database
+    patient: str
+    other: str
+    tokens: dict[str, str]
+
+
+@pytest.fixture()
+def catalog_demo(clean_db: Database) -> CatalogDemo:
+    """A demo patient with a row in every record section (built with the tools' test builder),
+    another patient with canary rows, clinics with free slots for the next two weeks, and the
+    accounts of `add_accounts`."""
+    reference_data(clean_db)
+    rec = RecordBuilder(CATALOG_PATIENT, name="Maria Demo", birth_date=dt.date(1961, 4, 2))
+    encounter = rec.encounter("General examination", at="2024-03-02")
+    rec.condition("Essential hypertension", onset="2012-05-01")
+    rec.condition("Acute bronchitis", status="resolved", onset="2023-01-10", abatement="2023-02-01")
+    rec.medication("lisinopril 10 MG Oral Tablet", authored="2012-05-02")
+    rec.observation(
+        "Hemoglobin A1c", code="4548-4", value=6.4, unit="%", at="2024-03-02", encounter_id=encounter
+    )
+    rec.blood_pressure(138, 86, at="2024-03-02")
+    rec.allergy("Penicillin V")
+    rec.immunization("Influenza, seasonal, injectable", at="2023-10-01")
+    rec.procedure("Colonoscopy", at="2022-02-02")
+    rec.care_plan("Hypertension care plan")
+    rec.write(clean_db)
+    other = RecordBuilder(CATALOG_OTHER, name="Otto CANARY")
+    other.condition("CANARY asthma")
+    other.observation("Hemoglobin A1c", code="4548-4", value=9.9, unit="%", at="2024-03-05")
+    other.write(clean_db)
+    generate_slots(clean_db, days=14)
+    tokens = add_accounts(clean_db, CATALOG_PATIENT, CATALOG_OTHER)
+    return CatalogDemo(db=clean_db, patient=CATALOG_PATIENT, other=CATALOG_OTHER, tokens=tokens)
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Registry:
+    """The agent's own tool catalog: what `chartside mcp` and `/mcp` publish by default."""
+    return load_registry()

@@ -12,8 +12,6 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from tests.conftest import PROJECT_ROOT
 from tests.mcp_server.conftest import audit_rows
 
-FAKE_REGISTRY = "tests.mcp_server.fake_tools:build_registry"
-
 
 def child_env(settings) -> dict[str, str]:
     """The test database for the child, whatever directory it starts in."""
@@ -28,32 +26,35 @@ def child_env(settings) -> dict[str, str]:
 
 
 def command(patient: str, role: str = "patient") -> list[str]:
-    return ["-m", "chartside", "mcp", "--patient", patient, "--role", role, "--registry", FAKE_REGISTRY]
+    return ["-m", "chartside", "mcp", "--patient", patient, "--role", role]
 
 
 @pytest.mark.anyio
-async def test_chartside_mcp_over_stdio_lists_tools_and_answers(demo, registry, settings, tmp_path):
+async def test_chartside_mcp_over_stdio_lists_the_catalog_and_answers(
+    catalog_demo, catalog, settings, tmp_path
+):
     params = StdioServerParameters(
-        command=sys.executable, args=command(demo.patient), env=child_env(settings), cwd=tmp_path
+        command=sys.executable, args=command(catalog_demo.patient), env=child_env(settings), cwd=tmp_path
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         init = await session.initialize()
         listed = await session.list_tools()
-        result = await session.call_tool("list_conditions", {"status": "all"})
+        result = await session.call_tool("get_conditions", {"status": "all"})
     assert init.server_info.name == "chartside"
     assert "ONE patient's medical record" in (init.instructions or "")
     assert [t.model_dump(include={"name", "description", "input_schema"}) for t in listed.tools] == [
         {"name": d["name"], "description": d["description"], "input_schema": d["input_schema"]}
-        for d in registry.definitions()
+        for d in catalog.definitions()
     ]
     assert not result.is_error
-    assert result.content[0].text == (
-        "[C1] Hypertension (active, since 2019-03-01)\n[C2] Sprain of ankle (resolved, since 2021-06-10)"
-    )
-    user_rows = [
-        r for r in audit_rows(demo.db, action="tool:list_conditions") if r["actor"].startswith("mcp-stdio:")
+    text = result.content[0].text
+    assert "Essential hypertension" in text and "Acute bronchitis" in text and "CANARY" not in text
+    (row,) = [
+        r
+        for r in audit_rows(catalog_demo.db, action="tool:get_conditions")
+        if r["actor"].startswith("mcp-stdio:")
     ]
-    assert len(user_rows) == 1 and user_rows[0]["target_patient_id"] == demo.patient
+    assert (row["target_patient_id"], row["role"], row["outcome"]) == (catalog_demo.patient, "patient", "ok")
 
 
 def test_chartside_mcp_refuses_an_unknown_patient_without_touching_stdout(demo, settings, tmp_path):
