@@ -16,7 +16,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
-from mcp_server.catalog import RegistryUnavailable, load_registry
+from mcp_server.catalog import RegistryUnavailable, load_embedder, load_registry
 from records.database import open_database
 from records.settings import Settings, get_settings
 
@@ -83,7 +83,8 @@ def mcp_command(
             raise fail(
                 f"cannot read the database ({type(exc).__name__}); run `chartside db upgrade`"
             ) from None
-    server = build_stdio_server(registry, db, binding)
+        embedder = load_embedder(settings)
+    server = build_stdio_server(registry, db, binding, embedder=embedder)
     try:
         anyio.run(serve_stdio, server)
     finally:
