@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import anyio
@@ -31,6 +32,15 @@ class Conversation:
     # client that pipelines find_slots and book_appointment must see them in order.
     lock: anyio.Lock = field(default_factory=anyio.Lock)
     last_used: float = field(default_factory=time.monotonic)
+    # run once, in a worker thread, before the conversation's first tool call (the HTTP
+    # transport audits the session's binding there, with the conversation id)
+    on_first_call: Callable[[Conversation], None] | None = None
+
+    def first_call_done(self) -> None:
+        """Blocking; called under `lock` before each tool call, does its work only once."""
+        hook, self.on_first_call = self.on_first_call, None
+        if hook is not None:
+            hook(self)
 
 
 class ConversationStore:
@@ -51,12 +61,14 @@ class ConversationStore:
     def __len__(self) -> int:
         return len(self._by_session)
 
-    def get(self, session_id: str) -> Conversation:
+    def get(
+        self, session_id: str, on_first_call: Callable[[Conversation], None] | None = None
+    ) -> Conversation:
         now = time.monotonic()
         self._expire(now)
         conversation = self._by_session.get(session_id)
         if conversation is None:
-            conversation = Conversation(id=new_conversation_id(self._transport))
+            conversation = Conversation(id=new_conversation_id(self._transport), on_first_call=on_first_call)
             self._by_session[session_id] = conversation
             while len(self._by_session) > self._max:
                 self._by_session.popitem(last=False)

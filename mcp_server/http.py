@@ -45,7 +45,7 @@ from starlette.types import Receive, Scope, Send
 from mcp_server import access, audit
 from mcp_server.binding import Binding, BindingRefused
 from mcp_server.catalog import RegistryUnavailable, load_registry
-from mcp_server.conversation import ConversationStore
+from mcp_server.conversation import Conversation, ConversationStore
 from mcp_server.server import build_mcp_server
 from records.database import Database
 from records.settings import Settings
@@ -189,16 +189,6 @@ def authenticate(db: Database, headers: dict[str, str], query_string: bytes) -> 
         )
         return refusal
     assert patient_id is not None
-    if SESSION_HEADER not in headers:  # the request that opens a session
-        audit.record(
-            db,
-            actor=actor,
-            role=account.role,
-            target_patient_id=patient_id,
-            action="mcp:bind",
-            outcome="ok",
-            detail="http session opening",
-        )
     return Principal(
         account_id=account.id, username=account.username, role=account.role, patient_id=patient_id
     )
@@ -250,11 +240,24 @@ class McpHttpApp:
                 "(protocol 2025-11-25 or earlier)."
             )
         key = f"{session_id}:{principal.account_id}:{principal.patient_id}"
+
+        def audit_opening(conversation: Conversation) -> None:
+            audit.record(
+                self.db,
+                actor=principal.actor,
+                role=principal.role,
+                target_patient_id=principal.patient_id,
+                action="mcp:bind",
+                outcome="ok",
+                detail="http session bound",
+                conversation_id=conversation.id,
+            )
+
         return Binding(
             patient_id=principal.patient_id,
             role=principal.role,
             actor=principal.actor,
-            conversation=self.conversations.get(key),
+            conversation=self.conversations.get(key, on_first_call=audit_opening),
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -28,6 +28,7 @@ from mcp_server.binding import Binding, BindingRefused, call_message_id
 from mcp_server.results import to_call_tool_result
 from records.database import Database
 from tools.registry import Registry, Tool, ToolContext
+from tools.results import ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +125,13 @@ def build_mcp_server(
             embedder=embedder,
             now=now,
         )
+
+        def run() -> ToolResult:
+            binding.conversation.first_call_done()
+            return registry.execute(tool_ctx, params.name, arguments)
+
         async with binding.conversation.lock:
-            result = await anyio.to_thread.run_sync(registry.execute, tool_ctx, params.name, arguments)
+            result = await anyio.to_thread.run_sync(run)
         return to_call_tool_result(result)
 
     server: Server[Any] = Server(

@@ -123,6 +123,11 @@ async def test_http_lists_the_agents_tools_and_reads_the_patients_own_record(bas
     assert [r["action"] for r in rows] == [f"tool:{n}" for n in READ_TOOL_ARGUMENTS]
     assert {(r["target_patient_id"], r["role"], r["outcome"]) for r in rows} == {(ALICE, "patient", "ok")}
     assert len({r["conversation_id"] for r in rows}) == 1
+    # the session's binding is audited once, under the same conversation id as its calls
+    binds = audit_rows(demo.db, actor="mcp-http:alice", action="mcp:bind")
+    assert [(r["outcome"], r["target_patient_id"], r["conversation_id"]) for r in binds] == [
+        ("ok", ALICE, rows[0]["conversation_id"])
+    ]
 
 
 @pytest.mark.parametrize("token", [None, "tok-wrong", "Basic abc"])
