@@ -16,6 +16,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
+from chartside.groups import bench_app
 from mcp_server.catalog import RegistryUnavailable, load_embedder, load_registry
 from records.database import open_database
 from records.settings import Settings, get_settings
@@ -91,5 +92,17 @@ def mcp_command(
         db.dispose()
 
 
+def bench_command(
+    calls: int = typer.Option(200, "--calls", help="Timed calls per tool and transport."),
+    patients: int = typer.Option(100, "--patients", help="Bench population size (one of them is called)."),
+    seed: int = typer.Option(11, "--seed", help="Population seed."),
+) -> None:
+    """Per-call latency of the tools over MCP (in-process, stdio, HTTP) vs calling them directly."""
+    from mcp_server.bench import bench_mcp_command
+
+    bench_mcp_command(calls=calls, patients=patients, seed=seed)
+
+
 def register(app: typer.Typer) -> None:
     app.command("mcp")(mcp_command)
+    bench_app.command("mcp")(bench_command)
