@@ -101,7 +101,8 @@ async def run_bench(
     async def direct(name: str, args: dict[str, Any]) -> None:
         await anyio.to_thread.run_sync(registry.execute, ToolContext(scope=scope, db=db), name, args)
 
-    live = LiveServer(create_app(settings, db=db))
+    # the web app's per-account rate limit covers /mcp; lifted here so it measures latency only
+    live = LiveServer(create_app(settings.model_copy(update={"api_rate_per_minute": 10**9}), db=db))
     try:
         async with AsyncExitStack() as stack:
             binding = bind_stdio(db, patient, "clinician", actor="bench-mcp")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mcp_server.binding import call_message_id
 from mcp_server.conversation import ConversationStore
-from mcp_server.http import bearer_token, requested_patient
+from mcp_server.http_auth import bearer_token, requested_patient
 
 tokens = st.text(alphabet=string.ascii_letters + string.digits + "-._~+/=", min_size=1, max_size=80)
 
