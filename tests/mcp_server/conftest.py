@@ -8,11 +8,12 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import text
 
-from mcp_server.catalog import load_registry
+from mcp_server.catalog import load_embedder, load_registry
 from records.database import Database, patient_transaction
 from records.scheduling import generate_slots
 from server.accounts import create_account
 from tests.builder import RecordBuilder, reference_data
+from tests.mcp_server.catalog_calls import needs_embedder
 from tests.mcp_server.fake_tools import build_registry
 from tools.registry import Registry
 
@@ -193,3 +194,9 @@ def catalog_demo(clean_db: Database) -> CatalogDemo:
 def catalog() -> Registry:
     """The agent's own tool catalog: what `chartside mcp` and `/mcp` publish by default."""
     return load_registry()
+
+
+@pytest.fixture(scope="session")
+def catalog_embedder(catalog: Registry, settings):
+    """The embedding model when the catalog has search tools (loaded as `chartside mcp` does)."""
+    return load_embedder(settings) if needs_embedder(catalog) else None

@@ -3,7 +3,6 @@ desktop client reads it: `chartside mcp` as a subprocess (stdio) and the web app
 
 from __future__ import annotations
 
-import re
 import sys
 
 import pytest
@@ -17,8 +16,8 @@ from server.live import LiveServer
 from synthea_data.generator import generate_cohort
 from tests import conftest as base
 from tests.conftest import wipe
+from tests.mcp_server.catalog_calls import handles_in, read_calls
 from tests.mcp_server.conftest import add_accounts, audit_rows
-from tests.mcp_server.test_catalog_over_stdio import read_tools
 from tests.mcp_server.test_http_endpoint import connect
 from tests.mcp_server.test_stdio_subprocess import child_env
 
@@ -47,7 +46,7 @@ def check(name: str, result, other_names: list[str]) -> None:
     assert not result.is_error, (name, text_)
     assert not any(family in text_ for family in other_names), (name, text_)
     handles = {c["handle"] for c in result.structured_content["citations"]}
-    assert handles == set(re.findall(r"\[([A-Z]+\d+)\]", text_)), name
+    assert handles == handles_in(text_), name
 
 
 async def test_every_read_tool_over_a_real_stdio_subprocess(cohort, catalog, settings, tmp_path):
@@ -59,8 +58,8 @@ async def test_every_read_tool_over_a_real_stdio_subprocess(cohort, catalog, set
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
-        for name in read_tools(catalog):
-            check(name, await session.call_tool(name, {}), cohort["other_names"])
+        for name, arguments in read_calls(catalog):
+            check(name, await session.call_tool(name, arguments), cohort["other_names"])
         profile = await session.call_tool("get_patient_profile", {})
     assert profile.structured_content["rows"][0]["record_id"] == cohort["patient"]
     rows = [
@@ -68,7 +67,7 @@ async def test_every_read_tool_over_a_real_stdio_subprocess(cohort, catalog, set
         for r in audit_rows(cohort["db"], target_patient_id=cohort["patient"])
         if r["actor"].startswith("mcp-stdio:")
     ]
-    assert {r["action"] for r in rows} >= {f"tool:{n}" for n in read_tools(catalog)}
+    assert {r["action"] for r in rows} >= {f"tool:{name}" for name, _ in read_calls(catalog)}
     assert {r["outcome"] for r in rows} == {"ok"}
 
 
@@ -76,7 +75,7 @@ async def test_every_read_tool_over_the_web_apps_http_endpoint(cohort, catalog):
     live = LiveServer(create_app(base.test_settings(), db=cohort["db"])).__enter__()
     try:
         async with connect(live.url, cohort["tokens"]["alice"]) as (client, _):
-            for name in read_tools(catalog):
-                check(name, await client.call_tool(name, {}), cohort["other_names"])
+            for name, arguments in read_calls(catalog):
+                check(name, await client.call_tool(name, arguments), cohort["other_names"])
     finally:
         live.__exit__(None, None, None)

@@ -9,8 +9,9 @@ import pytest
 from server.app import create_app
 from server.live import LiveServer
 from tests import conftest as base
+from tests.mcp_server.catalog_calls import handles_in, read_calls
 from tests.mcp_server.conftest import appointments, audit_rows
-from tests.mcp_server.test_catalog_over_stdio import CANARIES, handles_in, read_tools
+from tests.mcp_server.test_catalog_over_stdio import CANARIES
 from tests.mcp_server.test_http_endpoint import connect, refused
 
 pytestmark = pytest.mark.anyio
@@ -35,7 +36,7 @@ async def test_the_web_app_serves_the_agents_catalog_at_slash_mcp(web_app, catal
     url = web_app()
     async with connect(url, catalog_demo.tokens["dr-jones"], catalog_demo.patient) as (client, _):
         listed = await client.list_tools()
-        results = {name: await client.call_tool(name, {}) for name in read_tools(catalog)}
+        results = {name: await client.call_tool(name, arguments) for name, arguments in read_calls(catalog)}
     assert [(t.name, t.input_schema) for t in listed.tools] == [
         (d["name"], d["input_schema"]) for d in catalog.definitions()
     ]
@@ -47,7 +48,7 @@ async def test_the_web_app_serves_the_agents_catalog_at_slash_mcp(web_app, catal
     rows = [
         r for r in audit_rows(catalog_demo.db, actor="mcp-http:dr-jones") if r["action"].startswith("tool:")
     ]
-    assert [r["action"] for r in rows] == [f"tool:{n}" for n in read_tools(catalog)]
+    assert [r["action"] for r in rows] == [f"tool:{name}" for name, _ in read_calls(catalog)]
     assert {(r["role"], r["target_patient_id"], r["outcome"]) for r in rows} == {
         ("clinician", catalog_demo.patient, "ok")
     }
