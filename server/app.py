@@ -89,7 +89,7 @@ def load_secret_key(settings: Settings) -> str:
 def load_embedder(settings: Settings) -> Any:
     """The local embedding model when the knowledge package provides one; None otherwise."""
     try:
-        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
+        from knowledge.embeddings import get_embedder as load  # type: ignore[import-not-found]
     except ImportError:
         return None
     try:
