@@ -88,6 +88,8 @@ def mcp_command(
     server = build_stdio_server(registry, db, binding, embedder=embedder)
     try:
         anyio.run(serve_stdio, server)
+    except KeyboardInterrupt:  # Ctrl-C when run by hand: stop quietly, like a closed stdin
+        pass
     finally:
         db.dispose()
 
