@@ -7,10 +7,10 @@ import subprocess
 import sys
 
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 
 from tests.conftest import PROJECT_ROOT
-from tests.mcp_server.conftest import audit_rows
+from tests.mcp_server.conftest import appointments, audit_rows
 
 
 def child_env(settings) -> dict[str, str]:
@@ -86,3 +86,23 @@ def test_chartside_mcp_requires_a_patient(tmp_path, settings):
     )
     assert done.returncode == 1 and done.stdout == ""
     assert "--patient is required" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_a_2026_protocol_client_books_over_stdio_because_the_process_is_the_conversation(
+    catalog_demo, settings, tmp_path
+):
+    params = StdioServerParameters(
+        command=sys.executable, args=command(catalog_demo.patient), env=child_env(settings), cwd=tmp_path
+    )
+    async with Client(params) as client:  # mode "auto": discovers the stateless 2026-07-28 protocol
+        protocol = client.session.protocol_version
+        offered = await client.call_tool(
+            "find_slots", {"specialty_or_department": "general practice", "limit": 1}
+        )
+        booked = await client.call_tool("book_appointment", {"slot_id": "S1"})
+    assert protocol == "2026-07-28"
+    assert not booked.is_error, booked.content[0].text
+    (appointment,) = appointments(catalog_demo.db, catalog_demo.patient)
+    assert appointment["slot_id"] == offered.structured_content["rows"][0]["slot_id"]
+    assert appointment["booked_by"].startswith("mcp-stdio:")
