@@ -15,6 +15,9 @@ import typer
 COMMAND_MODULES = (
     "records.cli",
     "chartside.up",
+    "chartside.eval_cli",
+    "chartside.bench_cli",
+    "knowledge.cli",
 )
 
 app = typer.Typer(

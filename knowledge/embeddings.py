@@ -95,11 +95,11 @@ class Embedder:
     """One loaded model. Thread-safe for concurrent requests (ONNX sessions are; we lock anyway,
     because two concurrent batches on 2 cores are slower than two batches in a row)."""
 
-    def __init__(self, settings: Settings, *, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(self, settings: Settings, *, batch_size: int | None = None) -> None:
         from fastembed import TextEmbedding  # heavy import: only when embeddings are needed
 
         self.model_name = settings.embedding_model
-        self.batch_size = batch_size
+        self.batch_size = batch_size or settings.embedding_batch_size or BATCH_SIZE
         folder = model_dir(settings)
         try:
             self._model = TextEmbedding(model_name=self.model_name, specific_model_path=str(folder))

@@ -45,6 +45,17 @@ class Settings(BaseSettings):
     )
     embedding_dim: int = Field(default=384, gt=0)
     leaflets_dir: Path | None = Field(default=None, description="Unset: the leaflets shipped in knowledge/.")
+    leaflet_similarity_floor: float = Field(
+        default=0.38,
+        ge=-1.0,
+        le=1.0,
+        description="Cosine similarity a leaflet passage needs (or an exact match) to be shown; "
+        "placed by `chartside eval retrieval`.",
+    )
+    note_similarity_floor: float = Field(
+        default=0.30, ge=-1.0, le=1.0, description="The same gate for the patient's clinical notes."
+    )
+    embedding_batch_size: int = Field(default=16, ge=1, le=512)
 
     # --- model ----------------------------------------------------------------------------
     anthropic_api_key: SecretStr | None = Field(
