@@ -8,7 +8,8 @@ back from geometry and type:
 * headings = lines set clearly larger than the body size (levels by size, largest = 1), or
   short bold lines at body size (lowest level);
 * paragraphs = body lines joined while the gap to the next line is an ordinary line gap;
-  a wider gap, a first-line indent, a bullet or a heading ends one; a paragraph that
+  a wider gap, a first-line indent, a bullet, a heading, or a sentence that ends on a
+  short line ends one ("Reviewed:"/"Contact:" lines stand alone); a paragraph that
   runs off the bottom of a page continues on the next when it did not end a sentence;
 * words hyphenated at a line end are joined again.
 """
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +29,8 @@ from knowledge.loaders.common import meta_from_blocks, parse_date, strip_bullet
 
 HEADING_SIZE_RATIO = 1.15
 PARAGRAPH_GAP_RATIO = 1.35
+SHORT_LINE_RATIO = 0.6  # a sentence ending on a line this much shorter than a full one ends its paragraph
+META_LINE = re.compile(r"^(?:last\s+)?(?:reviewed|review date|contact|category)\s*:", re.IGNORECASE)
 
 
 @dataclass
@@ -99,6 +101,14 @@ def _dehyphenate(left: str, right: str) -> str:
     return f"{left} {right}"
 
 
+def _usual_gap(gaps: list[float]) -> float:
+    """The ordinary distance between two lines of one paragraph: the most common gap (ties → the
+    smaller). A median would be pulled up by paragraph breaks in short documents."""
+    counts = Counter(round(g * 2) / 2 for g in gaps)
+    top = max(counts.values())
+    return min(g for g, n in counts.items() if n == top)
+
+
 def _heading_levels(lines: list[Line], body_size: float) -> dict[float, int]:
     sizes = sorted({line.size for line in lines if line.size >= body_size * HEADING_SIZE_RATIO}, reverse=True)
     return {size: i + 1 for i, size in enumerate(sizes)}
@@ -119,8 +129,10 @@ def lines_to_blocks(lines: list[Line]) -> list[Block]:
     bold_level = len(levels) + 1
     body = [line for line in lines if line.size not in levels]
     gaps = [a.y - b.y for a, b in itertools.pairwise(body) if a.page == b.page and a.y > b.y]
-    line_gap = statistics.median(gaps) if gaps else body_size * 1.2
+    line_gap = _usual_gap(gaps) if gaps else body_size * 1.2
     left_margin = min(line.x for line in body) if body else 0.0
+    lengths = sorted(len(line.text) for line in body)
+    full_line = lengths[int(len(lengths) * 0.9)] if lengths else 0
 
     blocks: list[Block] = []
     current: dict | None = None  # {"kind", "text", "line"}
@@ -153,6 +165,10 @@ def lines_to_blocks(lines: list[Line]) -> list[Block]:
                     or (not same_page and not current["text"].rstrip().endswith((".", "!", "?", ":")))
                 )
                 and not (current["kind"] == "paragraph" and line.x > left_margin + body_size and same_page)
+                and not META_LINE.match(line.text)
+                and not (
+                    len(prev.text) < full_line * SHORT_LINE_RATIO and prev.text.endswith((".", "!", "?", ":"))
+                )
             )
             if continues:
                 current["text"] = _dehyphenate(current["text"], text)
