@@ -95,9 +95,10 @@ def suggest_floor(answerable: Sequence[float], unanswerable: Sequence[float]) ->
     if not answerable or not unanswerable:
         return FloorAdvice(float("nan"), False, a_range, u_range, 0)
     if max(unanswerable) < min(answerable):
-        return FloorAdvice(round((max(unanswerable) + min(answerable)) / 2, 3), False, a_range, u_range, 0)
+        return FloorAdvice((max(unanswerable) + min(answerable)) / 2, False, a_range, u_range, 0)
+    values = sorted({*answerable, *unanswerable})
     best: tuple[int, float] | None = None
-    for candidate in sorted({round(x, 3) for x in (*answerable, *unanswerable)} | {1.0}):
+    for candidate in [*values, values[-1] + 1e-9]:  # each threshold interval, represented once
         wrong = sum(s < candidate for s in answerable) + sum(s >= candidate for s in unanswerable)
         if best is None or wrong <= best[0]:
             best = (wrong, candidate)
