@@ -150,8 +150,8 @@ def _load_synthetic_notes(db, embedder, patients: int, notes_per_patient: int, s
         )
         conn.execute(
             text(
-                "CREATE TEMP TABLE noise AS SELECT n, CAST(ARRAY(SELECT (random() - 0.5) * 0.02 "
-                "FROM generate_series(1, 384) WHERE n >= 0) AS vector(384)) AS v FROM generate_series(0, 96) n"
+                "CREATE TEMP TABLE noise AS SELECT k, CAST(ARRAY(SELECT (random() - 0.5) * 0.02 "
+                "FROM generate_series(1, 384) WHERE k >= 0) AS vector(384)) AS v FROM generate_series(0, 96) k"
             )
         )
         conn.execute(
@@ -177,7 +177,7 @@ def _load_synthetic_notes(db, embedder, patients: int, notes_per_patient: int, s
                 "setweight(to_tsvector('english', t.heading), 'A') || setweight(to_tsvector('english', t.body), 'B'), "
                 "t.v + z.v, :model "
                 "FROM generate_series(1, :P) p, generate_series(1, :N) n, tmpl t, noise z "
-                "WHERE t.variant = (n * 7 + p) % 24 AND z.n = (n * 13 + p) % 97"
+                "WHERE t.variant = (n * 7 + p) % 24 AND z.k = (n * 13 + p) % 97"
             ),
             {"P": patients, "N": notes_per_patient, "model": embedder.model_name},
         )
