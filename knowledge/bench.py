@@ -230,13 +230,13 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
                     ingest_leaflets(db, embedder, Path(tmp), show_progress=True)
                 with db.admin.begin() as conn:
                     conn.execute(text("ANALYZE leaflet_chunks"))
-            size = f"{chunk_count('leaflet_chunks'):,} leaflet chunks"
+            size = f"{chunk_count('leaflet_chunks'):,} chunks"
             for keyword in ("bm25", "fts"):
                 leaflet_call(queries[0], keyword)()  # build the BM25 index outside the timing
                 totals, embeds = _time(
                     [leaflet_call(q, keyword) for q in queries], f"leaflets {scale} {keyword}"
                 )
-                rows.append((f"search_leaflets {scale} ({keyword})", size, totals, embeds))
+                rows.append((f"leaflets {scale} {keyword}", size, totals, embeds))
 
         total_chunks = _load_synthetic_notes(db, embedder, patients, notes_per_patient)
         bench_patients = [f"bench-{rng.randint(1, patients)}" for _ in range(runs)]
@@ -266,8 +266,8 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
         per_patient = total_chunks // max(patients, 1)
         rows.append(
             (
-                "search_notes (one patient, exact scan)",
-                f"{total_chunks:,} note chunks, {patients:,} patients (~{per_patient} each)",
+                "notes, one patient",
+                f"{total_chunks:,} chunks, {patients:,} patients, ~{per_patient} each",
                 totals,
                 embeds,
             )
@@ -303,5 +303,5 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
         )
     console.print(table)
     for keyword in ("bm25", "fts"):
-        one, ten = medians[f"search_leaflets 1× ({keyword})"], medians[f"search_leaflets 10× ({keyword})"]
+        one, ten = medians[f"leaflets 1× {keyword}"], medians[f"leaflets 10× {keyword}"]
         console.print(f"leaflets ({keyword}): 10× the corpus costs {ten / one:.2f}× the median time of 1×")

@@ -102,7 +102,7 @@ def leaflets_search_command(
                 model_name=embedder.model_name,
                 limit=limit,
                 floor=db.settings.leaflet_similarity_floor,
-                keyword=keyword,  # type: ignore[arg-type]
+                keyword=keyword or db.settings.leaflet_keyword_backend,  # type: ignore[arg-type]
             )
     finally:
         db.dispose()

@@ -191,6 +191,7 @@ def register(registry: Registry) -> None:
             model_name=embedder.model_name,
             limit=args.limit,
             floor=ctx.db.settings.leaflet_similarity_floor,
+            keyword=ctx.db.settings.leaflet_keyword_backend,
         )
         return leaflet_result(ctx, args.query, outcome)
 
