@@ -78,9 +78,12 @@ def ingest_command(
     for o in outcomes:
         counts[o.status] = counts.get(o.status, 0) + 1
         if o.status == "failed":
-            err_console.print(f"[red]failed[/] {o.path}: {o.error}")
+            err_console.print(f"[red]failed[/] {o.path.name}: {o.error} ({o.path})", soft_wrap=True)
     summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    console.print(f"leaflets from {directory}: {summary}; {sum(o.chunks for o in outcomes)} chunks written")
+    console.print(
+        f"leaflets from {directory}: {summary}; {sum(o.chunks for o in outcomes)} chunks written",
+        soft_wrap=True,
+    )
     if counts.get("failed"):
         raise typer.Exit(1)
 
@@ -308,6 +311,8 @@ def eval_retrieval_command(
     _floor_lines("leaflets", main_results, main_metrics, "CHARTSIDE_LEAFLET_SIMILARITY_FLOOR")
     if show_misses:
         _print_misses(main_results)
+    if not notes:
+        return
     if not note_questions:
         console.print(
             "[yellow]no indexed clinical notes: note questions skipped[/] (ingest, then `chartside notes index`)"

@@ -98,7 +98,9 @@ def suggest_floor(answerable: Sequence[float], unanswerable: Sequence[float]) ->
         return FloorAdvice((max(unanswerable) + min(answerable)) / 2, False, a_range, u_range, 0)
     values = sorted({*answerable, *unanswerable})
     best: tuple[int, float] | None = None
-    for candidate in [*values, values[-1] + 1e-9]:  # each threshold interval, represented once
+    # thresholds in (values[i-1], values[i]] all judge alike: try each interval once, at its middle
+    for low, high in zip([values[0] - 0.01, *values], [*values, values[-1] + 0.01], strict=True):
+        candidate = (low + high) / 2
         wrong = sum(s < candidate for s in answerable) + sum(s >= candidate for s in unanswerable)
         if best is None or wrong <= best[0]:
             best = (wrong, candidate)

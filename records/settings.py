@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     embedding_dim: int = Field(default=384, gt=0)
     leaflets_dir: Path | None = Field(default=None, description="Unset: the leaflets shipped in knowledge/.")
     leaflet_similarity_floor: float = Field(
-        default=0.38,
+        default=0.40,
         ge=-1.0,
         le=1.0,
         description="Cosine similarity a leaflet passage needs (or an exact match) to be shown; "

@@ -13,7 +13,7 @@ from records.database import patient_transaction
 from tests.conftest import wipe
 from tests.knowledge.helpers import add_note, add_patient, load_sample_notes, sample_note_bundles
 
-FLOOR = 0.38
+FLOOR = 0.40
 
 
 def _leaflets(db, embedder, query, **kw):
