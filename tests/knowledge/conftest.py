@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.embeddings import Embedder, get_embedder
-from knowledge.leaflet_store import ensure_leaflets
+from tests.knowledge.helpers import ensure_test_leaflets
 
 
 @pytest.fixture(scope="session")
@@ -14,5 +14,5 @@ def embedder(settings) -> Embedder:
 @pytest.fixture()
 def leaflets(db, embedder):
     """The shipped corpus, indexed (a no-op when already there and unchanged)."""
-    ensure_leaflets(db, embedder)
+    ensure_test_leaflets(db, embedder)
     return db

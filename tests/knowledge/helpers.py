@@ -68,3 +68,64 @@ def load_sample_notes(conn: Connection, bundle: Path) -> str:
             status=doc.get("docStatus") or "current",
         )
     return patient["id"]
+
+
+_leaflet_snapshot: dict[str, list[dict]] = {}
+
+
+def ensure_test_leaflets(db, embedder) -> None:
+    """The shipped corpus, indexed. Embedding it costs seconds and other tests wipe or change
+    it, so the first ingestion's rows are kept in memory and restored whenever the stored
+    leaflets differ (the real ingestion then finds every checksum unchanged and does nothing)."""
+    from knowledge.leaflet_store import ensure_leaflets
+
+    with db.admin.begin() as conn:
+        stored = {(r.slug, r.sha256) for r in conn.execute(text("SELECT slug, sha256 FROM leaflets"))}
+        wanted = {(r["slug"], r["sha256"]) for r in _leaflet_snapshot.get("leaflets", [])}
+        if _leaflet_snapshot and stored != wanted:
+            conn.execute(text("DELETE FROM leaflets"))  # chunks cascade
+            conn.execute(
+                text(
+                    "INSERT INTO leaflets (id, slug, title, category, reviewed, contact, source_path, format, sha256) "
+                    "VALUES (:id, :slug, :title, :category, :reviewed, :contact, :source_path, :format, :sha256)"
+                ),
+                _leaflet_snapshot["leaflets"],
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO leaflet_chunks (id, leaflet_id, seq, heading_path, text, overlap_text, tsv, embedding, "
+                    "embedding_model) VALUES (:id, :leaflet_id, :seq, :heading_path, :text, :overlap_text, "
+                    "CAST(:tsv AS tsvector), CAST(:embedding AS vector), :embedding_model)"
+                ),
+                _leaflet_snapshot["chunks"],
+            )
+            conn.execute(
+                text(
+                    "SELECT setval(pg_get_serial_sequence('leaflets', 'id'), (SELECT max(id) FROM leaflets))"
+                )
+            )
+            conn.execute(
+                text(
+                    "SELECT setval(pg_get_serial_sequence('leaflet_chunks', 'id'), (SELECT max(id) FROM leaflet_chunks))"
+                )
+            )
+    ensure_leaflets(db, embedder)
+    if not _leaflet_snapshot:
+        with db.admin.connect() as conn:
+            _leaflet_snapshot["leaflets"] = [
+                dict(r._mapping)
+                for r in conn.execute(
+                    text(
+                        "SELECT id, slug, title, category, reviewed, contact, source_path, format, sha256 FROM leaflets"
+                    )
+                )
+            ]
+            _leaflet_snapshot["chunks"] = [
+                dict(r._mapping)
+                for r in conn.execute(
+                    text(
+                        "SELECT id, leaflet_id, seq, heading_path, text, overlap_text, tsv::text AS tsv, "
+                        "embedding::text AS embedding, embedding_model FROM leaflet_chunks"
+                    )
+                )
+            ]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from knowledge.retrieval_eval import load_questions, suggest_floor
 
-SIMS = st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=30)
+SIMS = st.lists(st.floats(-1, 1, allow_nan=False).map(lambda x: round(x, 4)), min_size=1, max_size=30)
 
 
 @given(SIMS, SIMS)

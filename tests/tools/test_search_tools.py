@@ -7,9 +7,8 @@ import datetime as dt
 import pytest
 
 from knowledge.embeddings import get_embedder
-from knowledge.leaflet_store import ensure_leaflets
 from knowledge.note_index import index_notes
-from tests.knowledge.helpers import add_note, add_patient
+from tests.knowledge.helpers import add_note, add_patient, ensure_test_leaflets
 from tools import search_tools
 from tools.registry import Registry, ToolContext
 from tools.scope import PatientScope
@@ -37,7 +36,7 @@ def embedder(settings):
 
 @pytest.fixture()
 def leaflets(db, embedder):
-    ensure_leaflets(db, embedder)
+    ensure_test_leaflets(db, embedder)
     return db
 
 
