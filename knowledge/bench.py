@@ -1,11 +1,14 @@
 """`chartside bench search`: latency of both search tools, query embedding included.
 
-Runs in a throwaway database on the embedded server (never the working one):
+Runs in two throwaway databases on the embedded server (never the working one), a small and
+a large one, and alternates every call between them: other processes load this 2-core machine
+unevenly, so only ratios measured side by side mean anything.
 
 1. leaflets at 1× (the shipped corpus) and at 10× (plus 9× synthetic filler leaflets made of
    the corpus's own sentences reshuffled, ingested and embedded through the real pipeline),
    with each keyword leg (BM25 and PostgreSQL full text), timed side by side;
-2. notes with `patients` synthetic patients × `notes_per_patient` notes indexed: chunk texts
+2. notes with `patients` synthetic patients × `notes_per_patient` notes indexed (and 1% of
+   that in the small database: one patient's search must cost the same either way): chunk texts
    and vectors are real embeddings of note sections (plus a little noise per copy), because
    embedding 100k+ passages for real would take an hour here and the exact per-patient
    scan costs the same whatever the vectors say.
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from rich.table import Table
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from chartside.console import console, fail, progress
 from knowledge.chunking import embedding_text
@@ -77,20 +81,6 @@ def _percentiles(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return statistics.median(ordered), p95
-
-
-def _time(calls: list[Callable[[], float]], description: str) -> tuple[list[float], list[float]]:
-    """Run each call (it returns its embedding time); collect total and embedding ms."""
-    totals, embeds = [], []
-    with progress() as bar:
-        task = bar.add_task(description, total=len(calls))
-        for call in calls:
-            start = time.perf_counter()
-            embed_s = call()
-            totals.append((time.perf_counter() - start) * 1000)
-            embeds.append(embed_s * 1000)
-            bar.advance(task)
-    return totals, embeds
 
 
 def _filler_leaflets(folder: Path, copies: int, seed: int = 11) -> None:
@@ -185,22 +175,39 @@ def _load_synthetic_notes(db, embedder, patients: int, notes_per_patient: int, s
         return conn.execute(text("SELECT count(*) FROM note_chunks")).scalar_one()
 
 
+def _timed(call: Callable[[], float]) -> tuple[float, float]:
+    """(total ms, embedding ms) of one tool call; the call returns its embedding seconds."""
+    start = time.perf_counter()
+    embedded = call()
+    return (time.perf_counter() - start) * 1000, embedded * 1000
+
+
 def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, keep: bool) -> None:
+    """Small and large databases side by side; calls alternate between them so that machine load
+    (other processes on 2 cores) falls on both alike and the ratios stay meaningful."""
     settings = get_settings()
     if settings.database_url:
-        raise fail("the benchmark creates its own database on the embedded server; unset DATABASE_URL")
-    db = open_database(settings, database_name=BENCH_DATABASE)
+        raise fail("the benchmark creates its own databases on the embedded server; unset DATABASE_URL")
+    small = open_database(settings, database_name=BENCH_DATABASE + "_small")
+    large = open_database(settings, database_name=BENCH_DATABASE + "_large")
+    small_patients = max(10, patients // 100)
+    series: dict[str, list[tuple[float, float]]] = {}
+    sizes: dict[str, str] = {}
     try:
-        migrate.upgrade(db)
         embedder = get_embedder(settings)
-        ensure_leaflets(db, embedder, show_progress=True)
-        questions = [q.question for q in load_questions()]
-        rng = random.Random(1)
-        queries = [rng.choice(questions) for _ in range(runs)]
-        embedder.embed_query("warm up")
-        rows: list[tuple[str, str, list[float], list[float]]] = []
+        for db in (small, large):
+            migrate.upgrade(db)
+            ensure_leaflets(db, embedder, show_progress=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            _filler_leaflets(Path(tmp), copies=9)
+            ingest_leaflets(large, embedder, Path(tmp), show_progress=True)
+        small_chunks = _load_synthetic_notes(small, embedder, small_patients, notes_per_patient)
+        large_chunks = _load_synthetic_notes(large, embedder, patients, notes_per_patient)
+        for db in (small, large):
+            with db.admin.begin() as conn:
+                conn.execute(text("ANALYZE"))
 
-        def leaflet_call(query: str, keyword: str) -> Callable[[], float]:
+        def leaflet_call(db, query: str, keyword: str) -> Callable[[], float]:
             def call() -> float:
                 start = time.perf_counter()
                 vector = embedder.embed_query(query)
@@ -213,35 +220,13 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
                         model_name=embedder.model_name,
                         limit=5,
                         floor=settings.leaflet_similarity_floor,
-                        keyword=keyword,
-                    )  # type: ignore[arg-type]
+                        keyword=keyword,  # type: ignore[arg-type]
+                    )
                 return embedded
 
             return call
 
-        def chunk_count(table: str) -> int:
-            with db.admin.connect() as conn:
-                return conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
-
-        for scale in ("1×", "10×"):
-            if scale == "10×":
-                with tempfile.TemporaryDirectory() as tmp:
-                    _filler_leaflets(Path(tmp), copies=9)
-                    ingest_leaflets(db, embedder, Path(tmp), show_progress=True)
-                with db.admin.begin() as conn:
-                    conn.execute(text("ANALYZE leaflet_chunks"))
-            size = f"{chunk_count('leaflet_chunks'):,} chunks"
-            for keyword in ("bm25", "fts"):
-                leaflet_call(queries[0], keyword)()  # build the BM25 index outside the timing
-                totals, embeds = _time(
-                    [leaflet_call(q, keyword) for q in queries], f"leaflets {scale} {keyword}"
-                )
-                rows.append((f"leaflets {scale} {keyword}", size, totals, embeds))
-
-        total_chunks = _load_synthetic_notes(db, embedder, patients, notes_per_patient)
-        bench_patients = [f"bench-{rng.randint(1, patients)}" for _ in range(runs)]
-
-        def note_call(patient_id: str, query: str) -> Callable[[], float]:
+        def note_call(db, patient_id: str, query: str) -> Callable[[], float]:
             def call() -> float:
                 start = time.perf_counter()
                 vector = embedder.embed_query(query)
@@ -261,21 +246,63 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
 
             return call
 
-        calls = [note_call(p, rng.choice(NOTE_QUERIES)) for p in bench_patients]
-        totals, embeds = _time(calls, "notes")
-        per_patient = total_chunks // max(patients, 1)
-        rows.append(
-            (
-                "notes, one patient",
-                f"{total_chunks:,} chunks, {patients:,} patients, ~{per_patient} each",
-                totals,
-                embeds,
-            )
+        def chunks(db) -> int:
+            with db.admin.connect() as conn:
+                return conn.execute(text("SELECT count(*) FROM leaflet_chunks")).scalar_one()
+
+        sizes.update(
+            {
+                "leaflets 1×": f"{chunks(small):,} chunks",
+                "leaflets 10×": f"{chunks(large):,} chunks",
+            }
+        )
+        questions = [q.question for q in load_questions()]
+        rng = random.Random(1)
+        embedder.embed_query("warm up")
+        for keyword in ("bm25", "fts"):  # build the BM25 indexes outside the timing
+            for db in (small, large):
+                leaflet_call(db, questions[0], keyword)()
+        with progress() as bar:
+            task = bar.add_task("search calls", total=runs * 6)
+            for i in range(runs):
+                query = rng.choice(questions)
+                note_query = rng.choice(NOTE_QUERIES)
+                pairs = [
+                    (
+                        f"leaflets 1× {kw}",
+                        f"leaflets 10× {kw}",
+                        leaflet_call(small, query, kw),
+                        leaflet_call(large, query, kw),
+                    )
+                    for kw in ("bm25", "fts")
+                ]
+                pairs.append(
+                    (
+                        f"notes, {small_patients:,} patients",
+                        f"notes, {patients:,} patients",
+                        note_call(small, f"bench-{rng.randint(1, small_patients)}", note_query),
+                        note_call(large, f"bench-{rng.randint(1, patients)}", note_query),
+                    )
+                )
+                for label_a, label_b, call_a, call_b in pairs:
+                    order = [(label_a, call_a), (label_b, call_b)]
+                    if i % 2:
+                        order.reverse()  # neither side always goes first
+                    for label, call in order:
+                        series.setdefault(label, []).append(_timed(call))
+                        bar.advance(task)
+        sizes[f"notes, {small_patients:,} patients"] = (
+            f"{small_chunks:,} chunks, ~{small_chunks // small_patients} per patient"
+        )
+        sizes[f"notes, {patients:,} patients"] = (
+            f"{large_chunks:,} chunks, ~{large_chunks // patients} per patient"
         )
     finally:
-        db.dispose()
-        if not keep and db.embedded is not None:
-            drop_database(db.embedded, BENCH_DATABASE)
+        for db in (small, large):
+            name = make_url(db.admin_url).database
+            db.dispose()
+            if not keep and db.embedded is not None:
+                drop_database(db.embedded, name)
 
     table = Table(
         "tool call",
@@ -285,23 +312,32 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
         "p95 ms",
         "p50 embed ms",
         "p50 search ms",
-        title="Search latency (query embedding included)",
+        title="Search latency per tool call (query embedding included; calls alternate between sizes)",
     )
     medians: dict[str, float] = {}
-    for label, size, totals, embeds in rows:
+    for label, samples in series.items():
+        totals = [t for t, _ in samples]
         p50, p95 = _percentiles(totals)
-        search_only = statistics.median(t - e for t, e in zip(totals, embeds, strict=True))
-        medians[label] = p50
+        search_only = statistics.median(t - e for t, e in samples)
+        medians[label] = search_only
+        size = sizes.get(label) or sizes.get(label.rsplit(" ", 1)[0], "")
         table.add_row(
             label,
             size,
-            str(len(totals)),
+            str(len(samples)),
             f"{p50:.1f}",
             f"{p95:.1f}",
-            f"{statistics.median(embeds):.1f}",
+            f"{statistics.median(e for _, e in samples):.1f}",
             f"{search_only:.1f}",
         )
     console.print(table)
     for keyword in ("bm25", "fts"):
         one, ten = medians[f"leaflets 1× {keyword}"], medians[f"leaflets 10× {keyword}"]
-        console.print(f"leaflets ({keyword}): 10× the corpus costs {ten / one:.2f}× the median time of 1×")
+        console.print(
+            f"leaflets ({keyword}): the 10× corpus costs {ten / one:.2f}× the 1× search time (median)"
+        )
+    few, many = medians[f"notes, {small_patients:,} patients"], medians[f"notes, {patients:,} patients"]
+    console.print(
+        f"notes: one patient's search among {patients:,} patients costs {many / few:.2f}× the same search "
+        f"among {small_patients:,} (median search time)"
+    )

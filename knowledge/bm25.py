@@ -49,13 +49,14 @@ _lock = threading.Lock()
 
 
 def leaflet_index(conn: Connection, model_name: str) -> Bm25Index:
+    key = f"{conn.engine.url.render_as_string(hide_password=True)}|{model_name}"  # one index per database
     signature = tuple(
         conn.execute(
             text("SELECT count(*), max(id) FROM leaflet_chunks WHERE embedding_model = :m"), {"m": model_name}
         ).one()
     )
     with _lock:
-        cached = _cache.get(model_name)
+        cached = _cache.get(key)
         if cached and cached[0] == signature:
             return cached[1]
     rows = conn.execute(
@@ -64,7 +65,7 @@ def leaflet_index(conn: Connection, model_name: str) -> Bm25Index:
     ).all()
     index = Bm25Index([r.id for r in rows], [tsvector_terms(r.tsv or "") for r in rows])
     with _lock:
-        _cache[model_name] = (signature, index)
+        _cache[key] = (signature, index)
     return index
 
 
