@@ -82,6 +82,7 @@ def _fuse_and_gate(
     limit: int,
     floor: float,
     terms: list[ExactTerm],
+    dedupe: bool = False,
 ) -> SearchOutcome:
     for rank, cid in enumerate(vector_order, start=1):
         candidates[cid].vector_rank = rank
@@ -96,7 +97,29 @@ def _fuse_and_gate(
         passage.exact = bool(terms) and contains_exact(searchable, terms)
         (kept if passes_gate(passage.similarity, floor, passage.exact) else rejected).append(passage)
     rejected.sort(key=lambda p: -p.similarity)
+    if dedupe:
+        kept = _collapse_repeats(kept)
     return SearchOutcome(passages=kept[:limit], rejected=rejected, floor=floor, terms=terms)
+
+
+def _collapse_repeats(passages: list[Passage]) -> list[Passage]:
+    """Notes repeat themselves (Synthea copies the social history into every note): identical
+    passages become one, the newest kept, the other dates listed in `meta["also_dates"]`."""
+    groups: dict[tuple[str, str], list[Passage]] = {}
+    for p in passages:
+        groups.setdefault((p.heading_path, " ".join(p.text.split()).casefold()), []).append(p)
+    out = []
+    for p in passages:
+        group = groups.get((p.heading_path, " ".join(p.text.split()).casefold()))
+        if not group:
+            continue  # already emitted with its group
+        newest = max(group, key=lambda g: (g.meta.get("date") is not None, g.meta.get("date") or 0))
+        newest.meta["also_dates"] = sorted(
+            (g.meta["date"] for g in group if g is not newest and g.meta.get("date")), reverse=True
+        )
+        out.append(newest)
+        groups.pop((p.heading_path, " ".join(p.text.split()).casefold()))
+    return out
 
 
 def search_leaflets(
@@ -208,8 +231,11 @@ def search_notes(
     since: dt.date | None = None,
     until: dt.date | None = None,
     candidates: int = CANDIDATES_PER_LEG,
+    collapse_repeats: bool = True,
 ) -> SearchOutcome:
-    """Top passages from ONE patient's notes: exact scan over that patient's chunks only."""
+    """Top passages from ONE patient's notes: exact scan over that patient's chunks only.
+
+    Identical passages from several notes come back once (the newest, with the other dates)."""
     terms = exact_terms(query)
     exact_expr, exact_params = _exact_sql(terms, "(coalesce(heading_path, '') || ' ' || text)")
     rows = conn.execute(
@@ -274,4 +300,13 @@ def search_notes(
     keyword_scores = {r.id: r.keyword_score for r in rows if r.keyword_score is not None}
     by_keyword = sorted(keyword_scores, key=lambda cid: (-keyword_scores[cid], cid))[:candidates]
     exact_ids = sorted(r.id for r in rows if r.exact_hit)
-    return _fuse_and_gate(found, by_similarity, by_keyword, exact_ids, limit=limit, floor=floor, terms=terms)
+    return _fuse_and_gate(
+        found,
+        by_similarity,
+        by_keyword,
+        exact_ids,
+        limit=limit,
+        floor=floor,
+        terms=terms,
+        dedupe=collapse_repeats,
+    )

@@ -144,12 +144,17 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
             "note",
             f"{m['note_id']}#{m['seq']}",
             label=f"note {date}, {p.heading_path}",
-            facts=[date, *passage_facts(p.text)],
+            facts=[date, *passage_facts(p.text), *(d.date().isoformat() for d in m.get("also_dates") or [])],
             data={"note_id": m["note_id"], "date": date, "section": m.get("section"), "author": author},
         )
         citations.append(citation)
+        also = [d.date().isoformat() for d in m.get("also_dates") or []]
+        repeated = ""
+        if also:
+            shown = ", ".join(also[:5]) + (f" and {len(also) - 5} more" if len(also) > 5 else "")
+            repeated = f"\n(the same text also appears in the notes of {shown})"
         lines.append(
-            f"[{citation.handle}] note of {date} — {encounter}; by {author} — {p.heading_path}\n{p.text}"
+            f"[{citation.handle}] note of {date} — {encounter}; by {author} — {p.heading_path}\n{p.text}{repeated}"
         )
         rows.append(
             {
@@ -162,6 +167,7 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
                 "section": m.get("section"),
                 "heading_path": p.heading_path,
                 "text": p.text,
+                "also_dates": [d.date().isoformat() for d in m.get("also_dates") or []],
                 "similarity": round(p.similarity, 3),
                 "exact_match": p.exact,
             }

@@ -167,6 +167,7 @@ def test_patient_search_is_never_cut_short_by_other_patients(crowded_notes, embe
             limit=mine,
             floor=-1.0,
             candidates=mine,
+            collapse_repeats=False,
         )
     assert len(outcome.passages) == mine  # every one of the patient's chunks, none missing
     assert {p.meta["note_id"] for p in outcome.passages} == {"me-0", "me-1", "me-2", "me-3"}
@@ -197,8 +198,11 @@ def test_date_window_and_status_filter(clean_db, embedder):
             conn, "p1", "bad", NOTE, date=dt.datetime(2023, 6, 11, tzinfo=dt.UTC), status="entered-in-error"
         )
     index_notes(db, embedder)
-    everything = _notes(db, embedder, "p1", "amoxicillin", floor=0.3, limit=10)
+    everything = _notes(db, embedder, "p1", "amoxicillin", floor=0.3, limit=10, collapse_repeats=False)
     assert {p.meta["note_id"] for p in everything.passages} == {"jan", "jun"}  # entered-in-error never shown
+    collapsed = _notes(db, embedder, "p1", "amoxicillin", floor=0.3, limit=10)
+    top = next(p for p in collapsed.passages if "amoxicillin" in p.text)
+    assert top.meta["note_id"] == "jun" and [d.month for d in top.meta["also_dates"]] == [1]
     june = _notes(
         db, embedder, "p1", "amoxicillin", floor=0.3, since=dt.date(2023, 6, 1), until=dt.date(2023, 6, 10)
     )

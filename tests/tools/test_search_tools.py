@@ -133,3 +133,19 @@ def test_bad_arguments_are_explained(leaflets, embedder, registry):
     assert not backwards.ok and backwards.error_kind == "bad_argument" and "since" in backwards.text
     sneaky = registry.execute(ctx, "search_notes", {"query": "x ray", "patient_id": "p2"})
     assert not sneaky.ok and "'patient_id' is not an argument" in sneaky.text
+
+
+def test_a_passage_repeated_in_several_notes_comes_back_once_with_its_dates(clean_db, embedder, registry):
+    with clean_db.admin.begin() as conn:
+        add_patient(conn, "p1")
+        for year in (2019, 2021, 2023):
+            add_note(conn, "p1", f"n{year}", NOTE, date=dt.datetime(year, 5, 4, tzinfo=dt.UTC))
+    index_notes(clean_db, embedder)
+    result = registry.execute(_ctx(clean_db, embedder), "search_notes", {"query": "lisinopril", "limit": 3})
+    medication_rows = [r for r in result.rows if "lisinopril" in r["text"]]
+    assert len(medication_rows) == 1
+    assert medication_rows[0]["date"] == "2023-05-04" and medication_rows[0]["also_dates"] == [
+        "2021-05-04",
+        "2019-05-04",
+    ]
+    assert "also appears in the notes of 2021-05-04, 2019-05-04" in result.text
