@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -122,3 +123,28 @@ def test_query_and_passage_vectors_are_unit_length_and_comparable(embedder):
     assert math.isclose(sum(x * x for x in query), 1.0, rel_tol=1e-3)
     dot = lambda a, b: sum(x * y for x, y in zip(a, b, strict=True))  # noqa: E731
     assert dot(query, near) > dot(query, far) + 0.2
+
+
+class _BrokenEmbedder:
+    """Embeds like the real one, but the vectors have the wrong width: the INSERT fails mid-write."""
+
+    def __init__(self, real):
+        self.model_name = real.model_name
+        self._real = real
+
+    def embed_passages(self, texts, **kwargs):
+        return [v[:-1] for v in self._real.embed_passages(texts)]
+
+
+def test_a_failed_write_leaves_the_previous_version_whole(clean_db, embedder, tmp_path):
+    folder = _copy(tmp_path, "statins.md")
+    ingest_leaflets(clean_db, embedder, folder)
+    before = _chunks(clean_db, "statins")
+    path = folder / "statins.md"
+    path.write_text(path.read_text().replace("Grapefruit", "Pomelo"))
+    with pytest.raises(Exception, match="dimensions"):
+        ingest_leaflets(clean_db, _BrokenEmbedder(embedder), folder)
+    assert _chunks(clean_db, "statins") == before  # the delete of the old chunks was rolled back too
+    with clean_db.admin.connect() as conn:
+        sha = conn.execute(text("SELECT sha256 FROM leaflets WHERE slug = 'statins'")).scalar_one()
+    assert sha != hashlib.sha256(path.read_bytes()).hexdigest()  # still the old checksum
