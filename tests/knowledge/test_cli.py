@@ -43,3 +43,21 @@ def test_eval_retrieval_prints_metrics_and_the_floor(app, leaflets):
 def test_leaflet_search_command_shows_no_passage_for_out_of_scope(app, leaflets):
     result = CliRunner().invoke(app, ["leaflets", "search", "What is the capital of Australia?"])
     assert result.exit_code == 0 and "no leaflet passage clears the gate" in result.output
+
+
+def test_reindex_moves_everything_to_the_current_model(built, monkeypatch, clean_db, embedder, tmp_path):
+    from sqlalchemy import text
+
+    from knowledge.leaflet_store import ingest_leaflets
+    from tests.conftest import test_settings
+
+    shutil.copy(SHIPPED_LEAFLETS / "statins.md", tmp_path / "statins.md")
+    monkeypatch.setattr("knowledge.cli.get_settings", lambda: test_settings(leaflets_dir=tmp_path))
+    ingest_leaflets(clean_db, embedder, tmp_path)
+    with clean_db.admin.begin() as conn:  # as if indexed by a previous model
+        conn.execute(text("UPDATE leaflet_chunks SET embedding_model = 'old/model'"))
+    result = CliRunner().invoke(built, ["knowledge", "reindex"])
+    assert result.exit_code == 0, result.output
+    with clean_db.admin.connect() as conn:
+        models = conn.execute(text("SELECT DISTINCT embedding_model FROM leaflet_chunks")).scalars().all()
+    assert models == [embedder.model_name]
