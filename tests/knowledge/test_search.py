@@ -156,12 +156,24 @@ def test_patient_search_is_never_cut_short_by_other_patients(crowded_notes, embe
         mine = conn.execute(text("SELECT count(*) FROM note_chunks WHERE patient_id = 'me'")).scalar_one()
         total = conn.execute(text("SELECT count(*) FROM note_chunks")).scalar_one()
     assert total > 6000 and 12 <= mine <= 20
+    query = "which antibiotic was I prescribed for bronchitis"
+    vector = embedder.embed_query(query)
     with patient_transaction(db.app, "me") as conn:
-        conn.execute(text("SET LOCAL enable_seqscan = off"))  # push the planner towards any usable index
+        # push the planner towards an index that returns rows in distance order: the HNSW one
+        conn.execute(text("SET LOCAL enable_seqscan = off"))
+        conn.execute(text("SET LOCAL enable_sort = off"))
+        naive = conn.execute(
+            text(
+                "SELECT id FROM note_chunks WHERE patient_id = 'me' "
+                "ORDER BY embedding <=> CAST(:v AS vector) LIMIT :k"
+            ),
+            {"v": _vector(vector), "k": mine},
+        ).all()
+        assert len(naive) < mine  # the control: a plain filtered ORDER BY really falls into the trap here
         outcome = search_notes(
             conn,
-            "which antibiotic was I prescribed for bronchitis",
-            embedder.embed_query("which antibiotic was I prescribed for bronchitis"),
+            query,
+            vector,
             patient_id="me",
             model_name=embedder.model_name,
             limit=mine,
