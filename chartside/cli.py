@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "fhir_ingest.cli",
     "synthea_data.cli",
     "mcp_server.cli",
+    "knowledge.cli",
 )
 
 app = typer.Typer(
