@@ -21,6 +21,8 @@ COMMAND_MODULES = (
     "agent.cli",
     "fhir_ingest.cli",
     "synthea_data.cli",
+    "mcp_server.cli",
+    "knowledge.cli",
     "server.loadtest",
 )
 
