@@ -247,7 +247,7 @@ def search_notes(
                        e.class_code AS encounter_class
                 FROM note_chunks c
                 JOIN clinical_notes n ON n.patient_id = c.patient_id AND n.id = c.note_id
-                LEFT JOIN encounters e ON e.patient_id = n.patient_id AND e.id = n.encounter_id
+                LEFT JOIN encounters e ON e.patient_id = :patient_id AND e.id = n.encounter_id
                 WHERE c.patient_id = :patient_id AND n.patient_id = :patient_id
                   AND c.embedding_model = :model
                   AND coalesce(n.doc_status, '') <> 'entered-in-error'

@@ -165,32 +165,45 @@ class RoutingCheck:
             else:
                 self.walk(body)
 
-    def _from_items(self, items: list[dict]) -> tuple[list[tuple[str, str]], list[dict]]:
-        """Distributed tables of one scope as (table, name it is referred to by), plus JOIN quals."""
-        tables: list[tuple[str, str]] = []
-        quals: list[dict] = []
+    def _from_items(self, items: list[dict]) -> tuple[list[tuple[str, str, list[dict]]], list[dict]]:
+        """Distributed tables of one scope as (table, name it is referred to by, ON conditions
+        that restrict it), plus the conditions that restrict every table (inner-join ONs).
+
+        An outer join's ON clause restricts only its nullable side: `a LEFT JOIN b ON b.x = 1`
+        pins b, never a."""
+        tables: list[tuple[str, str, list[dict]]] = []
+        common: list[dict] = []
         for item in items:
             if "RangeVar" in item:
                 rv = item["RangeVar"]
                 if rv["relname"] in self.patient_tables:
-                    tables.append((rv["relname"], rv.get("alias", {}).get("aliasname", rv["relname"])))
+                    tables.append((rv["relname"], rv.get("alias", {}).get("aliasname", rv["relname"]), []))
             elif "JoinExpr" in item:
                 join = item["JoinExpr"]
-                inner_tables, inner_quals = self._from_items([join["larg"], join["rarg"]])
-                tables += inner_tables
-                quals += inner_quals
+                left, left_common = self._from_items([join["larg"]])
+                right, right_common = self._from_items([join["rarg"]])
+                quals = _conjuncts(join.get("quals"))
+                kind = join["jointype"]
+                if kind == "JOIN_INNER":
+                    common += quals + left_common + right_common
+                else:
+                    for side, side_common, restricted in (
+                        (left, left_common, kind == "JOIN_RIGHT"),
+                        (right, right_common, kind == "JOIN_LEFT"),
+                    ):
+                        for _, _, own in side:
+                            own.extend(side_common + (quals if restricted else []))
+                tables += left + right
                 if join.get("quals"):
-                    if join["jointype"] == "JOIN_INNER":
-                        quals += _conjuncts(join["quals"])
                     self.walk(join["quals"])
             else:  # RangeSubselect, RangeFunction, …: their own scope
                 self.walk(item)
-        return tables, quals
+        return tables, common
 
-    def _require(self, tables: list[tuple[str, str]], conditions: list[dict]) -> None:
-        filters = _patient_filters(conditions)
-        for table, name in tables:
+    def _require(self, tables: list[tuple[str, str, list[dict]]], conditions: list[dict]) -> None:
+        for table, name, own in tables:
             self.touched.add(table)
+            filters = _patient_filters(conditions + own)
             ids = {pid for q, pid in filters if q == name or (q is None and len(tables) == 1)}
             if not ids:
                 self.problem(table, f"`{name}` is not filtered by `{name}.patient_id = <one id>`")
@@ -235,7 +248,7 @@ class RoutingCheck:
         table = rv["relname"]
         extra, quals = self._from_items(body.get("fromClause", []) or body.get("usingClause", []))
         tables = (
-            [(table, rv.get("alias", {}).get("aliasname", table))] if table in self.patient_tables else []
+            [(table, rv.get("alias", {}).get("aliasname", table), [])] if table in self.patient_tables else []
         )
         self._require(tables + extra, quals + _conjuncts(body.get("whereClause")))
         for key in ("targetList", "whereClause", "returningList"):

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -144,6 +145,11 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "get_care_plans": [{}, {"status": "active"}],
     "find_slots": [{"specialty_or_department": "general practice"}, {"specialty_or_department": "check-up"}],
     "list_appointments": [{}, {"include_past": True, "include_cancelled": True}],
+    "search_notes": [
+        {"query": "diabetes follow-up"},
+        {"query": "metformin", "since": "2020-01-01", "until": "2025-01-01"},
+    ],
+    "search_leaflets": [{"query": "what can I eat with diabetes"}],
     # book_appointment / cancel_appointment: driven by the booking sequence below
 }
 
@@ -163,15 +169,35 @@ def _patient(pid: str, canary: str) -> RecordBuilder:
     rec.immunization("Zoster", status="not-done")
     rec.procedure("Depression screening")
     rec.care_plan("Diabetes self management plan", addresses=[cond])
+    rec.rows["clinical_notes"].append(
+        {
+            "patient_id": pid,
+            "id": f"{pid}-note-1",
+            "type_display": "Progress note",
+            "date": NOW,
+            "text": f"Chief complaint: diabetes follow-up for {canary}.\n\nPlan: continue metformin.",
+            "text_sha256": canary,
+        }
+    )
     return rec
 
 
 @pytest.fixture(scope="module")
-def two_patients(db):
+def embedder(settings):
+    from knowledge.embeddings import get_embedder
+
+    return get_embedder(settings)
+
+
+@pytest.fixture(scope="module")
+def two_patients(db, embedder):
+    from knowledge.note_index import index_notes
+
     wipe(db)
     reference_data(db)
     _patient(A, "ALPHA").write(db)
     _patient(B, "BRAVO").write(db)
+    index_notes(db, embedder, [A, B])
     generate_slots(db, days=14, start=NOW.date())
     yield db
     wipe(db)
@@ -183,25 +209,29 @@ def _required_args(name: str) -> dict[str, Any]:
     return {field: "diabetes" for field in schema.get("required", [])}
 
 
-def _run_every_tool(db, patient: str) -> set[str]:
+def _run_every_tool(db, patient: str, embedder) -> set[str]:
     ctx_args = {"conversation_id": f"conv-{patient}", "message_id": f"msg-{patient}"}
+
+    def make(patient_id: str, **kw: Any) -> Any:
+        return dataclasses.replace(make_ctx(db, patient_id, **kw), embedder=embedder)
+
     called: set[str] = set()
     for name in REGISTRY.names():
         for args in CALLS.get(name) or (
             [] if name in ("book_appointment", "cancel_appointment") else [_required_args(name)]
         ):
-            result = REGISTRY.execute(make_ctx(db, patient, **ctx_args), name, args)
+            result = REGISTRY.execute(make(patient, **ctx_args), name, args)
             assert result.ok, (name, args, result.text)
             called.add(name)
     offered = REGISTRY.execute(
-        make_ctx(db, patient, **ctx_args), "find_slots", {"specialty_or_department": "general practice"}
+        make(patient, **ctx_args), "find_slots", {"specialty_or_department": "general practice"}
     )
     booked = REGISTRY.execute(
-        make_ctx(db, patient, **ctx_args), "book_appointment", {"slot_id": offered.rows[0]["slot_id"]}
+        make(patient, **ctx_args), "book_appointment", {"slot_id": offered.rows[0]["slot_id"]}
     )
     assert booked.ok, booked.text
     cancelled = REGISTRY.execute(
-        make_ctx(db, patient, **ctx_args),
+        make(patient, **ctx_args),
         "cancel_appointment",
         {"appointment_id": booked.rows[0]["appointment_id"]},
     )
@@ -221,15 +251,22 @@ def _check(statements: list[Statement], patient: str) -> tuple[set[str], list[st
     return touched, problems
 
 
-def test_every_tool_query_is_pinned_to_the_bound_patient(two_patients):
+def test_every_tool_query_is_pinned_to_the_bound_patient(two_patients, embedder):
     capture = SqlCapture()
     with capture.on(two_patients.app):
-        called = _run_every_tool(two_patients, A)
+        called = _run_every_tool(two_patients, A, embedder)
     assert called == set(REGISTRY.names())
     touched, problems = _check(capture.statements, A)
     assert problems == [], "\n".join(problems)
     # the check saw the record tables and the booking tables, so it could have failed
-    assert {"patients", "observations", "observation_components", "appointments", "offered_slots"} <= touched
+    assert {
+        "patients",
+        "observations",
+        "observation_components",
+        "appointments",
+        "offered_slots",
+        "note_chunks",
+    } <= touched
 
 
 def test_the_checker_catches_what_citus_could_not_route():
@@ -244,6 +281,11 @@ def test_the_checker_catches_what_citus_could_not_route():
         "UPDATE appointments SET status = 'cancelled' WHERE id = 'x'",
         "INSERT INTO conditions (id, display) VALUES ('c', 'd')",
         "SELECT * FROM conditions WHERE patient_id = 'a' UNION SELECT * FROM conditions WHERE patient_id = 'b'",
+        # an outer join's ON pins only its nullable side
+        "SELECT * FROM conditions c LEFT JOIN encounters e ON c.patient_id = 'a' AND e.patient_id = 'a'",
+        # a join on the distribution column is co-located, but the checker wants each table pinned
+        "SELECT * FROM clinical_notes n LEFT JOIN encounters e ON e.patient_id = n.patient_id "
+        "WHERE n.patient_id = 'a'",
     ]
     for sql in bad:
         assert check_statement(Statement(sql, None), PATIENT_TABLES).problems, sql
@@ -251,6 +293,8 @@ def test_the_checker_catches_what_citus_could_not_route():
         "SELECT * FROM observations o JOIN observation_components c ON c.observation_id = o.id "
         "AND c.patient_id = 'a' WHERE o.patient_id = 'a'",
         "WITH x AS (SELECT id FROM conditions WHERE patient_id = 'a') SELECT * FROM x",
+        "SELECT * FROM clinical_notes n LEFT JOIN encounters e ON e.patient_id = 'a' AND e.id = n.encounter_id "
+        "WHERE n.patient_id = 'a'",
         "UPDATE appointment_slots SET booked_appointment_id = 'z' WHERE id = 's'",  # reference table
         "INSERT INTO audit_log (actor) VALUES ('x')",
     ]
