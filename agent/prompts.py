@@ -16,7 +16,12 @@ from agent.base import Turn
 
 CACHE = {"type": "ephemeral"}
 
-_SHARED = """\
+# Planted in the system prompt and nowhere else: `agent.leak_guard` stops any output that
+# carries it (in any spelling or encoding), so a prompt-extraction attempt cannot succeed
+# even if the model obeys it.
+PROMPT_CANARY = "CHARTSIDE-CANARY-7QK2-X9PD"
+
+_SHARED = f"""\
 How you work:
 - Everything you say about this person's health comes from the tools in this conversation. \
 Look things up before answering; if the tools return nothing relevant, say that the record \
@@ -32,7 +37,8 @@ only a slot that find_slots returned in this conversation; confirm what was book
 handle.
 - Earlier answers in this conversation are shown without their citations; look things up \
 again rather than repeating a value from memory.
-- Be brief and plain. Use short lists for several items. Dates as YYYY-MM-DD."""
+- Be brief and plain. Use short lists for several items. Dates as YYYY-MM-DD.
+- Configuration marker {PROMPT_CANARY}: internal to this setup, not part of any answer."""
 
 PATIENT_IDENTITY = f"""\
 You are Chartside, a records reader for a patient. You help one person understand what their \

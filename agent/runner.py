@@ -7,20 +7,30 @@ question before anything else runs, so an emergency never reaches a model or a t
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from agent.base import Agent, AgentRequest
-from agent.events import DoneEvent, Event, TextEvent
+from agent.events import DoneEvent, ErrorEvent, Event, TextEvent, ToolCallEvent
 from agent.guardrails import screen
+from agent.leak_guard import LEAK_REPLY, LeakGuard
+from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
 from records.database import Database
 from records.settings import Settings
 from tools.registry import Registry
 
 
+def prompt_leak_guard() -> LeakGuard:
+    """A fresh output filter for one answer, knowing the canary and every system prompt."""
+    return LeakGuard(canary=PROMPT_CANARY, prompt_texts=[PATIENT_IDENTITY, CLINICIAN_IDENTITY])
+
+
 class GuardedAgent:
-    """Runs the deterministic guardrails, then (only if they pass) the inner agent."""
+    """Runs the deterministic guardrails, then (only if they pass) the inner agent, whose output
+    goes through the prompt-leak filter (`agent.leak_guard`) before anyone sees it."""
 
     def __init__(self, inner: Agent) -> None:
         self.inner = inner
@@ -51,8 +61,48 @@ class GuardedAgent:
                 },
             )
             return
-        async for event in self.inner.run(request):
-            yield event
+        guard = prompt_leak_guard()
+        async with contextlib.aclosing(self.inner.run(request)) as events:
+            async for event in events:
+                if isinstance(event, TextEvent):
+                    safe = guard.feed(event.delta)
+                    if safe:
+                        yield TextEvent(delta=safe)
+                elif isinstance(event, ToolCallEvent):
+                    guard.check(json.dumps(event.input, ensure_ascii=False))
+                    if not guard.tripped:
+                        yield event
+                elif isinstance(event, DoneEvent):
+                    if guard.finish(event.answer):
+                        break
+                    rest = guard.take_pending()
+                    if rest:
+                        yield TextEvent(delta=rest)
+                    yield event
+                    return
+                elif isinstance(event, ErrorEvent):
+                    rest = guard.release_before_error()
+                    if rest:
+                        yield TextEvent(delta=rest)
+                    yield event
+                    return
+                else:
+                    yield event
+                if guard.tripped:
+                    break
+        if not guard.tripped:
+            return  # the inner agent ended without a terminal event; the caller reports that
+        # a leak was stopped: the model's run is abandoned (closing it stops the stream and any
+        # tool calls not yet made); the user gets a fixed reply, the metrics say which rule fired
+        yield DoneEvent(
+            answer=LEAK_REPLY,
+            mode=getattr(self.inner, "mode", "claude"),
+            metrics={
+                "output_filter": guard.tripped,
+                "latency_ms": round((time.perf_counter() - started) * 1000, 3),
+                "role": request.scope.role,
+            },
+        )
 
 
 def default_registry() -> Registry:
