@@ -655,6 +655,8 @@ class Account(Base):
     api_token_hash: Mapped[str | None] = mapped_column(Text, unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(TZ, server_default=_now())
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    # sessions issued before this are refused (logout, a new password); NULL = none revoked
+    sessions_valid_after: Mapped[dt.datetime | None] = mapped_column(TZ)
 
 
 class ClinicianPanel(Base):

@@ -11,6 +11,7 @@ application role may only read them.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Account:
     bound_patient_id: str | None
     disabled: bool
     panel: tuple[str, ...] = field(default=())
+    sessions_valid_after: dt.datetime | None = None  # sessions issued earlier are refused
 
     def may_see(self, patient_id: str) -> bool:
         """The binding rule: a patient sees only their own record, others only their panel."""
@@ -79,7 +81,7 @@ def token_digest(token: str) -> str:
 
 # --- reading (application role) ---------------------------------------------------------------
 
-_ACCOUNT_COLUMNS = "id, username, role, display_name, bound_patient_id, disabled"
+_ACCOUNT_COLUMNS = "id, username, role, display_name, bound_patient_id, disabled, sessions_valid_after"
 
 
 def _account_from_row(conn: Connection, row) -> Account:
@@ -102,6 +104,7 @@ def _account_from_row(conn: Connection, row) -> Account:
         bound_patient_id=row.bound_patient_id,
         disabled=row.disabled,
         panel=panel,
+        sessions_valid_after=row.sessions_valid_after,
     )
 
 
@@ -233,12 +236,25 @@ def set_disabled(db: Database, username: str, disabled: bool) -> None:
         raise AccountError(f"no account named {username!r}")
 
 
+def end_sessions(engine: Engine, account_id: int) -> None:
+    """Every session of the account issued until now stops working (logout)."""
+    with engine.begin() as conn:
+        conn.execute(
+            text("UPDATE accounts SET sessions_valid_after = clock_timestamp() WHERE id = :id"),
+            {"id": account_id},
+        )
+
+
 def set_password(db: Database, username: str, password: str) -> None:
+    """A new password also ends the sessions opened with the old one."""
     if len(password) < 8:
         raise AccountError("password: at least 8 characters")
     with db.admin.begin() as conn:
         updated = conn.execute(
-            text("UPDATE accounts SET password_hash = :h WHERE username = :u"),
+            text(
+                "UPDATE accounts SET password_hash = :h, sessions_valid_after = clock_timestamp() "
+                "WHERE username = :u"
+            ),
             {"h": hash_password(password), "u": username},
         ).rowcount
     if not updated:

@@ -14,6 +14,11 @@ _INSERT = text(
 )
 
 
+def _storable(value: str) -> str:
+    """PostgreSQL text cannot hold NUL; an attacker's id with one must still be audited, visibly."""
+    return value.replace("\x00", "\\x00")
+
+
 def write_audit(
     target: Engine | Connection,
     *,
@@ -30,13 +35,13 @@ def write_audit(
     Given a connection, the row joins that transaction; given an engine, it commits alone.
     """
     params = {
-        "actor": actor[:200],
-        "role": role,
-        "pid": target_patient_id[:200] if target_patient_id else None,
-        "action": action[:200],
+        "actor": _storable(actor[:200]),
+        "role": _storable(role),
+        "pid": _storable(target_patient_id[:200]) if target_patient_id else None,
+        "action": _storable(action[:200]),
         "outcome": outcome,
-        "detail": detail[:500] if detail else None,
-        "conv": conversation_id,
+        "detail": _storable(detail[:500]) if detail else None,
+        "conv": _storable(conversation_id) if conversation_id else None,
     }
     if isinstance(target, Connection):
         target.execute(_INSERT, params)

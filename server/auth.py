@@ -15,6 +15,7 @@ effect at once even though the cookie itself cannot be revoked.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,6 +35,7 @@ CAPABILITIES: dict[str, frozenset[str]] = {
 
 SESSION_ACCOUNT = "uid"
 SESSION_CSRF = "csrf"
+SESSION_ISSUED = "iat"  # when the session was created (epoch seconds): see sessions_valid_after
 CSRF_HEADER = "x-csrf-token"
 
 
@@ -72,7 +74,7 @@ def resolve_principal(db: Database, request: Request) -> Principal | None:
     if not isinstance(uid, int):
         return None
     account = load_account(db.app, uid)
-    if account is None or account.disabled:
+    if account is None or account.disabled or _revoked(account, request.session.get(SESSION_ISSUED)):
         request.session.clear()
         return None
     return Principal(account, "session")
@@ -98,3 +100,11 @@ def start_session(request: Request, account: Account) -> None:
     request.session.clear()
     request.session[SESSION_ACCOUNT] = account.id
     request.session[SESSION_CSRF] = secrets.token_urlsafe(32)
+    request.session[SESSION_ISSUED] = time.time()
+
+
+def _revoked(account: Account, issued: object) -> bool:
+    """Issued before the account's sessions were ended (logout, new password), or undated."""
+    if account.sessions_valid_after is None:
+        return False
+    return not isinstance(issued, int | float) or issued <= account.sessions_valid_after.timestamp()

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from server import record_view, store
 from server.access import guard_patient
-from server.accounts import authenticate_password
+from server.accounts import authenticate_password, end_sessions
 from server.audit import write_audit
 from server.auth import Principal, check_csrf, csrf_token, resolve_principal, start_session
 from server.charts import sparkline
@@ -93,6 +93,9 @@ async def login_submit(request: Request) -> Response:
 async def logout(request: Request) -> Response:
     form = await request.form()
     check_csrf(request, str(form.get("csrf_token") or ""))
+    principal = await _principal(request)
+    if principal is not None:  # copies of this cookie (other tabs, a stolen one) die too
+        await run_in_threadpool(end_sessions, _svc(request).db.app, principal.account.id)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)
 
