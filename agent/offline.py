@@ -515,6 +515,11 @@ SCOPE_FILLER = frozenset(
         "worried",
         "worry",
         "understand",
+        "doing",
+        "part",
+        "look",
+        "looks",
+        "status",
     ]
 )
 
@@ -1075,6 +1080,13 @@ class OfflineAgent:
                     outcomes = item
                 else:
                     yield item
+        if use is not None and use.scope.section and (broader := broaden(outcomes, self.registry)):
+            # a section-scoped question whose words matched nothing: show the whole section
+            async for item in self._batch(executor, broader):
+                if isinstance(item, list):
+                    outcomes = [*outcomes, *item]
+                else:
+                    yield item
         extra: list[ToolOutcome] = []
         calls = background.calls_after([*([record] if record else []), *outcomes], executor.outcomes)
         if calls:
@@ -1139,6 +1151,22 @@ class OfflineAgent:
 SAME_TEST_HEADING = "Other results of the same test, newest first:"
 BLOCK_HEADINGS = (SAME_TEST_HEADING, f"{BACKGROUND_HEADING}:")
 SAME_TEST_LIMIT = 10
+
+
+def broaden(outcomes: Sequence[ToolOutcome], registry: Registry) -> list[ToolCall]:
+    """The same lookups without their query words, for those that found nothing with them
+    (only where the query is optional: a search without words is no search)."""
+
+    def optional_query(name: str) -> bool:
+        tool = registry.get(name)
+        field = tool.input_model.model_fields.get("query") if tool else None
+        return field is not None and not field.is_required()
+
+    return [
+        ToolCall(f"{o.call.id}_all", o.call.name, {k: v for k, v in o.call.input.items() if k != "query"})
+        for o in outcomes
+        if o.result.ok and o.result.total == 0 and o.call.input.get("query") and optional_query(o.call.name)
+    ]
 
 
 def explain_calls(use: ScopeUse, record: ToolOutcome) -> list[ToolCall]:
