@@ -46,6 +46,7 @@ from agent.metrics import RunClock, answer_metrics
 from agent.scoping import INTERNAL_TOOLS, SECTION_LABELS, ScopeUse, scope_use, with_internal_tools
 from records.database import Database
 from tools.registry import Registry, ToolContext
+from tools.render import fmt_num
 from tools.results import HandleBook
 from tools.scoped_record import KIND_WORDS
 
@@ -1100,7 +1101,7 @@ class OfflineAgent:
         if record is not None and not record.result.ok:
             answer = f"Offline mode: I can't answer that: {record.result.text} Nothing else was looked up."
         elif record is not None:
-            answer = compose_record(use, record, outcomes)  # type: ignore[arg-type]
+            answer = compose_record(use, record, outcomes, request.scope.role)  # type: ignore[arg-type]
         else:
             answer = compose(plan, outcomes, request.scope.role)
         scope_line = use.answer_line() if use is not None and (record is None or record.result.ok) else ""
@@ -1180,12 +1181,14 @@ def explain_calls(use: ScopeUse, record: ToolOutcome) -> list[ToolCall]:
     return [ToolCall("offline_1", "get_labs", args)]
 
 
-def compose_record(use: ScopeUse, record: ToolOutcome, outcomes: Sequence[ToolOutcome]) -> str:
+def compose_record(use: ScopeUse, record: ToolOutcome, outcomes: Sequence[ToolOutcome], role: str) -> str:
     word = KIND_WORDS.get(use.scope.record_kind or "", "record")
     blocks = [
         OFFLINE_BANNER,
         f"The {word} you asked about:\n" + render_result(record.result.text).split("\n", 1)[-1],
     ]
+    if use.scope.record_kind == "observation" and record.result.rows:
+        blocks.append(reference_sentence(record.result.rows[0], use.handle or "", role))
     for outcome in outcomes:
         if not outcome.result.ok:
             blocks.append(
@@ -1200,7 +1203,26 @@ def compose_record(use: ScopeUse, record: ToolOutcome, outcomes: Sequence[ToolOu
                 if line.startswith("- ") and f"[{use.handle}]" not in line
             ]
             blocks.append(SAME_TEST_HEADING + "\n" + "\n".join(lines))
-    return "\n\n".join(blocks)
+    return "\n\n".join(b for b in blocks if b)
+
+
+def reference_sentence(row: dict[str, Any], handle: str, role: str) -> str:
+    """Where a result sits against the reference range recorded WITH it (the lab's own range,
+    not a judgement): above, below or within; nothing when the record gives no range."""
+    value, low, high = row.get("value"), row.get("ref_low"), row.get("ref_high")
+    if not isinstance(value, int | float) or (low is None and high is None):
+        return ""
+    shown = f"{fmt_num(value)} {row.get('unit') or ''}".strip()
+    if high is not None and value > high:
+        where = f"above the upper reference limit of {fmt_num(high)}"
+    elif low is not None and value < low:
+        where = f"below the lower reference limit of {fmt_num(low)}"
+    else:
+        where = "within the reference range"
+    sentence = f"{shown} is {where} recorded with this result [{handle}]."
+    if role == "patient":
+        sentence += " What that means for you is a question for your care team."
+    return sentence
 
 
 def background_block(outcomes: Sequence[ToolOutcome]) -> str:

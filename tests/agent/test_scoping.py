@@ -158,6 +158,7 @@ def test_record_scope_in_the_offline_planner_shows_the_record_and_the_same_test_
     answer, _, background = done.answer.partition("Background (not the answer):")
     assert "Scope: this one result — Hemoglobin A1c/Hemoglobin.total in Blood (2024-03-30) [L1]." in answer
     assert "The result you asked about:\n- Hemoglobin A1c/Hemoglobin.total in Blood 7.1 %" in answer
+    assert "7.1 % is above the upper reference limit of 5.7 recorded with this result [L1]." in answer
     assert "Other results of the same test, newest first:\n- Hemoglobin A1c" in answer and "6.8 %" in answer
     assert "Diabetes mellitus type 2" in background and "Diabetes" not in answer.split("[L1]")[0]
     assert done.grounding.grounded and done.scope["handle"] == "L1"
@@ -177,7 +178,7 @@ def test_record_scope_outside_the_patient_binding_is_refused_alike_and_audited(
     assert fake_anthropic.message_requests == []  # no model call at all
     assert [e.name for e in events if isinstance(e, ToolCallEvent)] == [RECORD_TOOL]
     everything = " ".join(e.model_dump_json() for e in events)
-    assert CANARY not in everything and "9.9" not in everything
+    assert CANARY not in everything and "9.9 %" not in everything
     rows = audit(world.db, action=f"tool:{RECORD_TOOL}", target_patient_id=ONE)
     assert [r.outcome for r in rows] == ["not_found"]
     assert done.scope["kind"] == "record" and done.scope.get("handle") is None
