@@ -19,6 +19,8 @@ COMMAND_MODULES = (
     "chartside.up",
     "server.cli",
     "agent.cli",
+    "fhir_ingest.cli",
+    "synthea_data.cli",
 )
 
 app = typer.Typer(
