@@ -229,5 +229,7 @@ async def _converse(
 def register(app: typer.Typer) -> None:
     app.command("ask")(ask)
     from agent.bench import bench_agent
+    from agent.bench_scoped import bench_scoped
 
     bench_app.command("agent")(bench_agent)
+    bench_app.command("scoped")(bench_scoped)
