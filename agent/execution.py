@@ -6,8 +6,11 @@ tools run alone, after the reads, one at a time. A worker thread is never abando
 cancellation (anyio waits for it), so a booking either commits whole or not at all — a
 client that disconnects cannot leave half-written state.
 
-The structural guard lives here: a writing tool the user's own words did not ask for is
-refused (and audited by the registry as not allowed) whatever the model or a note says.
+The structural guards live here: a writing tool the user's own words did not ask for is
+refused (and audited by the registry as not allowed) whatever the model or a note says, and
+so is any tool outside the question's scope (a section or one record, `agent.scoping`). The
+agent's own calls (the scoped record, background context) run with `internal=True`: they
+may use internal tools the model is never offered.
 """
 
 from __future__ import annotations

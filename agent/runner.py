@@ -14,6 +14,7 @@ from agent.base import Agent, AgentRequest
 from agent.events import DoneEvent, Event, TextEvent
 from agent.guardrails import screen
 from agent.metrics import RunClock, answer_metrics
+from agent.scoping import declared_summary
 from records.database import Database
 from records.settings import Settings
 from tools.registry import Registry
@@ -41,7 +42,7 @@ class GuardedAgent:
         if verdict is not None:
             clock.text_started()
             yield TextEvent(delta=verdict.reply)
-            scope = request.ask_scope  # as asked: nothing was looked up, so nothing was resolved
+            scope = declared_summary(request.ask_scope)  # as asked: nothing was looked up
             yield DoneEvent(
                 answer=verdict.reply,
                 mode="guardrail",

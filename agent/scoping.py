@@ -13,7 +13,6 @@ starts with to say which scope it used.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -191,5 +190,13 @@ def with_internal_tools(registry: Registry) -> Registry:
 INTERNAL_TOOLS = frozenset({RECORD_TOOL})
 
 
-def sections_of(registry: Registry) -> Iterable[str]:
-    return sorted({t.section for n in registry.names() if (t := registry.get(n)) is not None})
+def declared_summary(raw: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The scope as asked, for answers that looked nothing up (guardrail replies)."""
+    try:
+        scope = AskScope.parse(raw)
+    except ScopeError:
+        return None
+    if scope is None:
+        return None
+    label = SECTION_LABELS[scope.section] if scope.section else ""
+    return {"kind": scope.kind, **scope.as_json(), "tools": [], "label": label}

@@ -148,6 +148,20 @@ def test_offline_metrics_match_the_event_stream(world):
 
 def test_guardrail_metrics_have_the_same_shape(world):
     agent = GuardedAgent(OfflineAgent(build_registry(), world.db))
-    timed, waited = timed_run(agent, request("I have crushing chest pain right now"))
+    timed, waited = timed_run(
+        agent, request("I have crushing chest pain right now", ask_scope={"section": "labs"})
+    )
     m = check_consistency(timed, waited)
-    assert timed[-1][1].mode == "guardrail" and m["tools"] == [] and m["ttft_ms"] is not None
+    done = timed[-1][1]
+    assert done.mode == "guardrail" and m["tools"] == [] and m["ttft_ms"] is not None
+    # the scope as asked (nothing was looked up), in the same shape as a scoped answer's
+    assert (
+        done.scope
+        == m["scope"]
+        == {
+            "kind": "section",
+            "section": "labs",
+            "tools": [],
+            "label": "lab results and vitals",
+        }
+    )
