@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,7 +16,9 @@ from agent.base import Agent, AgentRequest
 from agent.events import DoneEvent, ErrorEvent, Event, TextEvent, ToolCallEvent
 from agent.guardrails import screen
 from agent.leak_guard import LEAK_REPLY, LeakGuard
+from agent.metrics import RunClock, answer_metrics
 from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
+from agent.scoping import declared_summary
 from records.database import Database
 from records.settings import Settings
 from tools.registry import Registry
@@ -46,19 +47,23 @@ class GuardedAgent:
             await close()
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
-        started = time.perf_counter()
+        clock = RunClock()
         verdict = screen(request.question, request.scope.role)
         if verdict is not None:
+            clock.text_started()
             yield TextEvent(delta=verdict.reply)
+            scope = declared_summary(request.ask_scope)  # as asked: nothing was looked up
             yield DoneEvent(
                 answer=verdict.reply,
                 mode="guardrail",
-                metrics={
-                    "guardrail": verdict.kind,
-                    "category": verdict.category,
-                    "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-                    "role": request.scope.role,
-                },
+                scope=scope,
+                metrics=answer_metrics(
+                    clock,
+                    scope=scope,
+                    guardrail=verdict.kind,
+                    category=verdict.category,
+                    role=request.scope.role,
+                ),
             )
             return
         guard = prompt_leak_guard()
@@ -67,6 +72,7 @@ class GuardedAgent:
                 if isinstance(event, TextEvent):
                     safe = guard.feed(event.delta)
                     if safe:
+                        clock.text_started()
                         yield TextEvent(delta=safe)
                 elif isinstance(event, ToolCallEvent):
                     guard.check(json.dumps(event.input, ensure_ascii=False))
@@ -94,14 +100,12 @@ class GuardedAgent:
             return  # the inner agent ended without a terminal event; the caller reports that
         # a leak was stopped: the model's run is abandoned (closing it stops the stream and any
         # tool calls not yet made); the user gets a fixed reply, the metrics say which rule fired
+        scope = declared_summary(request.ask_scope)
         yield DoneEvent(
             answer=LEAK_REPLY,
             mode=getattr(self.inner, "mode", "claude"),
-            metrics={
-                "output_filter": guard.tripped,
-                "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-                "role": request.scope.role,
-            },
+            scope=scope,
+            metrics=answer_metrics(clock, scope=scope, output_filter=guard.tripped, role=request.scope.role),
         )
 
 

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "synthea_data.cli",
     "mcp_server.cli",
     "knowledge.cli",
+    "chartside.wiring",
     "server.loadtest",
 )
 
