@@ -69,6 +69,9 @@ class LiveAgent:
         return self.app.state.services.runs
 
 
+TIMING_KEYS = frozenset({"metrics", "latency_ms", "usage", "cost_usd"})
+
+
 @dataclass
 class Answer:
     """What the user received for one question: every SSE event, and the stored message."""
@@ -87,6 +90,19 @@ class Answer:
     def text(self) -> str:
         """Everything the browser was sent for this answer, as one string."""
         return json.dumps([e[2] for e in self.events], ensure_ascii=False)
+
+    @property
+    def content(self) -> str:
+        """What the user was shown (timings, token counts and costs left out: their digits are noise)."""
+
+        def strip(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: strip(v) for k, v in value.items() if k not in TIMING_KEYS}
+            if isinstance(value, list):
+                return [strip(v) for v in value]
+            return value
+
+        return json.dumps([strip(e[2]) for e in self.events], ensure_ascii=False)
 
     def of(self, kind: str) -> list[dict]:
         return [data for _, k, data in self.events if k == kind]
