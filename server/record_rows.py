@@ -148,11 +148,19 @@ def _fields(row: dict[str, Any], columns: list[tuple[str, str]]) -> list[list[st
 def open_record(
     db: Database, *, patient_id: str, kind: str, record_id: str, passage: str | None = None
 ) -> dict[str, Any] | None:
-    """The cited thing as {kind, record_id, title, fields, text?, passage?}; None = not found."""
+    """The cited thing as {kind, record_id, title, fields, text?, passage?}; None = not found.
+
+    Search citations name a passage as `<note id or leaflet slug>#<passage seq>` (the search
+    tools' record ids); `?passage=` may say the same separately.
+    """
+    by_seq = False
+    if kind in ("note", "leaflet") and "#" in record_id and passage is None:
+        record_id, _, passage = record_id.rpartition("#")
+        by_seq = True
     if kind in PATIENT_KINDS or kind in NOTE_KINDS:
         with patient_transaction(db.app, patient_id) as conn:
             if kind == "note":
-                return _note(conn, patient_id, record_id, passage)
+                return _note(conn, patient_id, record_id, passage, by_seq=by_seq)
             return _patient_row(conn, patient_id, kind, record_id)
     if kind == "leaflet":
         with db.app.connect() as conn:
@@ -210,7 +218,9 @@ def _patient_row(conn: Connection, patient_id: str, kind: str, record_id: str) -
     return out
 
 
-def _note(conn: Connection, patient_id: str, note_id: str, passage: str | None) -> dict[str, Any] | None:
+def _note(
+    conn: Connection, patient_id: str, note_id: str, passage: str | None, *, by_seq: bool = False
+) -> dict[str, Any] | None:
     note = conn.execute(
         text(
             "SELECT id, type_display, date, author_name, text FROM clinical_notes "
@@ -233,7 +243,11 @@ def _note(conn: Connection, patient_id: str, note_id: str, passage: str | None) 
         chunk = conn.execute(
             text(
                 "SELECT seq, heading_path, text FROM note_chunks WHERE patient_id = :pid AND note_id = :n "
-                "AND (id = :p OR seq = :p) ORDER BY (id = :p) DESC LIMIT 1"
+                + (
+                    "AND seq = :p LIMIT 1"
+                    if by_seq
+                    else "AND (id = :p OR seq = :p) ORDER BY (id = :p) DESC LIMIT 1"
+                )
             ),
             {"pid": patient_id, "n": note_id, "p": int(passage)},
         ).one_or_none()

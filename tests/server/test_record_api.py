@@ -70,3 +70,15 @@ def test_unknown_kinds_and_ids_are_not_found(alice):
     assert (
         alice.get(f"/api/patients/{A}/records/slot/slot-1").json()["title"] == "Diabetes clinic appointment"
     )
+
+
+def test_search_citations_name_passages_as_id_hash_seq(alice):
+    """search_notes / search_leaflets cite `<note id>#<seq>` and `<slug>#<seq>`: those open too."""
+    note = alice.get(f"/api/patients/{A}/records/note/note-a1%231")
+    assert note.status_code == 200, note.text
+    assert note.json()["passage"]["text"] == "Assessment: diabetes well controlled."
+    leaflet = alice.get(f"/api/patients/{A}/records/leaflet/diabetes%230")
+    assert leaflet.status_code == 200, leaflet.text
+    assert leaflet.json()["passage"]["text"].startswith("Eat regular meals.")
+    missing = alice.get(f"/api/patients/{A}/records/note/note-a1%2399").json()
+    assert missing["record_id"] == "note-a1" and "passage" not in missing  # the note, without a passage
