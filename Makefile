@@ -26,6 +26,7 @@ test: venv
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q -m "not slow"
 
+## test-slow: the heavier scenarios marked `slow` (50 MB bundle in bounded memory, long fuzzing run)
 test-slow: venv
 	$(BIN)/pytest -q -m slow
 
