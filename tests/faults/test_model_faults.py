@@ -107,7 +107,7 @@ def test_a_stream_that_stalls_past_the_run_deadline(serve_agent):
     live.api.enqueue(SSEReply([*frames[:4], Hang(120)]))
     started = time.monotonic()
     answer = ask_and_read(live.client("alice"), A, QUESTION)
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 60  # stopped at the deadline, not after the 120 s hang
     message = _closed_with_error(live, answer, "timeout")
     assert "took too long" in message
     _wait_for(lambda: live.api.message_requests[0].disconnected)
