@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
     "chartside.up",
+    "evals.cli",
 )
 
 app = typer.Typer(
