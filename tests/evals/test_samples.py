@@ -38,6 +38,12 @@ def _code(resource: dict, field: str = "code") -> dict:
     return codings[0]
 
 
+def _loinc(resource: dict) -> str:
+    """An observation's code: the LOINC coding when there is one (QI-Core puts SNOMED first)."""
+    codings = (resource.get("code") or {}).get("coding") or [{}]
+    return next((c["code"] for c in codings if c.get("system") == "http://loinc.org"), codings[0].get("code"))
+
+
 def _status(resource: dict, field: str) -> str | None:
     return _code(resource, field).get("code") if resource.get(field) else None
 
@@ -56,9 +62,14 @@ class RawPatient:
         return [r for r in self.resources if r["resourceType"] == kind]
 
     def active_medication_displays(self) -> set[str]:
+        """Active, not ended: a validity period's end, or the patient's death (real Synthea leaves a
+        deceased patient's requests `active`; the product ends them at death)."""
         out = set()
+        died = _instant(self.patient.get("deceasedDateTime"))
         for r in self.of("MedicationRequest"):
             end = _instant(((r.get("dispenseRequest") or {}).get("validityPeriod") or {}).get("end"))
+            if died and (end is None or died < end):
+                end = died
             authored = _instant(r.get("authoredOn"))
             if r["status"] != "active" or (end and end <= NOW) or (authored and authored > NOW):
                 continue
@@ -96,10 +107,10 @@ class RawPatient:
             if r.get("status") in (EIE, "cancelled") or when is None or when > NOW:
                 continue
             if "valueQuantity" in r:
-                out[_code(r)["code"]].append((when, float(r["valueQuantity"]["value"])))
+                out[_loinc(r)].append((when, float(r["valueQuantity"]["value"])))
             for comp in r.get("component", []):
                 if "valueQuantity" in comp:
-                    out[_code(comp)["code"]].append((when, float(comp["valueQuantity"]["value"])))
+                    out[_loinc(comp)].append((when, float(comp["valueQuantity"]["value"])))
         return out
 
     def given_immunizations(self) -> int:
