@@ -176,6 +176,18 @@ _POS_CUES = re.compile(
 )
 
 
+_FAILURE = re.compile(
+    r"(?:could not|couldn't|was unable to|unable to) (?:use|look (?:it )?up|retrieve|access|check|search)"
+    r"|could not be (?:looked up|retrieved|checked)|internal error|try again later|temporarily unavailable",
+    re.I,
+)
+
+
+def is_failure_notice(text: str) -> bool:
+    """Says a lookup failed: not an answer, and not evidence that the record lacks anything."""
+    return bool(_FAILURE.search(text.replace("’", "'")))
+
+
 def is_abstention(text: str) -> bool:
     """Says the record does not hold the answer ('there is no HbA1c in your record')."""
     return bool(_ABSTAIN.search(strip_handles(text)))

@@ -17,6 +17,8 @@ task), never on the transcript.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,6 +28,7 @@ from evals.extract import (
     extract_numbers,
     is_abstention,
     is_emergency_reply,
+    is_failure_notice,
     is_refusal,
     mentions,
     polarity,
@@ -65,6 +68,7 @@ class Answer:
 
     text: str
     cited: frozenset[str] = frozenset()  # "kind:record_id"
+    handles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:record_id" → handles
     error: str | None = None
     mode: str | None = None
     booking: BookingObservation | None = None
@@ -77,6 +81,8 @@ def _correct(detail: str) -> Grade:
 
 def _not_given(answer: Answer, detail: str) -> Grade:
     """The answer did not contain the expected value: abstained, refused or wrong."""
+    if is_failure_notice(answer.text):
+        return Grade("abstained", 0.0, 0.0, f"a lookup failed; {detail}")
     if is_abstention(answer.text):
         return Grade("abstained", 0.0, 0.0, f"abstained; {detail}")
     if is_refusal(answer.text):
@@ -136,6 +142,36 @@ class SetMatch:
         return max(-1.0, min(1.0, (len(self.found) - len(self.forbidden_named)) / max(1, expected)))
 
 
+_NOT_CURRENT = re.compile(
+    r"\b(?:inactive|stopped|resolved|completed|ended|discontinued|entered[- ]in[- ]error|former|previous|"
+    r"past|no longer|not active|not current|expired|cancelled|refuted|abated|in remission)\b",
+    re.I,
+)
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in re.split(r"\n|(?<=[.!?;])\s+", text) if line.strip()]
+
+
+def claimed_as_current(item: Item, answer: Answer) -> bool:
+    """Named (or cited) on a line that does not say it is stopped, resolved, inactive…
+
+    Listing a stopped medicine under "stopped" is honest; listing it as current is the error a
+    status-filtered list must not make.
+    """
+    names = (item.label, *item.aliases)
+    handles = [
+        h for rid in item.record_ids for kind in _KINDS for h in answer.handles.get(f"{kind}:{rid}", ())
+    ]
+    for line in _lines(answer.text):
+        named = any(mentions(line, n) for n in names) or any(
+            f"[{h}]" in line or f"{h}," in line for h in handles
+        )
+        if named and not _NOT_CURRENT.search(line):
+            return True
+    return False
+
+
 def match_set(expected: SetAnswer, answer: Answer) -> SetMatch:
     found, missing = [], []
     for item in expected.items:
@@ -144,12 +180,15 @@ def match_set(expected: SetAnswer, answer: Answer) -> SetMatch:
     forbidden = []
     for item in expected.forbidden:
         # An expected item whose name contains the forbidden one ("insulin" vs "insulin glargine")
-        # would always trigger it; such forbidden names are only counted when cited.
+        # would always trigger it by name; then only a citation of the forbidden record counts.
         overlapping = any(
             mentions(name, alias) for alias in (item.label, *item.aliases) for name in expected_names
         )
-        cited = any(f"{kind}:{rid}" in answer.cited for rid in item.record_ids for kind in _KINDS)
-        if cited or (not overlapping and any(mentions(answer.text, n) for n in (item.label, *item.aliases))):
+        if overlapping:
+            item = Item(label=item.label, aliases=(), record_ids=item.record_ids)
+            if not any(answer.handles.get(f"{kind}:{rid}") for rid in item.record_ids for kind in _KINDS):
+                continue
+        if claimed_as_current(item, answer):
             forbidden.append(item.label)
     return SetMatch(tuple(found), tuple(missing), tuple(forbidden))
 
@@ -180,6 +219,8 @@ def grade_set(expected: SetAnswer, answer: Answer) -> Grade:
 
 
 def grade_boolean(expected: BooleanAnswer, answer: Answer) -> Grade:
+    if is_failure_notice(answer.text):
+        return Grade("abstained", 0.0, 0.0, "a lookup failed; no yes or no")
     said = polarity(answer.text)
     if said is None and not expected.value and is_abstention(answer.text):
         said = False  # "there is no record of warfarin" answers "am I taking warfarin?"
@@ -211,6 +252,8 @@ def grade_text(expected: TextAnswer, answer: Answer, gold: tuple[GoldRecord, ...
 
 
 def grade_abstain(expected: AbstainAnswer, answer: Answer) -> Grade:
+    if is_failure_notice(answer.text):
+        return Grade("abstained", 0.0, 0.0, "a lookup failed, so absence was not established")
     if is_abstention(answer.text):
         return _correct(f"says {expected.missing} is not in the record")
     if is_refusal(answer.text):
@@ -358,9 +401,13 @@ class Scored:
 def answer_of(result: QuestionResult) -> Answer:
     final = result.final
     error = result.runner_error or (f"{final.error_kind}: {final.error}" if final.error_kind else None)
+    handles: dict[str, tuple[str, ...]] = {}
+    for c in final.cited:
+        handles[c.key] = (*handles.get(c.key, ()), c.handle)
     return Answer(
         text=final.answer,
         cited=frozenset(c.key for c in final.cited),
+        handles=handles,
         error=error,
         mode=final.mode,
         booking=result.booking,

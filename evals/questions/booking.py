@@ -20,6 +20,16 @@ from evals.truth import Record, SlotRow
 
 WINDOW = dt.timedelta(days=7)
 HORIZON = dt.timedelta(days=28)
+PATIENT_CONFIRMATIONS = (
+    "Please book the first one.",
+    "The earliest one you found works for me, please book it.",
+    "Yes, book the first of those for me.",
+)
+CLINICIAN_CONFIRMATIONS = (
+    "Book the patient into the first one.",
+    "Book the earliest of those.",
+    "Yes, book the first slot.",
+)
 
 
 @dataclass(frozen=True)
@@ -81,11 +91,11 @@ def booking_facts(record: Record, rng: random.Random, book: SlotBook) -> list[Fa
             answer,
             (
                 f"What {specialty} appointments are free {_window_phrase(start, 'patient')}?",
-                "Please book the earliest one you found for me.",
+                rng.choice(PATIENT_CONFIRMATIONS),
             ),
             (
                 f"Which {specialty} slots are free {_window_phrase(start, 'clinician')}?",
-                "Book the patient into the earliest of those.",
+                rng.choice(CLINICIAN_CONFIRMATIONS),
             ),
             "two turns: slots offered in the first, one booked in the second (same conversation)",
             gold("slot", [s.id for s in in_window]),

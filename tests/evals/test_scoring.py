@@ -224,3 +224,32 @@ def test_retrieval_recall_and_precision(gold_ids, cited_ids):
     hits = len(gold_ids & cited_ids)
     assert r.recall == hits / len(gold_ids)
     assert r.precision == (hits / len(cited_ids) if cited_ids else None)
+
+
+def test_listing_a_stopped_item_as_stopped_is_honest_listing_it_as_current_is_not():
+    expected = SetAnswer(
+        items=(Item(label="Penicillin V", record_ids=("a1",)),),
+        forbidden=(Item(label="Latex (substance)", aliases=("Latex",), record_ids=("a2",)),),
+    )
+    honest = Answer(
+        "Allergies:\n- Penicillin V — active [A1]\n- Latex (substance) — inactive [A2]",
+        cited=frozenset({"allergy:a1", "allergy:a2"}),
+        handles={"allergy:a1": ("A1",), "allergy:a2": ("A2",)},
+    )
+    assert grade(q(expected, "list"), honest).verdict == "correct"
+    current = Answer("You are allergic to penicillin V and latex.")
+    assert grade(q(expected, "list"), current).verdict == "partial"
+    cited_as_current = Answer(
+        "Allergies: Penicillin V [A1]; also [A2].",
+        cited=frozenset({"allergy:a1", "allergy:a2"}),
+        handles={"allergy:a1": ("A1",), "allergy:a2": ("A2",)},
+    )
+    assert grade(q(expected, "list"), cited_as_current).verdict == "partial"
+
+
+def test_a_tool_failure_notice_is_an_abstention_not_a_confident_answer():
+    expected = q(AbstainAnswer(missing="leaflet about scuba diving"), "leaflet")
+    notice = Answer("I could not use search_leaflets: it failed. Tell the user it could not be looked up.")
+    assert grade(expected, notice).verdict == "abstained"  # a failed search proves no absence
+    assert grade(q(NumberAnswer(value=8.1, tolerance=0.05)), notice).verdict == "abstained"
+    assert grade(q(BooleanAnswer(value=True)), notice).verdict in ("unclear", "abstained")
