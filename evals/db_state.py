@@ -217,28 +217,40 @@ class StateGuard:
                 {"pid": pid, "conv": conversation_id},
             )
 
-    def undo_conversation_writes(self, patient_id: str, conversation_id: str) -> int:
-        """A question that was not a booking task booked something: count it, then undo it."""
-        with patient_transaction(self.db.admin, patient_id) as conn:
-            ids = list(
-                conn.execute(
-                    text("SELECT id FROM appointments WHERE patient_id = :pid AND conversation_id = :conv"),
-                    {"pid": patient_id, "conv": conversation_id},
-                ).scalars()
-            )
-            if ids:
-                conn.execute(
+    def sweep_conversation_writes(self, patient_ids: list[str], conversation_prefix: str) -> dict[str, int]:
+        """After the read-only questions: anything they booked is counted per conversation, then undone.
+
+        One pass per patient instead of one per question (a check per question cost a fifth of
+        the run's throughput). Booking tasks run after this, on clean state.
+        """
+        found: dict[str, int] = {}
+        like = conversation_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        for pid in sorted(set(patient_ids)):
+            params = {"pid": pid, "like": like}
+            with patient_transaction(self.db.admin, pid) as conn:
+                rows = conn.execute(
                     text(
-                        "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = ANY(:ids)"
+                        "SELECT conversation_id, array_agg(id) AS ids FROM appointments "
+                        "WHERE patient_id = :pid AND conversation_id LIKE :like GROUP BY conversation_id"
                     ),
-                    {"ids": ids},
-                )
+                    params,
+                ).all()
+                ids = [i for row in rows for i in row.ids]
+                if ids:
+                    conn.execute(
+                        text(
+                            "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = ANY(:ids)"
+                        ),
+                        {"ids": ids},
+                    )
+                    conn.execute(
+                        text("DELETE FROM appointments WHERE patient_id = :pid AND id = ANY(:ids)"),
+                        {"pid": pid, "ids": ids},
+                    )
                 conn.execute(
-                    text("DELETE FROM appointments WHERE patient_id = :pid AND id = ANY(:ids)"),
-                    {"pid": patient_id, "ids": ids},
+                    text("DELETE FROM offered_slots WHERE patient_id = :pid AND conversation_id LIKE :like"),
+                    params,
                 )
-            conn.execute(
-                text("DELETE FROM offered_slots WHERE patient_id = :pid AND conversation_id = :conv"),
-                {"pid": patient_id, "conv": conversation_id},
-            )
-        return len(ids)
+            for row in rows:
+                found[row.conversation_id] = len(row.ids)
+        return found

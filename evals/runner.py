@@ -74,6 +74,14 @@ class _Output:
         self.transcripts = (self.run_dir / TRANSCRIPTS).open("wb")
         return self
 
+    def rewrite_results(self, results: list[QuestionResult]) -> None:
+        """Results found to have written after the fact (the post-read sweep): write them all again."""
+        self.results.seek(0)
+        self.results.truncate()
+        for result in results:
+            self.results.write(orjson.dumps(result.model_dump(mode="json")) + b"\n")
+        self.results.flush()
+
     def write(self, result: QuestionResult, transcript: dict[str, Any]) -> None:
         self.results.write(orjson.dumps(result.model_dump(mode="json")) + b"\n")
         self.results.flush()
@@ -182,6 +190,7 @@ async def run_questions(
     *,
     on_result: Callable[[QuestionResult, dict], None] | None = None,
     outcome: RunOutcome | None = None,
+    on_rewrite: Callable[[list[QuestionResult]], None] | None = None,
 ) -> RunOutcome:
     """Read-only questions concurrently, then state-changing ones serially with restore."""
     outcome = outcome if outcome is not None else RunOutcome()
@@ -207,13 +216,17 @@ async def run_questions(
             except asyncio.QueueEmpty:
                 return
             result, transcript = await ask(agent, question, settings)
-            if guard is not None:
-                result.conversation_writes = await asyncio.to_thread(
-                    guard.undo_conversation_writes, question.patient_id, conversation_of(settings, question)
-                )
             record(result, transcript)
 
     await asyncio.gather(*(reader() for _ in range(max(1, settings.concurrency))))
+    if guard is not None and reads:
+        written = await asyncio.to_thread(
+            guard.sweep_conversation_writes, [q.patient_id for q in reads], f"eval-{settings.run_id}-"
+        )
+        for result in outcome.results:
+            result.conversation_writes = written.get(f"eval-{settings.run_id}-{result.question_id}", 0)
+        if written and on_rewrite is not None:
+            on_rewrite(outcome.results)
 
     for question in writes:
         if guard is None:
@@ -273,7 +286,11 @@ def run_set_to_folder(
                 if progress is not None:
                     progress(result)
 
-            asyncio.run(_run_and_close(agent, question_set.questions, guard, settings, on_result, outcome))
+            asyncio.run(
+                _run_and_close(
+                    agent, question_set.questions, guard, settings, on_result, outcome, out.rewrite_results
+                )
+            )
     except KeyboardInterrupt:
         info.interrupted = True
         raise
@@ -295,9 +312,12 @@ async def _run_and_close(
     settings: RunSettings,
     on_result: Callable[[QuestionResult, dict], None],
     outcome: RunOutcome,
+    on_rewrite: Callable[[list[QuestionResult]], None],
 ) -> RunOutcome:
     try:
-        return await run_questions(agent, questions, guard, settings, on_result=on_result, outcome=outcome)
+        return await run_questions(
+            agent, questions, guard, settings, on_result=on_result, outcome=outcome, on_rewrite=on_rewrite
+        )
     finally:
         close = getattr(agent, "aclose", None)
         if close is not None:
