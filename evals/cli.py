@@ -128,19 +128,22 @@ def generate_command(
     finally:
         db.dispose()
     header = question_set.header
-    table = Table("category", "questions", title=f"{len(question_set.questions)} questions → {out}")
+    table = Table("category", "questions", title=f"{len(question_set.questions)} questions")
     for name, count in header.counts.items():
         table.add_row(name, str(count))
     console.print(table)
     roles: dict[str, int] = {}
     for q in question_set.questions:
         roles[q.role] = roles.get(q.role, 0) + 1
+    console.print(f"set: {out}")
     console.print(
         f"patients {len(header.patients)}, seed {header.seed}, now {header.now.isoformat()}, "
         f"roles {roles}, multi-turn {sum(q.multi_turn for q in question_set.questions)}"
     )
     for name, why in header.skipped.items():
         err_console.print(f"[yellow]not generated[/] {name}: {why}")
+    for warning in header.warnings:
+        err_console.print(f"[yellow]warning:[/] {warning}")
 
 
 def execute_run(

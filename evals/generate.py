@@ -145,6 +145,13 @@ def generate(
         facts = _cap(facts, options.per_patient, random.Random(f"cap:{options.seed}:{pid}"))
         questions.extend(emit(facts, pid, options.now))
 
+    warnings = []
+    late = sum(r.after_now() for r in records.values())
+    if late:
+        warnings.append(
+            f"{late} record rows are dated after --now {options.now.isoformat()}: the truth ignores them but the "
+            "tools may still show them; pin --now at or after the newest record"
+        )
     counts = Counter(q.category for q in questions)
     for category in options.categories:
         if not counts.get(category) and category not in skipped:
@@ -156,5 +163,6 @@ def generate(
         database=fingerprint(db, chosen),
         counts={c: counts[c] for c in CATEGORIES if counts.get(c)},
         skipped=skipped,
+        warnings=tuple(warnings),
     )
     return header, questions

@@ -205,6 +205,7 @@ class SetHeader(_Strict):
     database: str = Field(description="Fingerprint of the records the truth was computed from.")
     counts: dict[str, int] = Field(default_factory=dict)
     skipped: dict[str, str] = Field(default_factory=dict, description="category → why nothing was generated")
+    warnings: tuple[str, ...] = ()
 
 
 class QuestionSet(BaseModel):

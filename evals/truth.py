@@ -142,6 +142,13 @@ class Record:
     procedures: list[ProcedureRow] = field(default_factory=list)
     notes: list[NoteRow] = field(default_factory=list)
 
+    def after_now(self) -> int:
+        """Rows dated after the pinned "now": the tools would still show them, the truth does not."""
+        stamps = [m.effective for m in self.measurements]
+        stamps += [m.authored_on for m in self.medications if m.authored_on]
+        stamps += [e.start for e in self.encounters if e.start]
+        return sum(1 for t in stamps if t > self.now)
+
     # ---- the semantics, one function each ---------------------------------------------------
 
     def active_medications(self) -> list[Medication]:

@@ -148,13 +148,14 @@ def lookups(record: Record, rng: random.Random) -> list[Fact]:
         rows = procedures[code]
         last = max(rows, key=lambda p: (p.performed_start, p.id))
         name = condition_name(last.display).lower()
+        article = "an" if name[:1] in "aeiou" else "a"
         facts.append(
             Fact(
                 "lookup",
                 "last_procedure_date",
                 code,
                 DateAnswer(value=day(last.performed_start)),
-                (f"When did I last have a {name}?",),
+                (f"When did I last have {article} {name}?",),
                 (f"When was the patient's most recent {name}?",),
                 f"newest performed start among {len(rows)} procedures with code {code}",
                 gold("procedure", [last.id]),

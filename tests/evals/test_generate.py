@@ -129,3 +129,11 @@ def test_bad_set_files_name_file_line_and_field(tmp_path, cohort_db):
     path.write_text('{"hello": 1}\n')
     with pytest.raises(SetFileError, match="not a question set"):
         read_set(path)
+
+
+def test_records_after_now_are_flagged(cohort_db):
+    earlier = NOW - dt.timedelta(days=200)
+    header, _ = generate(cohort_db, GenerateOptions(seed=7, now=earlier, categories=("lookup",)))
+    assert header.warnings and "dated after --now" in header.warnings[0]
+    header, _ = generate(cohort_db, GenerateOptions(seed=7, now=NOW, categories=("lookup",)))
+    assert header.warnings == ()
