@@ -1,7 +1,10 @@
 """The typed event stream every agent run produces, serialised unchanged by the server.
 
 A run is: zero or more status / tool_call / tool_result / text / citation events, then
-exactly one `done` or `error`. Events are pydantic models discriminated by `type`, so the
+exactly one `done` or `error`. Text deltas are provisional: `done.answer` is the final answer
+(with grounding markers such as `[unverified]`, or a scripted reply that replaced a refusal),
+and a client shows it in place of the streamed text. `citation` events name the rows the
+final answer cites; `tool_result.handles` name every row a tool returned. Events are pydantic models discriminated by `type`, so the
 server, the CLI, the evals and the tests all read the same shapes.
 """
 

@@ -15,8 +15,11 @@ import typer
 COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
+    "tools.cli",
     "chartside.up",
     "evals.cli",
+    "server.cli",
+    "agent.cli",
 )
 
 app = typer.Typer(

@@ -22,13 +22,18 @@ def prepare(db: Database) -> None:
 
 def up_command() -> None:
     """Start the database, load the demo data if absent, and serve the web app."""
+    from server.cli import print_demo_credentials, serve
+    from server.demo import create_demo_accounts
+
     settings = get_settings()
     db = open_database(settings)
     try:
         prepare(db)
+        # after the cohort is loaded: demo accounts are bound to ingested patients
+        print_demo_credentials(create_demo_accounts(db))
+        serve(settings, db)
     finally:
         db.dispose()
-    console.print("[yellow]the web server is not built yet; the database is ready.[/]")
 
 
 def register(app: typer.Typer) -> None:

@@ -561,6 +561,16 @@ class AppointmentSlot(Base):
     ends_at: Mapped[dt.datetime] = mapped_column(TZ)
     booked_appointment_id: Mapped[str | None] = mapped_column(Text, unique=True)
 
+    __table_args__ = (
+        # find_slots: free slots of a few departments in a date window (migration 0002)
+        Index(
+            "ix_appointment_slots_free",
+            "department_id",
+            "starts_at",
+            postgresql_where=text("booked_appointment_id IS NULL"),
+        ),
+    )
+
 
 class Appointment(Base):
     __tablename__ = "appointments"
@@ -673,11 +683,15 @@ class Message(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
     question: Mapped[str] = mapped_column(Text)
     scope: Mapped[dict | None] = mapped_column(JSONB)
-    status: Mapped[str] = mapped_column(Text, server_default=text("'pending'"))  # pending|running|done|error
+    status: Mapped[str] = mapped_column(
+        Text, server_default=text("'pending'")
+    )  # pending|running|done|error|cancelled
     answer: Mapped[str | None] = mapped_column(Text)
     metrics: Mapped[dict | None] = mapped_column(JSONB)
     created_at: Mapped[dt.datetime] = mapped_column(TZ, server_default=_now())
     finished_at: Mapped[dt.datetime | None] = mapped_column(TZ)
+    # "now" pinned by an evaluator for reproducible answers; NULL = the wall clock at run time
+    pinned_now: Mapped[dt.datetime | None] = mapped_column(TZ)
 
     __table_args__ = (
         ForeignKeyConstraint(

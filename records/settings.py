@@ -57,6 +57,14 @@ class Settings(BaseSettings):
     aux_model: str = "claude-haiku-5-5"
     model_timeout_s: float = Field(default=60.0, gt=0)
     model_max_retries: int = Field(default=2, ge=0, le=10)
+    model_overloaded_retries: int = Field(
+        default=1, ge=0, le=10, description="Retries of a 529 overloaded reply (within model_max_retries)."
+    )
+    model_max_retry_wait_s: float = Field(
+        default=20.0,
+        ge=0,
+        description="A 429 asking to wait longer than this fails at once with 'try again in N s'.",
+    )
     max_agent_iterations: int = Field(default=8, ge=1, le=50)
     max_answer_tokens: int = Field(default=2048, ge=64)
 
@@ -66,6 +74,21 @@ class Settings(BaseSettings):
     secret_key: SecretStr | None = Field(
         default=None, description="Unset: generated into data_dir/secret_key."
     )
+    secure_cookies: bool = Field(default=False, description="Mark the session cookie Secure (behind TLS).")
+    session_max_age_s: int = Field(default=8 * 3600, ge=60, description="Idle-independent session lifetime.")
+    max_body_bytes: int = Field(default=16 * 1024, ge=1024, description="Larger request bodies get 413.")
+    max_question_chars: int = Field(default=2000, ge=10, description="Longer questions get 400.")
+    ask_rate_per_minute: int = Field(default=12, ge=1, description="Questions per account per minute.")
+    api_rate_per_minute: int = Field(default=300, ge=1, description="API requests per account per minute.")
+    login_rate_per_minute: int = Field(
+        default=10, ge=1, description="Login attempts per username per minute."
+    )
+    max_streams_per_account: int = Field(default=3, ge=1, description="Open answer streams per account.")
+    stream_grace_s: float = Field(
+        default=15.0, ge=0, description="How long a run waits for a reconnect after its last client left."
+    )
+    stream_ping_s: float = Field(default=15.0, gt=0, description="SSE keep-alive comment interval.")
+    run_timeout_s: float = Field(default=300.0, gt=0, description="A run still going after this is stopped.")
 
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)

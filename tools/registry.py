@@ -3,20 +3,25 @@
 A tool is a function `(ctx, args) -> ToolResult` with a pydantic input model
 (`extra="forbid"`) and a docstring that becomes its description. The registry
 
-* turns the input model into a strict JSON schema (no patient field can exist: the schema
-  check refuses one),
+* turns the input model into a strict JSON schema (`tools.schema`; no patient field can
+  exist: the schema check refuses one),
 * validates raw model input against the model (unknown fields such as `patient_id` are
   rejected with an explanation, not silently dropped),
 * runs the tool inside one database transaction as the application role with the scope's
-  patient set, so row-level security filters every statement,
-* writes one audit row per call, allowed or denied, and
+  patient set, so row-level security filters every statement; each call gets its own copy
+  of the context, so tool calls of one turn can run in parallel threads safely,
+* rolls that transaction back when the tool raises `ToolError` (an expected failure the
+  model can act on: a taken slot, an unknown id) and returns the explanation,
+* writes one audit row per call, allowed or denied (a successful call commits it in its own
+  transaction, so no result is returned without its audit row), and
 * turns unexpected exceptions into a generic error result (logged with a traceback here,
   never shown to the model).
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
+import datetime as dt
 import hashlib
 import json
 import logging
@@ -25,18 +30,47 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
 from tools.results import HandleBook, ToolResult
+from tools.schema import FORBIDDEN_FIELD_WORDS, strict_schema
 from tools.scope import PatientScope
 
 log = logging.getLogger(__name__)
 
-FORBIDDEN_FIELD_WORDS = ("patient", "mrn", "subject")
+__all__ = [
+    "FORBIDDEN_FIELD_WORDS",
+    "Registry",
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolInput",
+    "strict_schema",
+]
 
 ToolFn = Callable[["ToolContext", BaseModel], ToolResult]
+
+
+AUDIT_INSERT = text(
+    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
+    "conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, :detail, :conv)"
+)
+
+
+class ToolInput(BaseModel):
+    """Base of every tool's input model: unknown fields (such as `patient_id`) are errors."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        # PostgreSQL text cannot hold NUL: refuse it here instead of failing inside a query
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("must not contain NUL (\\x00) characters")
+        return value
 
 
 @dataclass
@@ -55,6 +89,24 @@ class ToolContext:
         if self.conn is None:
             raise RuntimeError("tool called outside Registry.execute")
         return self.conn
+
+    def clock(self) -> dt.datetime:
+        """The current instant (aware, UTC), or the pinned one an evaluation set."""
+        if self.now is None:
+            return dt.datetime.now(dt.UTC)
+        now = self.now
+        if isinstance(now, dt.date) and not isinstance(now, dt.datetime):
+            now = dt.datetime.combine(now, dt.time(12), tzinfo=dt.UTC)
+        return now if now.tzinfo else now.replace(tzinfo=dt.UTC)
+
+
+class ToolError(Exception):
+    """An expected failure with an explanation the model can act on (rolls the call back)."""
+
+    def __init__(self, kind: str, explanation: str) -> None:
+        super().__init__(explanation)
+        self.kind = kind
+        self.explanation = explanation
 
 
 @dataclass(frozen=True)
@@ -79,32 +131,6 @@ class Tool:
         }
 
 
-def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """Inline $refs, forbid extra properties, and refuse any patient-identifying field."""
-    raw = model.model_json_schema()
-    defs = raw.pop("$defs", {})
-
-    def resolve(node: Any) -> Any:
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return resolve(copy.deepcopy(defs[node["$ref"].split("/")[-1]]))
-            out = {k: resolve(v) for k, v in node.items() if k != "title"}
-            if out.get("type") == "object":
-                out["additionalProperties"] = False
-            return out
-        if isinstance(node, list):
-            return [resolve(v) for v in node]
-        return node
-
-    schema = resolve(raw)
-    for name in schema.get("properties", {}):
-        if any(word in name.lower() for word in FORBIDDEN_FIELD_WORDS):
-            raise ValueError(f"{model.__name__}.{name}: tool inputs may not name a patient")
-    schema.setdefault("properties", {})
-    schema["additionalProperties"] = False
-    return schema
-
-
 def describe_validation_error(tool: str, error: ValidationError) -> str:
     parts = []
     for item in error.errors():
@@ -112,7 +138,8 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
         if item["type"] == "extra_forbidden":
             parts.append(f"'{where}' is not an argument of {tool}; remove it")
         else:
-            parts.append(f"'{where}': {item['msg']}")
+            message = item["msg"].removeprefix("Value error, ")
+            parts.append(message if where == "input" else f"'{where}': {message}")
     return f"Invalid arguments for {tool}: " + "; ".join(parts) + ". Fix them and call again."
 
 
@@ -176,10 +203,17 @@ class Registry:
         allowed: Iterable[str] | None = None,
     ) -> ToolResult:
         """Validate, run in a patient-scoped transaction, audit. Never raises for tool failures."""
-        raw_args = raw_args if isinstance(raw_args, dict) else {}
         started = time.perf_counter()
         tool = self._tools.get(name)
-        if tool is None:
+        if not isinstance(raw_args, dict):
+            shown = raw_args
+            raw_args = {"_raw": repr(raw_args)[:200]}
+            result = ToolResult.failure(
+                "bad_argument",
+                f"Invalid arguments for {name}: they must be a JSON object, got {type(shown).__name__}. "
+                "Fix them and call again.",
+            )
+        elif tool is None:
             result = ToolResult.failure("not_found", f"There is no tool named {name!r}.")
         elif allowed is not None and name not in set(allowed):
             result = ToolResult.failure(
@@ -192,18 +226,28 @@ class Registry:
             except ValidationError as exc:
                 result = ToolResult.failure("bad_argument", describe_validation_error(name, exc))
             else:
-                result = self._run(ctx, tool, args)
+                result = self._run(ctx, tool, args, raw_args, started)
+                if result.ok:
+                    return result  # audited inside the tool's own transaction
         self.audit(ctx, name, raw_args, result, (time.perf_counter() - started) * 1000)
         return result
 
-    def _run(self, ctx: ToolContext, tool: Tool, args: BaseModel) -> ToolResult:
+    def _run(
+        self, ctx: ToolContext, tool: Tool, args: BaseModel, raw_args: dict[str, Any], started: float
+    ) -> ToolResult:
         try:
             with patient_transaction(ctx.db.app, ctx.scope.patient_id) as conn:
-                ctx.conn = conn
-                try:
-                    return tool.fn(ctx, args)
-                finally:
-                    ctx.conn = None
+                # a private copy: parallel calls sharing `ctx` must not share a connection
+                result = tool.fn(dataclasses.replace(ctx, conn=conn), args)
+                if result.ok:
+                    # same transaction: a successful call and its audit row commit together,
+                    # and a result whose audit row cannot be written is never returned
+                    self._insert_audit(
+                        conn, ctx, tool.name, raw_args, result, (time.perf_counter() - started) * 1000
+                    )
+                return result
+        except ToolError as exc:  # expected: rolled back, explained
+            return ToolResult.failure(exc.kind, exc.explanation)
         except Exception:  # the model gets an explanation; the log gets the traceback
             log.exception("tool %s failed", tool.name)
             return ToolResult.failure(
@@ -213,26 +257,31 @@ class Registry:
             )
 
     @staticmethod
-    def audit(ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float) -> None:
-        outcome = "ok" if result.ok else (result.error_kind or "error")
+    def _insert_audit(
+        conn: Connection, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
+    ) -> None:
+        conn.execute(
+            AUDIT_INSERT,
+            {
+                "actor": ctx.scope.actor,
+                "role": ctx.scope.role,
+                "pid": ctx.scope.patient_id,
+                "action": f"tool:{name}",
+                "digest": args_digest(raw_args),
+                "outcome": "ok" if result.ok else (result.error_kind or "error"),
+                "detail": f"{ms:.1f} ms, {result.total} rows"
+                + ("" if result.ok else f": {result.text[:200]}"),
+                "conv": ctx.scope.conversation_id,
+            },
+        )
+
+    @classmethod
+    def audit(
+        cls, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
+    ) -> None:
+        """The audit row of a call that did not succeed (its own transaction was rolled back)."""
         try:
             with ctx.db.app.begin() as conn:
-                conn.execute(
-                    text(
-                        "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, "
-                        "detail, conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, "
-                        ":detail, :conv)"
-                    ),
-                    {
-                        "actor": ctx.scope.actor,
-                        "role": ctx.scope.role,
-                        "pid": ctx.scope.patient_id,
-                        "action": f"tool:{name}",
-                        "digest": args_digest(raw_args),
-                        "outcome": outcome,
-                        "detail": f"{ms:.1f} ms, {result.total} rows",
-                        "conv": ctx.scope.conversation_id,
-                    },
-                )
+                cls._insert_audit(conn, ctx, name, raw_args, result, ms)
         except Exception:
             log.exception("could not write the audit row for %s", name)

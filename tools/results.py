@@ -8,6 +8,7 @@ against this book.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,8 @@ class HandleBook:
     by_record: dict[tuple[str, str], Citation] = field(default_factory=dict)
     by_handle: dict[str, Citation] = field(default_factory=dict)
     _counters: dict[str, int] = field(default_factory=dict)
+    # tool calls of one turn may run in parallel threads and cite into the same book
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def cite(
         self,
@@ -58,21 +61,22 @@ class HandleBook:
         data: dict[str, Any] | None = None,
     ) -> Citation:
         key = (kind, record_id)
-        if key in self.by_record:
-            return self.by_record[key]
-        prefix = PREFIXES[kind]
-        self._counters[prefix] = self._counters.get(prefix, 0) + 1
-        citation = Citation(
-            handle=f"{prefix}{self._counters[prefix]}",
-            kind=kind,
-            record_id=record_id,
-            label=label,
-            facts=facts or [],
-            data=data or {},
-        )
-        self.by_record[key] = citation
-        self.by_handle[citation.handle] = citation
-        return citation
+        with self._lock:
+            if key in self.by_record:
+                return self.by_record[key]
+            prefix = PREFIXES[kind]
+            self._counters[prefix] = self._counters.get(prefix, 0) + 1
+            citation = Citation(
+                handle=f"{prefix}{self._counters[prefix]}",
+                kind=kind,
+                record_id=record_id,
+                label=label,
+                facts=facts or [],
+                data=data or {},
+            )
+            self.by_record[key] = citation
+            self.by_handle[citation.handle] = citation
+            return citation
 
     def get(self, handle: str) -> Citation | None:
         return self.by_handle.get(handle.strip("[]"))

@@ -1,0 +1,201 @@
+"""`chartside ask` — ask about one patient's record from the terminal — and `chartside bench agent`.
+
+The answer streams to stdout as it is written; the tool trace (calls, results, timings) goes
+to stderr so `--json` output and pipes stay clean; citations and the grounding check follow
+the answer. Without a question it opens a conversation (follow-ups, two-step booking).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import json
+import uuid
+from typing import Any
+
+import typer
+from rich.table import Table
+from sqlalchemy import text
+
+from agent.base import AgentRequest, Turn
+from agent.events import (
+    CitationEvent,
+    DoneEvent,
+    ErrorEvent,
+    Event,
+    TextEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from chartside.console import console, err_console, fail
+from chartside.groups import bench_app
+from records.database import Database, open_database
+from records.settings import get_settings
+from tools.scope import PatientScope
+
+
+def resolve_patient(db: Database, given: str) -> tuple[str, str]:
+    """(patient_id, name) for an exact id or a unique id prefix; a clear error otherwise."""
+    with db.admin.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT patient_id, full_name FROM patients WHERE patient_id = :g OR patient_id LIKE :p LIMIT 5"
+            ),
+            {"g": given, "p": given.replace("%", "") + "%"},
+        ).all()
+        total = conn.execute(text("SELECT count(*) FROM patients")).scalar_one()
+    exact = [r for r in rows if r.patient_id == given]
+    if exact:
+        return exact[0].patient_id, exact[0].full_name
+    if len(rows) == 1:
+        return rows[0].patient_id, rows[0].full_name
+    if not rows:
+        hint = (
+            "the database has no patients yet (run `chartside up`)"
+            if total == 0
+            else f"{total} patients exist"
+        )
+        raise fail(f"--patient {given!r}: no patient with that id or id prefix; {hint}")
+    raise fail(f"--patient {given!r}: matches several patients; give more of the id")
+
+
+def _args(data: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in data.items() if v is not None)
+
+
+class TerminalView:
+    """Renders events: answer on stdout, trace on stderr; or one JSON object per line."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.streamed: list[str] = []
+        self.citations: list[CitationEvent] = []
+
+    def show(self, event: Event) -> None:
+        if self.as_json:
+            console.print_json(json.dumps(event.model_dump(mode="json")), indent=None)
+            return
+        if isinstance(event, TextEvent):
+            self.streamed.append(event.delta)
+            console.print(event.delta, end="", markup=False, highlight=False, soft_wrap=True)
+        elif isinstance(event, ToolCallEvent):
+            err_console.print(f"[dim]→ {event.name}({_args(event.input)})[/]")
+        elif isinstance(event, ToolResultEvent):
+            mark = "[green]✓[/]" if event.ok else "[red]✗[/]"
+            handles = " ".join(event.handles[:8]) + (" …" if len(event.handles) > 8 else "")
+            err_console.print(
+                f"[dim]← {mark} {event.name}: {event.summary} {handles} ({event.latency_ms:.1f} ms)[/]"
+            )
+        elif isinstance(event, CitationEvent):
+            self.citations.append(event)
+        elif isinstance(event, DoneEvent):
+            self.done(event)
+        elif isinstance(event, ErrorEvent):
+            console.print()
+            err_console.print(f"[bold red]error ({event.kind}):[/] {event.message}")
+        else:
+            err_console.print(f"[dim]{event.text}[/]")  # status
+
+    def done(self, event: DoneEvent) -> None:
+        console.print()
+        if "".join(self.streamed).strip() != event.answer.strip():
+            console.print("\n[bold]Checked answer:[/]")
+            console.print(event.answer, markup=False, highlight=False)
+        if self.citations:
+            table = Table(title="Citations", show_lines=False)
+            table.add_column("handle")
+            table.add_column("kind")
+            table.add_column("row")
+            for c in self.citations:
+                table.add_row(c.handle, c.kind, c.label)
+            console.print(table)
+        if not event.grounding.grounded:
+            err_console.print("[bold yellow]Grounding check flagged:[/]")
+            for issue in event.grounding.issues:
+                err_console.print(f"  [yellow]{issue.kind}[/]: {issue.detail}")
+        m = event.metrics
+        cost = f", ~${event.cost_usd:.4f}" if event.cost_usd else ""
+        err_console.print(
+            f"[dim]{event.mode} · {m.get('latency_ms', 0):.0f} ms · {len(m.get('tools', []))} tool calls"
+            f" · {event.usage.input_tokens}/{event.usage.output_tokens} tokens{cost}[/]"
+        )
+
+
+async def _ask_once(agent: Any, request: AgentRequest, view: TerminalView) -> str | None:
+    answer = None
+    async for event in agent.run(request):
+        view.show(event)
+        if isinstance(event, DoneEvent):
+            answer = event.answer
+    return answer
+
+
+def ask(
+    question: str = typer.Argument(None, help="The question. Leave out to start a conversation."),
+    patient: str = typer.Option(..., "--patient", "-p", help="Patient id (or a unique prefix of it)."),
+    role: str = typer.Option("patient", "--role", help="patient | clinician | evaluator"),
+    as_json: bool = typer.Option(False, "--json", help="One JSON event per line on stdout."),
+    offline: bool = typer.Option(False, "--offline", help="Use the offline planner even with an API key."),
+) -> None:
+    """Ask a question about one patient's record; the answer is cited to rows of the record."""
+    if role not in ("patient", "clinician", "evaluator"):
+        raise fail(f"--role {role!r}: must be patient, clinician or evaluator")
+    settings = get_settings()
+    db = open_database(settings)
+    try:
+        patient_id, name = resolve_patient(db, patient)
+        from agent.runner import build_agent, default_embedder, default_registry
+
+        try:
+            registry = default_registry()
+        except ImportError as exc:
+            raise fail(f"the record tools are not installed in this build ({exc})") from exc
+        agent = build_agent(
+            settings, db, registry, embedder=default_embedder(settings), force_offline=offline
+        )
+        scope = PatientScope(
+            patient_id=patient_id,
+            role=role,
+            actor=f"cli:{getpass.getuser()}",
+            conversation_id=f"cli-{uuid.uuid4().hex}",
+        )
+        if not as_json:
+            err_console.print(f"[dim]{name} ({patient_id}) · asking as {role} · {agent.mode} mode[/]")
+        asyncio.run(_converse(agent, scope, question, as_json))
+    finally:
+        db.dispose()
+
+
+async def _converse(agent: Any, scope: PatientScope, question: str | None, as_json: bool) -> None:
+    history: list[Turn] = []
+    interactive = question is None
+    try:
+        while True:
+            if question is None:
+                try:
+                    question = console.input("[bold]you>[/] ").strip()
+                except EOFError:
+                    return
+                if not question:
+                    return
+            message_scope = scope.model_copy(update={"message_id": uuid.uuid4().hex})
+            view = TerminalView(as_json)
+            answer = await _ask_once(
+                agent, AgentRequest(scope=message_scope, question=question, history=history), view
+            )
+            if answer is not None:
+                history.append(Turn(question=question, answer=answer))
+            if not interactive:
+                return
+            question = None
+    finally:
+        close = getattr(agent, "aclose", None)
+        if close is not None:
+            await close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ask")(ask)
+    from agent.bench import bench_agent
+
+    bench_app.command("agent")(bench_agent)

@@ -1,0 +1,152 @@
+"""Running one turn's tool calls for an agent (the Claude loop and the offline planner alike).
+
+Tools are synchronous (SQLAlchemy, fastembed), so each call runs in a worker thread; the
+reads of one turn run in parallel, each in its own patient-scoped transaction, and writing
+tools run alone, after the reads, one at a time. A worker thread is never abandoned on
+cancellation (anyio waits for it), so a booking either commits whole or not at all — a
+client that disconnects cannot leave half-written state.
+
+The structural guard lives here: a writing tool the user's own words did not ask for is
+refused (and audited by the registry as not allowed) whatever the model or a note says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from agent.events import CitationEvent, ToolCallEvent, ToolResultEvent
+from agent.intent import WRITE_TOOLS
+from tools.registry import Registry, ToolContext
+from tools.results import Citation, ToolResult
+
+SUMMARY_CHARS = 160
+
+WRITE_REFUSAL = (
+    "{name} was not run: the user did not ask to {verb} in their own words in this message. "
+    "Do not {verb} anything. Tell the user what you found and that they can ask you to {verb} it."
+)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass
+class ToolOutcome:
+    call: ToolCall
+    result: ToolResult
+    ms: float
+
+
+@dataclass
+class ToolExecutor:
+    registry: Registry
+    ctx: ToolContext
+    write_allowed: frozenset[str] = frozenset()
+    only: frozenset[str] | None = None  # a section scope may restrict the tools further
+    outcomes: list[ToolOutcome] = field(default_factory=list)
+    wall_ms: float = 0.0  # time the agent waited on tools (parallel calls overlap)
+
+    def allowed(self) -> set[str]:
+        names = set(self.registry.names()) if self.only is None else set(self.only)
+        return {n for n in names if n not in WRITE_TOOLS or n in self.write_allowed}
+
+    def is_write(self, name: str) -> bool:
+        tool = self.registry.get(name)
+        return name in WRITE_TOOLS or bool(tool and tool.writes)
+
+    def _execute(self, call: ToolCall) -> ToolOutcome:
+        started = time.perf_counter()
+        ctx = dataclasses.replace(self.ctx, conn=None)  # own connection slot, shared handle book
+        result = self.registry.execute(ctx, call.name, call.input, allowed=self.allowed())
+        if (
+            result.error_kind == "not_allowed"
+            and call.name in WRITE_TOOLS
+            and call.name not in self.write_allowed
+        ):
+            verb = "book an appointment" if call.name == "book_appointment" else "cancel an appointment"
+            result = ToolResult.failure("not_allowed", WRITE_REFUSAL.format(name=call.name, verb=verb))
+        return ToolOutcome(call, result, (time.perf_counter() - started) * 1000)
+
+    async def run(self, calls: Sequence[ToolCall]) -> list[ToolOutcome]:
+        """All calls of one turn, results in the calls' order."""
+        started = time.perf_counter()
+        results: dict[int, ToolOutcome] = {}
+        reads = [(i, c) for i, c in enumerate(calls) if not self.is_write(c.name)]
+        writes = [(i, c) for i, c in enumerate(calls) if self.is_write(c.name)]
+
+        async def run_one(index: int, call: ToolCall) -> None:
+            results[index] = await anyio.to_thread.run_sync(partial(self._execute, call))
+
+        async with anyio.create_task_group() as group:
+            for index, call in reads:
+                group.start_soon(run_one, index, call)
+        for index, call in writes:
+            await run_one(index, call)
+        ordered = [results[i] for i in range(len(calls))]
+        self.outcomes.extend(ordered)
+        self.wall_ms += (time.perf_counter() - started) * 1000
+        return ordered
+
+    @property
+    def tool_texts(self) -> list[str]:
+        return [o.result.text for o in self.outcomes if o.result.ok]
+
+    @property
+    def totals(self) -> list[int]:
+        return [o.result.total for o in self.outcomes if o.result.ok]
+
+
+def summary(result: ToolResult) -> str:
+    first = result.text.strip().splitlines()[0] if result.text.strip() else ""
+    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
+
+
+def call_event(call: ToolCall) -> ToolCallEvent:
+    return ToolCallEvent(id=call.id, name=call.name, input=call.input)
+
+
+def result_event(outcome: ToolOutcome) -> ToolResultEvent:
+    result = outcome.result
+    return ToolResultEvent(
+        id=outcome.call.id,
+        name=outcome.call.name,
+        ok=result.ok,
+        summary=summary(result),
+        handles=result.handles,
+        total=result.total,
+        truncated=result.truncated,
+        latency_ms=round(outcome.ms, 2),
+        rows=result.rows,
+    )
+
+
+def citation_events(citations: Iterable[Citation]) -> list[CitationEvent]:
+    return [
+        CitationEvent(handle=c.handle, kind=c.kind, record_id=c.record_id, label=c.label, data=c.data)
+        for c in citations
+    ]
+
+
+def tool_metrics(outcomes: Iterable[ToolOutcome]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": o.call.name,
+            "ms": round(o.ms, 2),
+            "rows": o.result.total,
+            "ok": o.result.ok,
+            **({"error": o.result.error_kind} if not o.result.ok else {}),
+        }
+        for o in outcomes
+    ]

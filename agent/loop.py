@@ -1,0 +1,365 @@
+"""The Claude tool-use loop: stream a turn, run its tool calls, answer them, repeat.
+
+One question = at most `max_iterations` model turns. Each turn is streamed (text deltas go
+out as they arrive); when it stops for `tool_use`, every tool_use block of that turn is
+executed (reads in parallel) and answered in ONE user message of tool_result blocks
+(`is_error` for failures). Other stop reasons:
+
+* `end_turn` / `stop_sequence` — the answer; grounding is checked, markers added;
+* `pause_turn` — the reply is appended and the conversation resent as is;
+* `refusal` — a scripted reply replaces whatever was streamed;
+* `max_tokens` — what was written is kept and marked as cut off (an error if nothing was);
+* `model_context_window_exceeded` and unknown reasons — an error, never a guess.
+
+Errors from the model service (including an `event: error` in the middle of a stream,
+which the SDK raises as a status-200 APIStatusError) become one `ErrorEvent` classified by
+type in `agent.llm`. Every run ends with exactly one `done` or `error`. Cancelling the
+consuming task closes the HTTP stream (the `async with` exits); tool threads finish their
+transaction first (see `agent.execution`).
+
+The text deltas are provisional: `done.answer` is the final text (with grounding markers,
+or the scripted refusal) and clients should show it in place of the streamed text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent import prompts
+from agent.base import AgentRequest
+from agent.events import (
+    DoneEvent,
+    ErrorEvent,
+    Event,
+    GroundingReport,
+    StatusEvent,
+    TextEvent,
+    Usage,
+)
+from agent.execution import (
+    ToolCall,
+    ToolExecutor,
+    call_event,
+    citation_events,
+    result_event,
+    tool_metrics,
+)
+from agent.grounding import check_grounding, row_texts
+from agent.intent import stated_values, write_intent
+from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
+from records.database import Database
+from tools.registry import Registry, ToolContext
+from tools.results import HandleBook
+
+log = logging.getLogger(__name__)
+
+REFUSAL_REPLY = (
+    "I can't help with that request. I can answer questions about what this medical record "
+    "says, or help find and book an appointment."
+)
+NO_ANSWER_REPLY = "I couldn't find an answer to that in the record."
+CUT_OFF_NOTE = "\n\n(The answer was cut off because it reached the length limit; ask a narrower question.)"
+LABS_TOOL = "get_labs"
+
+
+def _add_usage(total: Usage, more: Usage) -> Usage:
+    return Usage(
+        input_tokens=total.input_tokens + more.input_tokens,
+        output_tokens=total.output_tokens + more.output_tokens,
+        cache_creation_input_tokens=total.cache_creation_input_tokens + more.cache_creation_input_tokens,
+        cache_read_input_tokens=total.cache_read_input_tokens + more.cache_read_input_tokens,
+    )
+
+
+def assistant_content(message: Any) -> list[dict[str, Any]]:
+    """The reply's blocks as request params (the SDK's parsed blocks carry extra fields)."""
+    content: list[dict[str, Any]] = []
+    for block in message.content:
+        if block.type == "text":
+            content.append({"type": "text", "text": block.text})
+        elif block.type == "tool_use":
+            content.append({"type": "tool_use", "id": block.id, "name": block.name, "input": block.input})
+        else:  # thinking, server tools, …: send back what came, minus client-side extras
+            raw = block.model_dump(mode="json", exclude_none=True)
+            raw.pop("parsed_output", None)
+            content.append(raw)
+    return content
+
+
+@dataclass
+class RunState:
+    """Everything one question accumulates; turned into the done event's metrics."""
+
+    started: float = field(default_factory=time.perf_counter)
+    first_token: float | None = None
+    usage: Usage = field(default_factory=Usage)
+    model_calls: list[dict[str, Any]] = field(default_factory=list)
+    answer_parts: list[str] = field(default_factory=list)
+    stop_reason: str | None = None
+    prefetch: list[str] = field(default_factory=list)
+
+    def ms_since_start(self, moment: float | None = None) -> float:
+        return round(((moment or time.perf_counter()) - self.started) * 1000, 2)
+
+
+class ClaudeAgent:
+    """The model-driven agent. Guardrails run before it (see `agent.runner`)."""
+
+    mode = "claude"
+
+    def __init__(
+        self,
+        client: ModelClient,
+        registry: Registry,
+        db: Database,
+        *,
+        embedder: Any = None,
+        max_iterations: int = 8,
+        tool_names: list[str] | None = None,
+    ) -> None:
+        self.client = client
+        self.registry = registry
+        self.db = db
+        self.embedder = embedder
+        self.max_iterations = max_iterations
+        # every tool is offered every time (stable cached prefix); the executor decides what runs
+        self.tools = prompts.tool_definitions_with_cache(registry.definitions(tool_names))
+
+    async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
+        state = RunState()
+        terminal = False
+        try:
+            async for event in self._run(request, state):
+                terminal = event.type in ("done", "error")
+                yield event
+                if terminal:
+                    return
+        except Exception as exc:  # GeneratorExit / CancelledError are BaseException: not caught
+            failure = classify_error(exc)
+            if failure is None:
+                log.exception("agent run failed")
+                yield ErrorEvent(
+                    kind="internal", message="Something went wrong while answering. Please try again."
+                )
+            else:
+                yield ErrorEvent(kind=failure.kind, message=failure.message)
+            return
+        if not terminal:
+            yield ErrorEvent(kind="internal", message="The answer ended unexpectedly. Please try again.")
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    def _context(self, request: AgentRequest, book: HandleBook) -> ToolContext:
+        return ToolContext(
+            scope=request.scope, db=self.db, handles=book, embedder=self.embedder, now=request.now
+        )
+
+    async def _run(self, request: AgentRequest, state: RunState) -> AsyncIterator[Event]:
+        book = HandleBook()
+        previous = [t.question for t in request.history]
+        executor = ToolExecutor(
+            self.registry,
+            self._context(request, book),
+            write_allowed=write_intent(request.question, previous),
+            only=self._section_tools(request),
+        )
+        today = (request.now or dt.datetime.now(dt.UTC)).date()
+        system = prompts.system_blocks(request.scope.role, today)
+
+        user_content: list[dict[str, Any]] = [{"type": "text", "text": request.question}]
+        async for event in self._prefetch_stated_values(request, executor, user_content, state):
+            yield event
+        messages = [*prompts.history_messages(request.history), {"role": "user", "content": user_content}]
+
+        yield StatusEvent(
+            text="Reading your record…" if request.scope.role == "patient" else "Reading the chart…"
+        )
+        for iteration in range(1, self.max_iterations + 1):
+            turn_started = time.perf_counter()
+            turn_text: list[str] = []
+            async with self.client.stream(system=system, messages=messages, tools=self.tools) as stream:
+                async for chunk in stream:
+                    if chunk.type != "text" or not chunk.text:
+                        continue
+                    if state.first_token is None:
+                        state.first_token = time.perf_counter()
+                    if not turn_text and state.answer_parts:
+                        yield TextEvent(delta="\n\n")
+                    turn_text.append(chunk.text)
+                    yield TextEvent(delta=chunk.text)
+                final = await stream.get_final_message()
+            turn_usage = usage_from(final.usage)
+            state.usage = _add_usage(state.usage, turn_usage)
+            state.stop_reason = final.stop_reason
+            state.model_calls.append(
+                {
+                    "iteration": iteration,
+                    "ms": round((time.perf_counter() - turn_started) * 1000, 2),
+                    "stop_reason": final.stop_reason,
+                    "input_tokens": turn_usage.input_tokens,
+                    "output_tokens": turn_usage.output_tokens,
+                    "cache_read_input_tokens": turn_usage.cache_read_input_tokens,
+                }
+            )
+            if turn_text:
+                state.answer_parts.append("".join(turn_text))
+
+            stop = final.stop_reason
+            if stop == "tool_use":
+                calls = [
+                    ToolCall(b.id, b.name, dict(b.input or {})) for b in final.content if b.type == "tool_use"
+                ]
+                if not calls:
+                    yield ErrorEvent(
+                        kind="model_error", message="The model asked for a tool without naming one."
+                    )
+                    return
+                messages.append({"role": "assistant", "content": assistant_content(final)})
+                for call in calls:
+                    yield call_event(call)
+                outcomes = await executor.run(calls)
+                for outcome in outcomes:
+                    yield result_event(outcome)
+                messages.append(
+                    {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": o.call.id,
+                                "content": o.result.text,
+                                **({"is_error": True} if not o.result.ok else {}),
+                            }
+                            for o in outcomes
+                        ],
+                    }
+                )
+                continue
+            if stop == "pause_turn":
+                messages.append({"role": "assistant", "content": assistant_content(final)})
+                continue
+            if stop in ("end_turn", "stop_sequence", None):
+                answer = "\n\n".join(state.answer_parts).strip() or NO_ANSWER_REPLY
+                async for event in self._finish(answer, book, executor, state, request):
+                    yield event
+                return
+            if stop == "refusal":
+                async for event in self._finish(REFUSAL_REPLY, book, executor, state, request, check=False):
+                    yield event
+                return
+            if stop == "max_tokens":
+                answer = "\n\n".join(state.answer_parts).strip()
+                if not answer:
+                    yield ErrorEvent(
+                        kind="max_tokens",
+                        message="The answer was too long to finish. Please ask a narrower question.",
+                    )
+                    return
+                async for event in self._finish(answer, book, executor, state, request, suffix=CUT_OFF_NOTE):
+                    yield event
+                return
+            if stop == "model_context_window_exceeded":
+                yield ErrorEvent(
+                    kind="context_window",
+                    message="This conversation has grown too long for the model. Please start a new one.",
+                )
+                return
+            log.warning("unknown stop_reason %r", stop)
+            yield ErrorEvent(
+                kind="model_error",
+                message=f"The model stopped for an unexpected reason ({stop}); no answer was produced.",
+            )
+            return
+        yield ErrorEvent(
+            kind="iteration_limit",
+            message="I could not finish looking this up within the step limit. Please ask a narrower question.",
+        )
+
+    def _section_tools(self, request: AgentRequest) -> frozenset[str] | None:
+        section = (request.ask_scope or {}).get("section")
+        if not section:
+            return None
+        return frozenset(
+            n for n in self.registry.names() if (t := self.registry.get(n)) and t.section == section
+        )
+
+    async def _prefetch_stated_values(
+        self,
+        request: AgentRequest,
+        executor: ToolExecutor,
+        user_content: list[dict[str, Any]],
+        state: RunState,
+    ) -> AsyncIterator[Event]:
+        """ "My A1C is 6.1, fine right?" → look the value up first and put it beside the question."""
+        claims = stated_values(request.question)
+        if not claims or LABS_TOOL not in self.registry:
+            return
+        calls = [
+            ToolCall(f"prefetch_{i}", LABS_TOOL, {"query": c.measure, "latest_only": True})
+            for i, c in enumerate(claims, start=1)
+        ]
+        for call in calls:
+            yield call_event(call)
+        outcomes = await executor.run(calls)
+        checks = []
+        for claim, outcome in zip(claims, outcomes, strict=True):
+            yield result_event(outcome)
+            state.prefetch.append(claim.measure)
+            record = outcome.result.text if outcome.result.ok else "nothing (the lookup failed)"
+            checks.append((claim.said, claim.value, record))
+        user_content.append({"type": "text", "text": prompts.record_check_note(checks)})
+
+    async def _finish(
+        self,
+        answer: str,
+        book: HandleBook,
+        executor: ToolExecutor,
+        state: RunState,
+        request: AgentRequest,
+        *,
+        check: bool = True,
+        suffix: str = "",
+    ) -> AsyncIterator[Event]:
+        grounding_started = time.perf_counter()
+        if check:
+            report, marked = check_grounding(
+                answer, book, executor.totals, rows=row_texts(executor.tool_texts)
+            )
+        else:  # a scripted reply states nothing from the record
+            report, marked = GroundingReport(), answer
+        grounding_ms = (time.perf_counter() - grounding_started) * 1000
+        cited = [c for h in report.cited_handles if (c := book.get(h)) is not None]
+        for event in citation_events(cited):
+            yield event
+        cost = estimate_cost(self.client.model, state.usage)
+        finished = time.perf_counter()
+        model_ms = sum(c["ms"] for c in state.model_calls)
+        yield DoneEvent(
+            answer=marked + suffix,
+            mode="claude",
+            usage=state.usage,
+            cost_usd=round(cost or 0.0, 6),
+            grounding=report,
+            metrics={
+                "latency_ms": state.ms_since_start(finished),
+                "ttft_ms": state.ms_since_start(state.first_token) if state.first_token else None,
+                "iterations": len(state.model_calls),
+                "model": self.client.model,
+                "model_ms": round(model_ms, 2),
+                "model_calls": state.model_calls,
+                "tools": tool_metrics(executor.outcomes),
+                "tool_ms": round(executor.wall_ms, 2),
+                "grounding_ms": round(grounding_ms, 3),
+                "stop_reason": state.stop_reason,
+                "cost_estimated": cost is not None,
+                "write_intent": sorted(executor.write_allowed),
+                "prefetched": state.prefetch,
+                "role": request.scope.role,
+            },
+        )

@@ -1,0 +1,574 @@
+"""Appointments: finding free slots, booking one, listing and cancelling the patient's own.
+
+Booking is the one write a model can cause, so it is narrow and exact:
+
+* only a slot that `find_slots` offered in the same conversation (`offered_slots`) can be
+  booked;
+* the slot row is locked (`SELECT … FOR UPDATE`) before anything is decided, so concurrent
+  attempts on one slot queue up and all but the first see it taken; the unique constraint on
+  `appointment_slots.booked_appointment_id` and the partial unique index on appointments are
+  the backstop;
+* an idempotency key (from the triggering message) makes a replay return the booking it
+  already made instead of a second one;
+* row-level security on `appointment_slots` lets the application role claim a free slot only
+  for its own patient's appointment, and free only a slot its own patient holds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rapidfuzz import fuzz
+from sqlalchemy import Connection, Row, and_, func, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import IntegrityError
+
+from records.models import (
+    Appointment,
+    AppointmentSlot,
+    Department,
+    Encounter,
+    Location,
+    OfferedSlot,
+    Organization,
+    Patient,
+    Practitioner,
+)
+from records.queries.common import Page, normalise_text, page_from_rows, total_over
+
+MATCH_THRESHOLD = 86  # rapidfuzz ratio (0-100) between a word asked and a word of a specialty
+PLACE_THRESHOLD = 85  # token-set ratio between the other words and a clinic's name
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "at",
+        "in",
+        "with",
+        "for",
+        "to",
+        "of",
+        "my",
+        "me",
+        "see",
+        "book",
+        "need",
+        "appointment",
+        "appointments",
+        "clinic",
+        "department",
+        "dept",
+        "centre",
+        "center",
+        "hospital",
+        "medical",
+        "health",
+        "care",
+        "next",
+        "week",
+        "soon",
+        "please",
+        "slot",
+        "slots",
+    ]
+)
+MAX_DEPARTMENTS = 3  # slots are offered from at most this many best-matching departments
+
+
+def choose_departments(matches: list[DepartmentMatch]) -> list[list[DepartmentMatch]]:
+    """Groups to try in order: the patient's own organisations first, then everyone else."""
+    own = [m for m in matches if m.affinity > 0][:MAX_DEPARTMENTS]
+    others = [m for m in matches if m.affinity == 0][:MAX_DEPARTMENTS]
+    return [group for group in (own, others) if group]
+
+
+# what patients say → department specialty names (see records.scheduling)
+SPECIALTY_SYNONYMS: dict[str, str] = {
+    "gp": "General Practice",
+    "family doctor": "General Practice",
+    "family medicine": "General Practice",
+    "primary care": "General Practice",
+    "doctor": "General Practice",
+    "check-up": "General Practice",
+    "checkup": "General Practice",
+    "check up": "General Practice",
+    "physical": "General Practice",
+    "annual exam": "General Practice",
+    "heart": "Cardiology",
+    "cardiologist": "Cardiology",
+    "diabetes": "Endocrinology and Diabetes",
+    "endocrinologist": "Endocrinology and Diabetes",
+    "thyroid": "Endocrinology and Diabetes",
+    "kidney": "Nephrology",
+    "renal": "Nephrology",
+    "skin": "Dermatology",
+    "dermatologist": "Dermatology",
+    "eye": "Ophthalmology",
+    "eyes": "Ophthalmology",
+    "bone": "Orthopaedics",
+    "orthopedics": "Orthopaedics",
+    "orthopedic": "Orthopaedics",
+    "joint": "Orthopaedics",
+    "physical therapy": "Physiotherapy",
+    "physio": "Physiotherapy",
+    "mental health": "Mental Health",
+    "psychiatry": "Mental Health",
+    "psychology": "Mental Health",
+    "counselling": "Mental Health",
+    "counseling": "Mental Health",
+    "depression": "Mental Health",
+    "pregnancy": "Obstetrics and Gynaecology",
+    "gynecology": "Obstetrics and Gynaecology",
+    "obstetrics": "Obstetrics and Gynaecology",
+    "pediatrics": "Paediatrics",
+    "children": "Paediatrics",
+    "child": "Paediatrics",
+    "vaccine": "Vaccination Clinic",
+    "vaccination": "Vaccination Clinic",
+    "flu shot": "Vaccination Clinic",
+    "immunization": "Vaccination Clinic",
+    "blood test": "Phlebotomy (Blood Tests)",
+    "blood draw": "Phlebotomy (Blood Tests)",
+    "lab": "Phlebotomy (Blood Tests)",
+}
+
+
+GENERIC_PHRASES = frozenset({"doctor", "physical", "lab"})
+
+
+class BookingRefused(Exception):
+    """An expected refusal: `kind` is not_allowed | not_found | conflict | bad_argument."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+# --- finding slots ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DepartmentMatch:
+    id: str
+    name: str
+    organization_id: str | None
+    organization_name: str | None
+    score: float
+    affinity: int
+
+
+def list_specialties(conn: Connection) -> list[str]:
+    d = Department.__table__
+    return list(conn.execute(select(d.c.specialty).distinct().order_by(d.c.specialty)).scalars())
+
+
+def list_departments(conn: Connection, specialties: set[str] | None = None) -> list[Row[Any]]:
+    """All departments, or only those of the given specialties (the common, cheap case)."""
+    d, org = Department.__table__, Organization.__table__
+    stmt = (
+        select(d.c.id, d.c.name, d.c.specialty, d.c.organization_id, org.c.name.label("organization_name"))
+        .select_from(d.outerjoin(org, org.c.id == d.c.organization_id))
+        .order_by(d.c.id)
+    )
+    if specialties is not None:
+        stmt = stmt.where(d.c.specialty.in_(sorted(specialties)))
+    return conn.execute(stmt).all()
+
+
+def organization_affinity(conn: Connection, *, patient_id: str) -> dict[str, int]:
+    """Organisations this patient belongs to or visits: their own GP's first."""
+    p, pr, e = Patient.__table__, Practitioner.__table__, Encounter.__table__
+    weights: dict[str, int] = {}
+    for org_id, visits in conn.execute(
+        select(e.c.organization_id, func.count())
+        .where(e.c.patient_id == patient_id, e.c.organization_id.is_not(None))
+        .group_by(e.c.organization_id)
+    ):
+        weights[org_id] = min(int(visits), 50)
+    row = conn.execute(
+        select(p.c.managing_organization_id, pr.c.organization_id.label("gp_org"))
+        .select_from(p.outerjoin(pr, pr.c.id == p.c.general_practitioner_id))
+        .where(p.c.patient_id == patient_id)
+    ).first()
+    if row is not None:
+        for org_id in (row.managing_organization_id, row.gp_org):
+            if org_id:
+                weights[org_id] = weights.get(org_id, 0) + 100
+    return weights
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in re.split(r"[^\w]+", normalise_text(text)) if t]
+
+
+def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], list[str]]:
+    """The specialties a request names (everyday words and typos allowed) and its other words.
+
+    Words are compared one by one (`cardiolgy` ≈ `cardiology`), never by substring over the
+    whole name, so `cardiology` does not drift to `endocrinology`."""
+    wanted = " ".join(_tokens(query))
+    known = set(specialties)
+    targets: set[str] = set()
+    generic: set[str] = set()
+    consumed: set[str] = set()
+    for phrase, specialty in SPECIALTY_SYNONYMS.items():
+        if f" {phrase} " in f" {wanted} " and specialty in known:
+            (generic if phrase in GENERIC_PHRASES else targets).add(specialty)
+            consumed.update(_tokens(phrase))
+    if not targets:  # "heart doctor" is cardiology; "a doctor" alone is general practice
+        targets = generic
+    leftover: list[str] = []
+    for word in _tokens(query):
+        if word in consumed or word in STOPWORDS:
+            continue
+        hit = False
+        for specialty in specialties:
+            for part in _tokens(specialty):
+                if len(part) < 4 or part in STOPWORDS or len(word) < 4:
+                    continue
+                if fuzz.ratio(word, part) >= MATCH_THRESHOLD or (len(word) >= 5 and part.startswith(word)):
+                    targets.add(specialty)
+                    hit = True
+        if not hit:
+            leftover.append(word)
+    return targets, leftover
+
+
+def match_departments(
+    departments: list[Row[Any]], targets: set[str], leftover: list[str], affinity: dict[str, int]
+) -> list[DepartmentMatch]:
+    """Departments of the target specialties, narrowed to the clinics the other words name
+    ("GP in Sebastopol") when any matches; without a specialty, clinic names alone decide.
+    Ties go to the patient's own organisations."""
+    words = " ".join(leftover)
+    scored: list[tuple[Row[Any], float]] = []
+    for r in departments:
+        place = (
+            fuzz.token_set_ratio(words, normalise_text(f"{r.name} {r.organization_name or ''}"))
+            if words
+            else 0.0
+        )
+        if r.specialty in targets:
+            scored.append((r, 100.0 + place))
+        elif words and place >= PLACE_THRESHOLD:
+            scored.append((r, place))
+    if targets and words and any(score >= 100.0 + PLACE_THRESHOLD for _, score in scored):
+        scored = [(r, score) for r, score in scored if score >= 100.0 + PLACE_THRESHOLD]
+    matches = [
+        DepartmentMatch(
+            id=r.id,
+            name=r.name,
+            organization_id=r.organization_id,
+            organization_name=r.organization_name,
+            score=score,
+            affinity=affinity.get(r.organization_id or "", 0),
+        )
+        for r, score in scored
+    ]
+    matches.sort(key=lambda m: (-m.score, -m.affinity, m.organization_name or "", m.id))
+    return matches
+
+
+def free_slots(
+    conn: Connection,
+    *,
+    patient_id: str,
+    department_ids: list[str],
+    starts_from: dt.datetime,
+    starts_before: dt.datetime,
+    limit: int,
+) -> Page[Row[Any]]:
+    """Free future slots of the given departments, earliest first, with who and where.
+
+    `patient_id` is not a filter on the slots (they are shared reference data) but leaves
+    out times at which this patient already has a booked appointment."""
+    s, d, org, pr, loc, a = (
+        AppointmentSlot.__table__,
+        Department.__table__,
+        Organization.__table__,
+        Practitioner.__table__,
+        Location.__table__,
+        Appointment.__table__,
+    )
+    mine = AppointmentSlot.__table__.alias("mine")
+    clash = (
+        select(a.c.id)
+        .select_from(a.join(mine, mine.c.id == a.c.slot_id))
+        .where(
+            a.c.patient_id == patient_id,
+            a.c.status == "booked",
+            mine.c.starts_at < s.c.ends_at,
+            mine.c.ends_at > s.c.starts_at,
+        )
+        .exists()
+    )
+    stmt = (
+        select(
+            s,
+            d.c.name.label("department_name"),
+            org.c.name.label("organization_name"),
+            pr.c.full_name.label("practitioner_name"),
+            loc.c.name.label("location_name"),
+            loc.c.address.label("location_address"),
+            loc.c.city.label("location_city"),
+            total_over(),
+        )
+        .select_from(
+            s.join(d, d.c.id == s.c.department_id)
+            .outerjoin(org, org.c.id == d.c.organization_id)
+            .outerjoin(pr, pr.c.id == s.c.practitioner_id)
+            .outerjoin(loc, loc.c.id == s.c.location_id)
+        )
+        .where(
+            s.c.department_id.in_(department_ids),
+            s.c.booked_appointment_id.is_(None),
+            s.c.starts_at >= starts_from,
+            s.c.starts_at < starts_before,
+            ~clash,
+        )
+        .order_by(s.c.starts_at, s.c.id)
+        .limit(limit)
+    )
+    return page_from_rows(conn.execute(stmt).all())
+
+
+def record_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_ids: list[str]) -> None:
+    if not slot_ids:
+        return
+    conn.execute(
+        insert(OfferedSlot.__table__)
+        .values(
+            [{"patient_id": patient_id, "conversation_id": conversation_id, "slot_id": s} for s in slot_ids]
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_id: str) -> bool:
+    o = OfferedSlot.__table__
+    return (
+        conn.execute(
+            select(o.c.slot_id).where(
+                o.c.patient_id == patient_id, o.c.conversation_id == conversation_id, o.c.slot_id == slot_id
+            )
+        ).first()
+        is not None
+    )
+
+
+# --- booking ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Booking:
+    appointment_id: str
+    replayed: bool
+
+
+def appointment_id_for(patient_id: str, idempotency_key: str) -> str:
+    """Deterministic: a replay computes the same id."""
+    return "appt-" + hashlib.sha256(f"{patient_id}|{idempotency_key}".encode()).hexdigest()[:20]
+
+
+def book_slot(
+    conn: Connection,
+    *,
+    patient_id: str,
+    conversation_id: str,
+    slot_id: str,
+    reason: str | None,
+    idempotency_key: str,
+    booked_by: str,
+    now: dt.datetime,
+) -> Booking:
+    """Book `slot_id` for the patient or raise `BookingRefused` (the caller rolls back)."""
+    s, a = AppointmentSlot.__table__, Appointment.__table__
+    # 1. queue behind anyone else deciding about this slot (RLS hides slots other patients hold)
+    locked = conn.execute(select(s).where(s.c.id == slot_id).with_for_update()).first()
+    # 2. a replay of a booking already made returns it
+    existing = conn.execute(
+        select(a.c.id).where(a.c.patient_id == patient_id, a.c.idempotency_key == idempotency_key)
+    ).first()
+    if existing is not None:
+        return Booking(appointment_id=existing.id, replayed=True)
+    # 3. only slots offered in this conversation
+    if not was_offered(conn, patient_id=patient_id, conversation_id=conversation_id, slot_id=slot_id):
+        raise BookingRefused(
+            "not_allowed",
+            f"Slot {slot_id} was not offered in this conversation. Call find_slots and book one of "
+            "the slots it returns.",
+        )
+    slot = locked or conn.execute(select(s).where(s.c.id == slot_id)).first()
+    if slot is None:
+        raise BookingRefused("not_found", f"There is no slot {slot_id}. Call find_slots for current slots.")
+    if slot.starts_at <= now:
+        raise BookingRefused(
+            "not_allowed", f"Slot {slot_id} is in the past. Call find_slots for a future time."
+        )
+    if slot.booked_appointment_id is not None and locked is not None:
+        raise BookingRefused(
+            "conflict",
+            f"This patient already holds slot {slot_id} (appointment {slot.booked_appointment_id}); "
+            "nothing new was booked.",
+        )
+    if locked is None or slot.booked_appointment_id is not None:
+        raise BookingRefused(
+            "conflict",
+            f"Slot {slot_id} was just taken by someone else. Call find_slots again for free slots.",
+        )
+    clash = conn.execute(
+        select(a.c.id)
+        .select_from(a.join(s, s.c.id == a.c.slot_id))
+        .where(
+            a.c.patient_id == patient_id,
+            a.c.status == "booked",
+            s.c.starts_at < slot.ends_at,
+            s.c.ends_at > slot.starts_at,
+        )
+    ).first()
+    if clash is not None:
+        raise BookingRefused(
+            "conflict",
+            f"The patient already has appointment {clash.id} at that time. Offer another slot or "
+            "cancel that appointment first.",
+        )
+    appointment_id = appointment_id_for(patient_id, idempotency_key)
+    try:
+        conn.execute(
+            insert(a).values(
+                patient_id=patient_id,
+                id=appointment_id,
+                slot_id=slot_id,
+                status="booked",
+                reason=reason,
+                idempotency_key=idempotency_key,
+                conversation_id=conversation_id,
+                booked_by=booked_by,
+            )
+        )
+        claimed = conn.execute(
+            update(s)
+            .where(s.c.id == slot_id, s.c.booked_appointment_id.is_(None))
+            .values(booked_appointment_id=appointment_id)
+        ).rowcount
+    except IntegrityError as exc:  # the constraints caught a race the lock did not
+        raise BookingRefused(
+            "conflict", f"Slot {slot_id} was just taken. Call find_slots again for free slots."
+        ) from exc
+    if claimed != 1:
+        raise BookingRefused(
+            "conflict", f"Slot {slot_id} was just taken. Call find_slots again for free slots."
+        )
+    return Booking(appointment_id=appointment_id, replayed=False)
+
+
+# --- the patient's appointments --------------------------------------------------------------
+
+
+def _appointments_select(patient_id: str) -> Any:
+    a, s, d, org, pr, loc = (
+        Appointment.__table__,
+        AppointmentSlot.__table__,
+        Department.__table__,
+        Organization.__table__,
+        Practitioner.__table__,
+        Location.__table__,
+    )
+    return (
+        select(
+            a,
+            s.c.starts_at,
+            s.c.ends_at,
+            d.c.name.label("department_name"),
+            org.c.name.label("organization_name"),
+            pr.c.full_name.label("practitioner_name"),
+            loc.c.name.label("location_name"),
+            loc.c.address.label("location_address"),
+            loc.c.city.label("location_city"),
+        )
+        .select_from(
+            a.join(s, s.c.id == a.c.slot_id)
+            .join(d, d.c.id == s.c.department_id)
+            .outerjoin(org, org.c.id == d.c.organization_id)
+            .outerjoin(pr, pr.c.id == s.c.practitioner_id)
+            .outerjoin(loc, loc.c.id == s.c.location_id)
+        )
+        .where(a.c.patient_id == patient_id)
+    )
+
+
+def get_appointment(conn: Connection, *, patient_id: str, appointment_id: str) -> Row[Any] | None:
+    a = Appointment.__table__
+    return conn.execute(_appointments_select(patient_id).where(a.c.id == appointment_id)).first()
+
+
+def list_appointments(
+    conn: Connection,
+    *,
+    patient_id: str,
+    now: dt.datetime,
+    include_past: bool,
+    include_cancelled: bool,
+    limit: int,
+) -> Page[Row[Any]]:
+    """Upcoming first (soonest first), then past ones (most recent first)."""
+    a, s = Appointment.__table__, AppointmentSlot.__table__
+    stmt = _appointments_select(patient_id).add_columns(total_over())
+    if not include_past:
+        stmt = stmt.where(s.c.starts_at >= now)
+    if not include_cancelled:
+        stmt = stmt.where(a.c.status == "booked")
+    upcoming = s.c.starts_at >= now
+    stmt = stmt.order_by(
+        upcoming.desc(),
+        func.abs(func.extract("epoch", s.c.starts_at) - func.extract("epoch", now)),
+        a.c.id,
+    ).limit(limit)
+    return page_from_rows(conn.execute(stmt).all())
+
+
+@dataclass(frozen=True)
+class Cancellation:
+    appointment_id: str
+    already_cancelled: bool
+
+
+def cancel_appointment(
+    conn: Connection, *, patient_id: str, appointment_id: str, now: dt.datetime
+) -> Cancellation:
+    """Cancel the patient's own future appointment and free its slot."""
+    a, s = Appointment.__table__, AppointmentSlot.__table__
+    row = conn.execute(
+        select(a.c.id, a.c.status, a.c.slot_id, s.c.starts_at)
+        .select_from(a.join(s, s.c.id == a.c.slot_id))
+        .where(a.c.patient_id == patient_id, a.c.id == appointment_id)
+        .with_for_update(of=a)
+    ).first()
+    if row is None:
+        raise BookingRefused(
+            "not_found",
+            f"There is no appointment {appointment_id} in this patient's record. Call list_appointments "
+            "to see their appointments.",
+        )
+    if row.status == "cancelled":
+        return Cancellation(appointment_id=appointment_id, already_cancelled=True)
+    if row.starts_at <= now:
+        raise BookingRefused("not_allowed", f"Appointment {appointment_id} has already taken place.")
+    conn.execute(
+        update(a)
+        .where(a.c.patient_id == patient_id, a.c.id == appointment_id)
+        .values(status="cancelled", cancelled_at=now)
+    )
+    conn.execute(
+        update(s)
+        .where(and_(s.c.id == row.slot_id, s.c.booked_appointment_id == appointment_id))
+        .values(booked_appointment_id=None)
+    )
+    return Cancellation(appointment_id=appointment_id, already_cancelled=False)

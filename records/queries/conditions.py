@@ -1,0 +1,82 @@
+"""Conditions (problems and diagnoses).
+
+Active = clinical status active/recurrence/relapse and no abatement yet (an abatement date in
+the past means it ended, whatever the status says). Resolved = resolved/remission/inactive,
+or abated. Entered-in-error rows are never returned; refuted ones only under "all".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, Connection, Row, Table, and_, or_, select
+
+from records.models import Condition
+from records.queries.common import (
+    Page,
+    all_terms_in,
+    fold,
+    not_entered_in_error,
+    page_from_rows,
+    total_over,
+)
+from records.queries.vocabulary import CONDITION_SYNONYMS, expand_terms
+
+ConditionStatus = Literal["active", "resolved", "all"]
+ACTIVE_STATUSES = ("active", "recurrence", "relapse")
+RESOLVED_STATUSES = ("resolved", "remission", "inactive")
+
+
+def condition_is_active(t: Table, now: dt.datetime) -> ColumnElement[bool]:
+    return and_(
+        t.c.clinical_status.in_(ACTIVE_STATUSES),
+        or_(t.c.abatement.is_(None), t.c.abatement > now),
+        or_(t.c.verification_status.is_(None), t.c.verification_status != "refuted"),
+    )
+
+
+def condition_is_resolved(t: Table, now: dt.datetime) -> ColumnElement[bool]:
+    return and_(
+        or_(t.c.clinical_status.in_(RESOLVED_STATUSES), t.c.abatement <= now),
+        or_(t.c.verification_status.is_(None), t.c.verification_status != "refuted"),
+    )
+
+
+def text_match(t: Table, query: str | None) -> ColumnElement[bool] | None:
+    groups = expand_terms(query, CONDITION_SYNONYMS)
+    if not groups:
+        return None
+    haystack = fold(t.c.display)
+    return and_(
+        *(or_(*(all_terms_in(haystack, [alt]) for alt in alts), t.c.code == alts[0]) for alts in groups)
+    )
+
+
+def list_conditions(
+    conn: Connection,
+    *,
+    patient_id: str,
+    status: ConditionStatus = "active",
+    query: str | None = None,
+    now: dt.datetime,
+    limit: int = 50,
+) -> Page[Row[Any]]:
+    """Active first, then newest onset first."""
+    t = Condition.__table__
+    where = [t.c.patient_id == patient_id, not_entered_in_error(t.c.verification_status)]
+    if status == "active":
+        where.append(condition_is_active(t, now))
+    elif status == "resolved":
+        where.append(condition_is_resolved(t, now))
+    match = text_match(t, query)
+    if match is not None:
+        where.append(match)
+    active = condition_is_active(t, now).label("is_active")
+    stmt = (
+        select(t, active, total_over())
+        .where(*where)
+        .order_by(active.desc(), t.c.onset.desc().nulls_last(), t.c.id)
+        .limit(limit)
+    )
+    return page_from_rows(conn.execute(stmt).all())

@@ -1,0 +1,207 @@
+"""The Starlette application: `create_app(settings)` and what its lifespan holds.
+
+The lifespan owns the database engines, the embedder (when the knowledge package is
+installed), the agent and its model client, and the run manager; shutting down cancels the
+runs in flight (each closes its message as cancelled). The server keeps no state that
+matters outside the database — sessions are signed cookies, runs are claimed and stored in
+PostgreSQL — so several processes can run behind a load balancer (rate-limit counters and
+open-stream counts are per process; see `server.throttle`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from agent.base import Agent
+from records.database import Database, open_database
+from records.settings import Settings
+from server.errors import ApiError
+from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
+from server.runs import RunManager
+from server.throttle import RateLimits, StreamSlots
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).parent
+SESSION_COOKIE = "chartside_session"
+
+
+@dataclass
+class Resources:
+    """What an agent factory may build an agent from."""
+
+    settings: Settings
+    db: Database
+    embedder: Any = None
+
+
+AgentFactory = Callable[[Resources], Agent]
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    agent: Agent
+    runs: RunManager
+    rate_limits: RateLimits
+    stream_slots: StreamSlots
+    templates: Jinja2Templates
+    embedder: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def load_secret_key(settings: Settings) -> str:
+    """The configured secret, or one generated once into data_dir/secret_key (mode 0600)."""
+    if settings.secret_key is not None and settings.secret_key.get_secret_value():
+        return settings.secret_key.get_secret_value()
+    path = settings.resolved_data_dir() / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def load_embedder(settings: Settings) -> Any:
+    """The local embedding model when the knowledge package provides one; None otherwise."""
+    try:
+        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    try:
+        return load(settings)
+    except Exception:
+        log.exception("the embedding model could not be loaded; note and leaflet search are off")
+        return None
+
+
+def create_app(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    agent_factory: AgentFactory | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
+) -> Starlette:
+    from server import pages, routes
+    from server.wiring import default_agent_factory
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    templates = Jinja2Templates(env=env)
+    templates.env.globals["static_version"] = _static_version()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        database = db or await run_in_threadpool(open_database, settings)
+        embedder = await run_in_threadpool(load_embedder, settings)
+        agent = (agent_factory or default_agent_factory)(Resources(settings, database, embedder))
+        runs = RunManager(db=database, settings=settings, agent=agent)
+        app.state.services = Services(
+            settings=settings,
+            db=database,
+            agent=agent,
+            runs=runs,
+            rate_limits=RateLimits(settings),
+            stream_slots=StreamSlots(settings.max_streams_per_account),
+            templates=templates,
+            embedder=embedder,
+        )
+        try:
+            yield
+        finally:
+            await runs.shutdown()
+            if db is None:
+                database.dispose()
+
+    middleware = [
+        Middleware(SecurityHeadersMiddleware),
+        Middleware(GenericErrorMiddleware),
+        Middleware(
+            SessionMiddleware,
+            secret_key=load_secret_key(settings),
+            session_cookie=SESSION_COOKIE,
+            max_age=settings.session_max_age_s,
+            same_site="lax",
+            https_only=settings.secure_cookies,
+        ),
+    ]
+    app = Starlette(
+        routes=[
+            *routes.api_routes(),
+            *pages.page_routes(),
+            Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+            *extra_routes,
+        ],
+        middleware=middleware,
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error},
+        lifespan=lifespan,
+        max_body_size=settings.max_body_bytes,
+    )
+    app.state.templates = templates
+    return app
+
+
+def _static_version() -> str:
+    """Cache-busting suffix for static URLs: changes whenever a static file changes."""
+    newest = max((p.stat().st_mtime_ns for p in (HERE / "static").iterdir()), default=0)
+    return format(newest, "x")[-8:]
+
+
+def _wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api/") and "text/html" in request.headers.get("accept", "")
+
+
+def _error_response(
+    request: Request, status: int, code: str, message: str, headers: dict[str, str]
+) -> Response:
+    if _wants_html(request):
+        templates: Jinja2Templates = request.app.state.templates
+        return templates.TemplateResponse(
+            request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
+        )
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    if exc.status == 401 and _wants_html(request):
+        from starlette.responses import RedirectResponse
+
+        return RedirectResponse("/login", status_code=303)
+    return _error_response(request, exc.status, exc.code, exc.message, exc.headers)
+
+
+GENERIC = {
+    400: ("bad_request", "Bad request."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "Method not allowed."),
+    413: ("too_large", "The request is too large."),
+}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code, message = GENERIC.get(exc.status_code, ("error", "The request could not be handled."))
+    return _error_response(request, exc.status_code, code, message, dict(exc.headers or {}))

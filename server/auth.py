@@ -1,0 +1,100 @@
+"""Who is asking (session cookie or bearer token), what their role may do, and CSRF.
+
+Browsers authenticate with a signed session cookie (Starlette's SessionMiddleware:
+itsdangerous-signed, HttpOnly, SameSite=Lax); API clients and evaluators send
+`Authorization: Bearer <token>`. A cookie-authenticated POST must also carry the session's
+CSRF token (synchronizer token: a hidden form field or the `X-CSRF-Token` header), because
+SameSite=Lax alone still lets some cross-site requests through older browsers and
+same-site subdomains. Bearer requests need no CSRF token: a browser never adds that header
+on its own.
+
+The account is re-read on every request, so a disabled account or a changed panel takes
+effect at once even though the cookie itself cannot be revoked.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+from starlette.requests import Request
+
+from records.database import Database
+from server.accounts import Account, authenticate_token, load_account
+from server.errors import csrf_failed
+
+CAPABILITIES: dict[str, frozenset[str]] = {
+    # read_record: the side panel and opening cited rows; ask: questions and their streams;
+    # pages: the web UI; pin_now: fix "now" for reproducible evaluation answers
+    "patient": frozenset({"read_record", "ask", "pages"}),
+    "clinician": frozenset({"read_record", "ask", "pages"}),
+    "evaluator": frozenset({"ask", "pin_now"}),
+}
+
+SESSION_ACCOUNT = "uid"
+SESSION_CSRF = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+@dataclass(frozen=True)
+class Principal:
+    account: Account
+    via: Literal["session", "token"]
+
+    @property
+    def actor(self) -> str:
+        return self.account.username
+
+    @property
+    def role(self) -> str:
+        return self.account.role
+
+    def can(self, capability: str) -> bool:
+        return capability in CAPABILITIES.get(self.account.role, frozenset())
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return None
+
+
+def resolve_principal(db: Database, request: Request) -> Principal | None:
+    """Blocking (database): call from a worker thread."""
+    token = bearer_token(request)
+    if token is not None:
+        account = authenticate_token(db.app, token)
+        return Principal(account, "token") if account else None
+    uid = request.session.get(SESSION_ACCOUNT)
+    if not isinstance(uid, int):
+        return None
+    account = load_account(db.app, uid)
+    if account is None or account.disabled:
+        request.session.clear()
+        return None
+    return Principal(account, "session")
+
+
+def csrf_token(request: Request) -> str:
+    """The session's CSRF token, created on first use (also before login: login is a POST too)."""
+    token = request.session.get(SESSION_CSRF)
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        request.session[SESSION_CSRF] = token
+    return token
+
+
+def check_csrf(request: Request, supplied: str | None) -> None:
+    expected = request.session.get(SESSION_CSRF)
+    if not isinstance(expected, str) or not supplied or not secrets.compare_digest(expected, supplied):
+        raise csrf_failed()
+
+
+def start_session(request: Request, account: Account) -> None:
+    """A fresh session on login (new CSRF token too), so a planted session id is worthless."""
+    request.session.clear()
+    request.session[SESSION_ACCOUNT] = account.id
+    request.session[SESSION_CSRF] = secrets.token_urlsafe(32)

@@ -1,0 +1,230 @@
+"""`chartside bench serve`: what the answer endpoint costs on top of bare SSE.
+
+Both sides are served by one server process on loopback (the client runs in another process,
+so they do not share a GIL), in the same run, alternating rounds:
+
+* **answer stream** — GET /api/patients/{id}/messages/{mid}/events with a zero-latency
+  scripted agent: token auth, the patient guard and its audit row, loading the message,
+  claiming it, reading history, persisting every event (group commit) and closing the
+  message;
+* **trivial SSE** — an endpoint of the same app that sends the same events from memory.
+
+Reported: time to first event and to the done event, p50/p95, and each as a ratio to the
+trivial endpoint. The database is a separate one (`<database_name>_bench`) on the embedded
+server, dropped at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import socket
+import statistics
+import time
+from typing import Any
+
+import httpx
+import orjson
+from rich.table import Table
+from sqlalchemy import text
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.requests import Request
+from starlette.routing import Route
+
+from chartside.console import console, progress
+from records import migrate
+from records.database import Database, open_database, patient_transaction
+from records.embedded import drop_database
+from records.settings import Settings
+from server.accounts import create_account
+from server.app import create_app
+from server.scripted_agent import ScriptedAgent, quick_answer_script
+
+BENCH_PATIENT = "bench-serve-patient"
+BENCH_USER = "bench-serve"
+
+
+def _seed(db: Database) -> str:
+    with patient_transaction(db.admin, BENCH_PATIENT) as conn:
+        conn.execute(
+            text(
+                "INSERT INTO patients (patient_id, full_name) VALUES (:p, 'Bench Patient') ON CONFLICT DO NOTHING"
+            ),
+            {"p": BENCH_PATIENT},
+        )
+    with db.admin.begin() as conn:
+        conn.execute(text("DELETE FROM accounts WHERE username = :u"), {"u": BENCH_USER})
+    _, token = create_account(
+        db, username=BENCH_USER, role="evaluator", patients=[BENCH_PATIENT], with_token=True
+    )
+    assert token
+    return token
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve(settings_json: dict[str, Any], database_name: str, port: int) -> None:
+    """The server process: the real app with the zero-latency agent and the trivial route.
+
+    A separate process, so the client's work does not share a GIL with the server's.
+    """
+    import uvicorn
+
+    settings = Settings(_env_file=None, **settings_json)
+    db = open_database(settings, database_name=database_name)
+    agent = ScriptedAgent(quick_answer_script())
+    app = create_app(settings, db=db, agent_factory=lambda _r: agent, extra_routes=[_trivial_route()])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+def _wait_until_up(base: str, server: Any) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not server.is_alive():
+            raise RuntimeError("the benchmark server exited at start")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the benchmark server did not start")
+
+
+def _trivial_route() -> Route:
+    payloads = [(e.type, orjson.dumps(e.model_dump(mode="json")).decode()) for e in quick_answer_script()]
+
+    async def trivial(_request: Request) -> EventSourceResponse:
+        async def events() -> Any:
+            for i, (kind, data) in enumerate(payloads, start=1):
+                yield ServerSentEvent(data=data, event=kind, id=str(i))
+
+        return EventSourceResponse(events())
+
+    return Route("/bench/trivial-sse", trivial)
+
+
+async def _timed_stream(client: httpx.AsyncClient, url: str) -> tuple[float, float]:
+    started = time.perf_counter()
+    first = None
+    async with client.stream("GET", url) as response:
+        if response.status_code != 200:
+            raise RuntimeError(f"{url}: HTTP {response.status_code}")
+        async for line in response.aiter_lines():
+            if line.startswith("event:"):
+                now = time.perf_counter()
+                first = first or now
+                if line.endswith("done"):
+                    return (first - started) * 1000, (now - started) * 1000
+    raise RuntimeError(f"{url}: stream ended without done")
+
+
+async def _measure(base: str, token: str, streams: int, rounds: int) -> dict[str, dict[str, list[float]]]:
+    results: dict[str, dict[str, list[float]]] = {
+        k: {"first": [], "done": []} for k in ("answer stream", "trivial SSE")
+    }
+    limits = httpx.Limits(max_connections=streams * 2, max_keepalive_connections=streams * 2)
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as client:
+
+        async def answer_round() -> list[tuple[float, float]]:
+            posted = await asyncio.gather(
+                *[
+                    client.post(f"/api/patients/{BENCH_PATIENT}/messages", json={"question": f"q{i}"})
+                    for i in range(streams)
+                ]
+            )
+            urls = [r.json()["events_url"] for r in posted]
+            return await asyncio.gather(*[_timed_stream(client, u) for u in urls])
+
+        async def trivial_round() -> list[tuple[float, float]]:
+            return await asyncio.gather(
+                *[_timed_stream(client, "/bench/trivial-sse") for _ in range(streams)]
+            )
+
+        await answer_round()  # warm-up: connections, pools, caches
+        await trivial_round()
+        with progress() as bar:
+            task = bar.add_task("rounds", total=rounds * 2)
+            for _ in range(rounds):
+                for name, fn in (("answer stream", answer_round), ("trivial SSE", trivial_round)):
+                    for first, done in await fn():
+                        results[name]["first"].append(first)
+                        results[name]["done"].append(done)
+                    bar.advance(task)
+    return results
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
+    name = f"{settings.database_name}_bench"
+    bench_settings = settings.model_copy(
+        update={
+            "database_name": name,
+            "ask_rate_per_minute": 1_000_000,
+            "api_rate_per_minute": 1_000_000,
+            "max_streams_per_account": streams * 2,
+            "db_pool_size": max(settings.db_pool_size, 10),
+        }
+    )
+    db = open_database(bench_settings, database_name=name)
+    try:
+        migrate.upgrade(db)
+        token = _seed(db)
+        port = _free_port()
+        server = multiprocessing.get_context("spawn").Process(
+            target=_serve, args=(bench_settings.model_dump(mode="json"), name, port), daemon=True
+        )
+        server.start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_until_up(base, server)
+            results = asyncio.run(_measure(base, token, streams, rounds))
+        finally:
+            server.terminate()
+            server.join(30)
+        with db.admin.connect() as conn:
+            runs = conn.execute(text("SELECT count(*) FROM messages WHERE status = 'done'")).scalar_one()
+    finally:
+        db.dispose()
+        if db.embedded is not None:
+            drop_database(db.embedded, name)
+    table = Table(
+        "endpoint",
+        "first event p50 ms",
+        "p95 ms",
+        "done p50 ms",
+        "p95 ms",
+        title=f"SSE on loopback: {streams} concurrent streams × {rounds} rounds each",
+    )
+    base = results["trivial SSE"]
+    for label, data in results.items():
+        table.add_row(
+            label,
+            f"{_pct(data['first'], 0.5):.2f}",
+            f"{_pct(data['first'], 0.95):.2f}",
+            f"{_pct(data['done'], 0.5):.2f}",
+            f"{_pct(data['done'], 0.95):.2f}",
+        )
+    ans = results["answer stream"]
+    table.add_row(
+        "ratio answer / trivial",
+        f"{_pct(ans['first'], 0.5) / _pct(base['first'], 0.5):.2f}×",
+        f"{_pct(ans['first'], 0.95) / _pct(base['first'], 0.95):.2f}×",
+        f"{_pct(ans['done'], 0.5) / _pct(base['done'], 0.5):.2f}×",
+        f"{_pct(ans['done'], 0.95) / _pct(base['done'], 0.95):.2f}×",
+    )
+    console.print(table)
+    samples = len(ans["done"])
+    console.print(
+        f"{samples} answer streams ({runs} answered messages incl. warm-up), {len(base['done'])} trivial streams; "
+        f"mean done {statistics.fmean(ans['done']):.2f} ms vs {statistics.fmean(base['done']):.2f} ms"
+    )

@@ -1,0 +1,298 @@
+"""Open what an answer cites: one record row, a note passage, or a leaflet passage.
+
+A citation carries a kind and a record id. Patient rows are read in the bound patient's
+transaction, so an id of another patient's row simply is not there (the same "not found" as a
+missing one). Leaflets and slots are reference data, shown to anyone who may ask.
+Everything is returned as plain strings; the page shows them with textContent, so a note that
+contains markup or a leaflet with an image link stays inert text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from records.database import Database, patient_transaction
+
+# kind -> (table, title column, [(column, label)])
+PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
+    "patient": (
+        "patients",
+        "full_name",
+        [
+            ("birth_date", "Born"),
+            ("gender", "Gender"),
+            ("mrn", "MRN"),
+            ("city", "City"),
+            ("deceased_at", "Died"),
+        ],
+    ),
+    "condition": (
+        "conditions",
+        "display",
+        [
+            ("clinical_status", "Status"),
+            ("verification_status", "Verification"),
+            ("onset", "Onset"),
+            ("abatement", "Resolved"),
+            ("recorded_date", "Recorded"),
+            ("code", "SNOMED CT"),
+        ],
+    ),
+    "medication": (
+        "medication_requests",
+        "display",
+        [
+            ("status", "Status"),
+            ("dosage_text", "Dosage"),
+            ("authored_on", "Prescribed"),
+            ("ended_at", "Ended"),
+            ("requester_name", "Prescriber"),
+            ("reason_display", "Reason"),
+            ("code", "RxNorm"),
+        ],
+    ),
+    "observation": (
+        "observations",
+        "display",
+        [
+            ("value_num", "Value"),
+            ("value_unit", "Unit"),
+            ("value_text", "Result"),
+            ("effective", "Taken"),
+            ("category", "Category"),
+            ("status", "Status"),
+            ("ref_low", "Reference low"),
+            ("ref_high", "Reference high"),
+            ("interpretation", "Interpretation"),
+            ("code", "LOINC"),
+        ],
+    ),
+    "allergy": (
+        "allergies",
+        "display",
+        [
+            ("clinical_status", "Status"),
+            ("verification_status", "Verification"),
+            ("type", "Type"),
+            ("criticality", "Criticality"),
+            ("onset", "Onset"),
+            ("recorded_date", "Recorded"),
+        ],
+    ),
+    "encounter": (
+        "encounters",
+        "type_display",
+        [
+            ("start", "Start"),
+            ("end", "End"),
+            ("class_code", "Class"),
+            ("reason_display", "Reason"),
+            ("practitioner_name", "Clinician"),
+            ("organization_name", "Organisation"),
+        ],
+    ),
+    "immunization": (
+        "immunizations",
+        "display",
+        [("status", "Status"), ("occurrence", "Given"), ("status_reason", "Reason"), ("vaccine_code", "CVX")],
+    ),
+    "procedure": (
+        "procedures",
+        "display",
+        [
+            ("status", "Status"),
+            ("performed_start", "Performed"),
+            ("reason_display", "Reason"),
+            ("code", "SNOMED CT"),
+        ],
+    ),
+    "care_plan": (
+        "care_plans",
+        "category_display",
+        [("status", "Status"), ("period_start", "Started"), ("period_end", "Ended")],
+    ),
+    "appointment": (
+        "appointments",
+        "reason",
+        [("status", "Status"), ("slot_id", "Slot"), ("created_at", "Booked at"), ("booked_by", "Booked by")],
+    ),
+}
+NOTE_KINDS = ("note",)
+REFERENCE_KINDS = ("leaflet", "slot")
+KINDS = tuple(PATIENT_KINDS) + NOTE_KINDS + REFERENCE_KINDS
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, dt.datetime):
+        return (
+            value.strftime("%Y-%m-%d %H:%M")
+            if (value.hour, value.minute) != (0, 0)
+            else value.date().isoformat()
+        )
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _fields(row: dict[str, Any], columns: list[tuple[str, str]]) -> list[list[str]]:
+    return [[label, _fmt(row[col])] for col, label in columns if row.get(col) not in (None, "", [])]
+
+
+def open_record(
+    db: Database, *, patient_id: str, kind: str, record_id: str, passage: str | None = None
+) -> dict[str, Any] | None:
+    """The cited thing as {kind, record_id, title, fields, text?, passage?}; None = not found."""
+    if kind in PATIENT_KINDS or kind in NOTE_KINDS:
+        with patient_transaction(db.app, patient_id) as conn:
+            if kind == "note":
+                return _note(conn, record_id, passage)
+            return _patient_row(conn, kind, record_id)
+    if kind == "leaflet":
+        with db.app.connect() as conn:
+            return _leaflet(conn, record_id, passage)
+    if kind == "slot":
+        with db.app.connect() as conn:
+            return _slot(conn, record_id)
+    return None
+
+
+def _patient_row(conn: Connection, kind: str, record_id: str) -> dict[str, Any] | None:
+    table, title_col, columns = PATIENT_KINDS[kind]
+    key = "patient_id" if kind == "patient" else "id"
+    row = conn.execute(text(f'SELECT * FROM "{table}" WHERE {key} = :id'), {"id": record_id}).one_or_none()
+    if row is None:
+        return None
+    data = dict(row._mapping)
+    out: dict[str, Any] = {
+        "kind": kind,
+        "record_id": record_id,
+        "title": _fmt(data.get(title_col) or kind.replace("_", " ").title()),
+        "fields": _fields(data, columns),
+    }
+    if kind == "observation":
+        components = conn.execute(
+            text(
+                "SELECT display, value_num, value_unit, value_text FROM observation_components "
+                "WHERE observation_id = :id ORDER BY seq"
+            ),
+            {"id": record_id},
+        ).all()
+        for c in components:
+            value = (
+                f"{c.value_num:g} {c.value_unit or ''}".strip() if c.value_num is not None else c.value_text
+            )
+            if value:
+                out["fields"].append([c.display or "Component", value])
+    if kind == "allergy":
+        for r in conn.execute(
+            text(
+                "SELECT manifestation_display, severity FROM allergy_reactions WHERE allergy_id = :id ORDER BY seq"
+            ),
+            {"id": record_id},
+        ):
+            out["fields"].append(
+                ["Reaction", " — ".join(v for v in (r.manifestation_display, r.severity) if v)]
+            )
+    if kind == "care_plan":
+        for activity in data.get("activities") or []:
+            out["fields"].append(["Activity", _fmt(activity.get("display") or activity.get("code") or "")])
+    return out
+
+
+def _note(conn: Connection, note_id: str, passage: str | None) -> dict[str, Any] | None:
+    note = conn.execute(
+        text("SELECT id, type_display, date, author_name, text FROM clinical_notes WHERE id = :id"),
+        {"id": note_id},
+    ).one_or_none()
+    if note is None:
+        return None
+    out: dict[str, Any] = {
+        "kind": "note",
+        "record_id": note_id,
+        "title": note.type_display or "Clinical note",
+        "fields": _fields(dict(note._mapping), [("date", "Date"), ("author_name", "Author")]),
+        "text": note.text,
+    }
+    chunk = None
+    if passage is not None and passage.isdigit():
+        # a passage is a note chunk: by its id, or by its position in the note
+        chunk = conn.execute(
+            text(
+                "SELECT seq, heading_path, text FROM note_chunks WHERE note_id = :n AND (id = :p OR seq = :p) "
+                "ORDER BY (id = :p) DESC LIMIT 1"
+            ),
+            {"n": note_id, "p": int(passage)},
+        ).one_or_none()
+    if chunk is not None:
+        start = note.text.find(chunk.text)
+        out["passage"] = {
+            "heading": chunk.heading_path,
+            "text": chunk.text,
+            "start": start if start >= 0 else None,
+            "end": start + len(chunk.text) if start >= 0 else None,
+        }
+    return out
+
+
+def _leaflet(conn: Connection, record_id: str, passage: str | None) -> dict[str, Any] | None:
+    if record_id.isdigit():
+        where, params = "c.id = :id", {"id": int(record_id)}
+    else:
+        seq = int(passage) if passage and passage.isdigit() else 0
+        where, params = "l.slug = :slug AND c.seq = :seq", {"slug": record_id, "seq": seq}
+    row = conn.execute(
+        text(
+            "SELECT l.title, l.slug, l.category, l.reviewed, l.contact, c.seq, c.heading_path, c.text "
+            f"FROM leaflet_chunks c JOIN leaflets l ON l.id = c.leaflet_id WHERE {where}"
+        ),
+        params,
+    ).one_or_none()
+    if row is None:
+        return None
+    return {
+        "kind": "leaflet",
+        "record_id": record_id,
+        "title": row.title,
+        "fields": _fields(
+            dict(row._mapping), [("category", "Category"), ("reviewed", "Reviewed"), ("contact", "Contact")]
+        ),
+        "passage": {"heading": row.heading_path, "text": row.text, "start": None, "end": None},
+    }
+
+
+def _slot(conn: Connection, slot_id: str) -> dict[str, Any] | None:
+    row = conn.execute(
+        text(
+            "SELECT s.starts_at, s.ends_at, d.name AS department, d.specialty, p.full_name AS clinician, "
+            "s.booked_appointment_id IS NOT NULL AS taken FROM appointment_slots s "
+            "JOIN departments d ON d.id = s.department_id "
+            "LEFT JOIN practitioners p ON p.id = s.practitioner_id WHERE s.id = :id"
+        ),
+        {"id": slot_id},
+    ).one_or_none()
+    if row is None:
+        return None
+    data = dict(row._mapping)
+    data["taken"] = "yes" if row.taken else "no"
+    return {
+        "kind": "slot",
+        "record_id": slot_id,
+        "title": f"{row.department} appointment",
+        "fields": _fields(
+            data,
+            [
+                ("starts_at", "Starts"),
+                ("ends_at", "Ends"),
+                ("specialty", "Specialty"),
+                ("clinician", "Clinician"),
+                ("taken", "Taken"),
+            ],
+        ),
+    }

@@ -1,0 +1,204 @@
+"""The record at a glance (the side panel): active problems, medicines, allergies, key labs.
+
+Presentation queries, read in one patient transaction under row-level security. The clinical
+rules are the product's everywhere: active medication = status active and not ended;
+"latest" lab = newest by effective time per code; blood pressure by component LOINC code;
+entered-in-error rows never shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Connection, text
+
+from records.database import Database, patient_transaction
+
+# (LOINC, short label) in display order: what patients and clinicians look for first
+KEY_LABS: tuple[tuple[str, str], ...] = (
+    ("4548-4", "HbA1c"),
+    ("2339-0", "Glucose"),
+    ("18262-6", "LDL cholesterol"),
+    ("2093-3", "Total cholesterol"),
+    ("2085-9", "HDL cholesterol"),
+    ("2571-8", "Triglycerides"),
+    ("38483-4", "Creatinine"),
+    ("33914-3", "eGFR"),
+    ("718-7", "Haemoglobin"),
+    ("8480-6", "Systolic BP"),
+    ("8462-4", "Diastolic BP"),
+    ("39156-5", "BMI"),
+    ("29463-7", "Body weight"),
+)
+BP_PANEL = "85354-9"
+TREND_POINTS = 12
+EXCLUDED_STATUSES = ("entered-in-error", "cancelled")
+ACTIVE_CONDITION = ("active", "recurrence", "relapse")
+FINDING_SUFFIXES = ("(finding)", "(situation)", "(person)", "(observable entity)")
+
+
+@dataclass
+class LabSeries:
+    code: str
+    label: str
+    unit: str | None
+    latest_value: float
+    latest_at: dt.datetime | None
+    latest_id: str
+    ref_low: float | None = None
+    ref_high: float | None = None
+    points: list[tuple[dt.datetime, float]] = field(default_factory=list)  # oldest first
+
+    @property
+    def flag(self) -> str | None:
+        if self.ref_high is not None and self.latest_value > self.ref_high:
+            return "high"
+        if self.ref_low is not None and self.latest_value < self.ref_low:
+            return "low"
+        return None
+
+
+@dataclass
+class Glance:
+    patient: dict[str, Any]
+    conditions: list[dict[str, Any]]
+    findings: list[dict[str, Any]]
+    medications: list[dict[str, Any]]
+    allergies: list[dict[str, Any]]
+    labs: list[LabSeries]
+
+    def as_json(self) -> dict[str, Any]:
+        def iso(v: Any) -> Any:
+            return v.isoformat() if isinstance(v, dt.date | dt.datetime) else v
+
+        def clean(row: dict[str, Any]) -> dict[str, Any]:
+            return {k: iso(v) for k, v in row.items()}
+
+        return {
+            "patient": clean(self.patient),
+            "conditions": [clean(r) for r in self.conditions],
+            "findings": [clean(r) for r in self.findings],
+            "medications": [clean(r) for r in self.medications],
+            "allergies": [clean(r) for r in self.allergies],
+            "labs": [
+                {
+                    "code": s.code,
+                    "label": s.label,
+                    "unit": s.unit,
+                    "latest": {"value": s.latest_value, "at": iso(s.latest_at), "id": s.latest_id},
+                    "ref_low": s.ref_low,
+                    "ref_high": s.ref_high,
+                    "flag": s.flag,
+                    "trend": [{"at": iso(t), "value": v} for t, v in s.points],
+                }
+                for s in self.labs
+            ],
+        }
+
+
+def at_a_glance(db: Database, patient_id: str) -> Glance:
+    with patient_transaction(db.app, patient_id) as conn:
+        patient = conn.execute(
+            text("SELECT patient_id, full_name, birth_date, gender, deceased, deceased_at FROM patients")
+        ).one()
+        conditions = _rows(
+            conn,
+            "SELECT id, display, code, onset, clinical_status FROM conditions "
+            "WHERE clinical_status = ANY(:active) AND abatement IS NULL "
+            "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
+            "ORDER BY onset DESC NULLS LAST, display",
+            active=list(ACTIVE_CONDITION),
+        )
+        medications = _rows(
+            conn,
+            "SELECT id, display, dosage_text, authored_on, reason_display FROM medication_requests "
+            "WHERE status = 'active' AND (ended_at IS NULL OR ended_at > now()) "
+            "ORDER BY authored_on DESC NULLS LAST, display",
+        )
+        allergies = _rows(
+            conn,
+            "SELECT id, display, criticality, categories, onset FROM allergies "
+            "WHERE COALESCE(clinical_status, 'active') = 'active' "
+            "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
+            "ORDER BY display",
+        )
+        labs = _key_labs(conn)
+    disorders = [c for c in conditions if not str(c["display"] or "").endswith(FINDING_SUFFIXES)]
+    findings = [c for c in conditions if str(c["display"] or "").endswith(FINDING_SUFFIXES)]
+    return Glance(
+        patient=dict(patient._mapping),
+        conditions=disorders,
+        findings=findings,
+        medications=medications,
+        allergies=allergies,
+        labs=labs,
+    )
+
+
+def _rows(conn: Connection, sql: str, **params: Any) -> list[dict[str, Any]]:
+    return [dict(r._mapping) for r in conn.execute(text(sql), params)]
+
+
+def _key_labs(conn: Connection) -> list[LabSeries]:
+    codes = [code for code, _ in KEY_LABS]
+    rows = conn.execute(
+        text(
+            "SELECT id, code, value_num AS value, value_unit AS unit, effective, ref_low, ref_high "
+            "FROM observations WHERE code = ANY(:codes) AND value_num IS NOT NULL "
+            "AND COALESCE(status, '') <> ALL(:excluded) "
+            "UNION ALL "
+            "SELECT o.id, c.code, c.value_num, c.value_unit, o.effective, NULL, NULL "
+            "FROM observations o JOIN observation_components c "
+            "  ON c.patient_id = o.patient_id AND c.observation_id = o.id "
+            "WHERE o.code = :bp AND c.code = ANY(:codes) AND c.value_num IS NOT NULL "
+            "AND COALESCE(o.status, '') <> ALL(:excluded) "
+            "ORDER BY effective DESC NULLS LAST, id"
+        ),
+        {"codes": codes, "excluded": list(EXCLUDED_STATUSES), "bp": BP_PANEL},
+    ).all()
+    by_code: dict[str, list[Any]] = {}
+    for row in rows:
+        by_code.setdefault(row.code, []).append(row)
+    series = []
+    for code, label in KEY_LABS:
+        found = by_code.get(code)
+        if not found:
+            continue
+        latest = found[0]
+        recent = [r for r in found[:TREND_POINTS] if r.effective is not None]
+        series.append(
+            LabSeries(
+                code=code,
+                label=label,
+                unit=latest.unit,
+                latest_value=latest.value,
+                latest_at=latest.effective,
+                latest_id=latest.id,
+                ref_low=latest.ref_low,
+                ref_high=latest.ref_high,
+                points=[(r.effective, r.value) for r in reversed(recent)],
+            )
+        )
+    return series
+
+
+def patient_cards(db: Database, patient_ids: list[str]) -> list[dict[str, Any]]:
+    """Name, birth date and sex of each listed patient (the panel picker), in the given order.
+
+    One transaction; the patient setting is switched before each read, so every SELECT still
+    sees exactly one patient under row-level security. Ids with no patient are skipped.
+    """
+    cards: list[dict[str, Any]] = []
+    if not patient_ids:
+        return cards
+    with db.app.begin() as conn:
+        for pid in patient_ids:
+            conn.execute(text("SELECT set_config('app.patient_id', :p, true)"), {"p": pid})
+            row = conn.execute(
+                text("SELECT patient_id, full_name, birth_date, gender, deceased FROM patients")
+            ).one_or_none()
+            if row is not None:
+                cards.append(dict(row._mapping))
+    return cards

@@ -1,0 +1,423 @@
+// Chartside chat page: asks, streams answers over SSE, opens citations, confirms bookings.
+// Every piece of data is inserted with textContent / createElement — never innerHTML — so
+// record text, note text and leaflet text can never become markup.
+"use strict";
+
+(function () {
+  const root = document.getElementById("chat-root");
+  if (!root) return;
+
+  const patientId = root.dataset.patientId;
+  const api = "/api/patients/" + encodeURIComponent(patientId);
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  let conversationId = root.dataset.conversationId || null;
+
+  const messages = document.getElementById("messages");
+  const form = document.getElementById("ask-form");
+  const input = document.getElementById("question");
+  const askButton = document.getElementById("ask-button");
+  const formError = document.getElementById("form-error");
+  const template = document.getElementById("message-template");
+  const recordDialog = document.getElementById("record-dialog");
+  const confirmDialog = document.getElementById("confirm-dialog");
+
+  const HANDLE_RE = /\[([A-Z]{1,2}\d+)\]/g;
+
+  function el(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (className) node.className = className;
+    return node;
+  }
+
+  function show(node, visible) {
+    node.hidden = !visible;
+  }
+
+  function fillFields(dl, pairs) {
+    dl.replaceChildren();
+    for (const [label, value] of pairs) {
+      dl.append(el("dt", label), el("dd", value));
+    }
+  }
+
+  // ---- asking -------------------------------------------------------------------------------
+
+  async function ask(question, scope) {
+    show(formError, false);
+    askButton.disabled = true;
+    try {
+      const body = { question: question };
+      if (conversationId) body.conversation_id = conversationId;
+      if (scope) body.scope = scope;
+      const response = await fetch(api + "/messages", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
+        body: JSON.stringify(body),
+      });
+      const data = await response.json().catch(() => ({}));
+      if (response.status === 401) {
+        window.location.assign("/login");
+        return;
+      }
+      if (!response.ok) {
+        formError.textContent = data.message || "The question could not be sent.";
+        show(formError, true);
+        return;
+      }
+      if (conversationId !== data.conversation_id) {
+        conversationId = data.conversation_id;
+        const url = new URL(window.location.href);
+        url.searchParams.set("c", conversationId);
+        window.history.replaceState(null, "", url.toString());
+      }
+      const item = newMessage(data.message_id, data.question);
+      messages.append(item.node);
+      item.node.scrollIntoView({ block: "nearest" });
+      input.value = "";
+      stream(item);
+    } catch (err) {
+      formError.textContent = "The question could not be sent. Check your connection and try again.";
+      show(formError, true);
+    } finally {
+      askButton.disabled = false;
+    }
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const question = input.value.trim();
+    if (!question) {
+      formError.textContent = "Type a question first.";
+      show(formError, true);
+      input.focus();
+      return;
+    }
+    ask(question, null);
+  });
+
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  document.getElementById("new-conversation").addEventListener("click", () => {
+    conversationId = null;
+    messages.replaceChildren();
+    const url = new URL(window.location.href);
+    url.searchParams.delete("c");
+    window.history.replaceState(null, "", url.toString());
+    input.focus();
+  });
+
+  // ---- one message ----------------------------------------------------------------------------
+
+  function newMessage(messageId, question, existing) {
+    const node = existing || template.content.firstElementChild.cloneNode(true);
+    if (existing) {
+      existing.append(...template.content.firstElementChild.cloneNode(true).childNodes);
+    }
+    node.dataset.messageId = messageId;
+    node.querySelector(".question").textContent = question;
+    return {
+      id: messageId,
+      node: node,
+      status: node.querySelector(".status"),
+      answer: node.querySelector(".answer"),
+      slots: node.querySelector(".slots"),
+      booking: node.querySelector(".booking"),
+      grounding: node.querySelector(".grounding"),
+      error: node.querySelector(".error"),
+      trace: node.querySelector(".trace"),
+      metrics: node.querySelector(".metrics"),
+      text: "",
+      citations: {},
+      tools: {},
+    };
+  }
+
+  function stream(item) {
+    const source = new EventSource(api + "/messages/" + encodeURIComponent(item.id) + "/events");
+    item.status.textContent = "Thinking…";
+    const on = (type, handler) =>
+      source.addEventListener(type, (event) => {
+        let data;
+        try {
+          data = JSON.parse(event.data);
+        } catch (err) {
+          return;
+        }
+        handler(data);
+      });
+
+    on("status", (data) => {
+      item.status.textContent = data.text;
+    });
+    on("tool_call", (data) => addToolCall(item, data));
+    on("tool_result", (data) => addToolResult(item, data));
+    on("text", (data) => {
+      item.text += data.delta;
+      item.answer.textContent = item.text;
+    });
+    on("citation", (data) => {
+      item.citations[data.handle] = data;
+    });
+    on("done", (data) => {
+      source.close();
+      finish(item, data);
+    });
+    on("error", (data) => {
+      source.close();
+      item.status.textContent = "";
+      item.answer.setAttribute("aria-busy", "false");
+      item.error.textContent = data.message || "The answer could not be completed.";
+      show(item.error, true);
+    });
+    // transport errors (not the "error" event type above, which carries data)
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) {
+        item.status.textContent = "";
+        if (item.answer.getAttribute("aria-busy") === "true") {
+          item.error.textContent = "The answer stream could not be opened. Reload the page to try again.";
+          show(item.error, true);
+          item.answer.setAttribute("aria-busy", "false");
+        }
+      } else {
+        item.status.textContent = "Connection lost — reconnecting…";
+      }
+    };
+  }
+
+  function addToolCall(item, data) {
+    const li = el("li", null, "tool pending");
+    li.append(el("code", data.name), el("span", " " + JSON.stringify(data.input || {}), "tool-input"));
+    const result = el("div", "running…", "tool-result");
+    li.append(result);
+    item.tools[data.id] = result;
+    item.trace.querySelector("ol").append(li);
+    item.trace.querySelector(".trace-count").textContent = String(item.trace.querySelectorAll("li").length);
+    show(item.trace, true);
+  }
+
+  function addToolResult(item, data) {
+    let target = item.tools[data.id];
+    if (!target) {
+      addToolCall(item, { id: data.id, name: data.name, input: {} });
+      target = item.tools[data.id];
+    }
+    const li = target.parentElement;
+    li.classList.remove("pending");
+    li.classList.add(data.ok ? "ok" : "failed");
+    let line = (data.ok ? "✓ " : "✗ ") + (data.summary || "");
+    if (data.truncated) line += " (showing part of " + data.total + ")";
+    if (data.latency_ms) line += " · " + Math.round(data.latency_ms) + " ms";
+    if (data.handles && data.handles.length) line += " · " + data.handles.join(", ");
+    target.textContent = line;
+    if (data.ok && data.name === "find_slots") showSlots(item, data.rows || []);
+    if (data.ok && data.name === "book_appointment") showBooking(item, data.rows || []);
+  }
+
+  function finish(item, done) {
+    item.status.textContent = "";
+    item.text = done.answer || item.text;
+    renderAnswer(item);
+    item.answer.setAttribute("aria-busy", "false");
+    renderGrounding(item, done.grounding || {});
+    renderMetrics(item, done);
+  }
+
+  function renderAnswer(item) {
+    const parts = [];
+    let last = 0;
+    const text = item.text;
+    HANDLE_RE.lastIndex = 0;
+    let match;
+    while ((match = HANDLE_RE.exec(text)) !== null) {
+      if (match.index > last) parts.push(document.createTextNode(text.slice(last, match.index)));
+      const handle = match[1];
+      const citation = item.citations[handle];
+      if (citation) {
+        const button = el("button", handle, "cite");
+        button.type = "button";
+        button.setAttribute("aria-label", "Open source " + handle + (citation.label ? ": " + citation.label : ""));
+        button.title = citation.label || citation.kind;
+        button.addEventListener("click", () => openRecord(citation.kind, citation.record_id, passageOf(citation)));
+        parts.push(button);
+      } else {
+        const span = el("span", handle, "cite unknown");
+        span.title = "This source could not be found in the record";
+        parts.push(span);
+      }
+      last = match.index + match[0].length;
+    }
+    if (last < text.length) parts.push(document.createTextNode(text.slice(last)));
+    item.answer.replaceChildren(...parts);
+  }
+
+  function passageOf(citation) {
+    const data = citation.data || {};
+    for (const key of ["chunk_id", "passage", "seq"]) {
+      if (data[key] !== undefined && data[key] !== null) return String(data[key]);
+    }
+    return null;
+  }
+
+  function renderGrounding(item, grounding) {
+    const issues = grounding.issues || [];
+    if (grounding.grounded !== false && issues.length === 0) {
+      item.node.classList.add("grounded");
+      return;
+    }
+    item.grounding.replaceChildren(el("strong", "Check this answer: some statements could not be matched to the record."));
+    const list = el("ul");
+    for (const issue of issues) list.append(el("li", issue.detail));
+    item.grounding.append(list);
+    show(item.grounding, true);
+  }
+
+  function renderMetrics(item, done) {
+    const pairs = [["Mode", done.mode]];
+    const metrics = done.metrics || {};
+    for (const [key, value] of Object.entries(metrics)) {
+      if (value !== null && typeof value !== "object") pairs.push([key.replace(/_/g, " "), String(value)]);
+    }
+    const usage = done.usage || {};
+    if (usage.input_tokens || usage.output_tokens) {
+      pairs.push(["Tokens in / out", usage.input_tokens + " / " + usage.output_tokens]);
+      pairs.push(["Cached tokens read", String(usage.cache_read_input_tokens || 0)]);
+    }
+    if (done.cost_usd) pairs.push(["Estimated cost", "$" + Number(done.cost_usd).toFixed(4)]);
+    fillFields(item.metrics.querySelector("dl"), pairs);
+    show(item.metrics, true);
+  }
+
+  // ---- booking: choose → confirm → ask ------------------------------------------------------
+
+  let pendingSlot = null;
+
+  function slotLabel(row) {
+    return [row.department || row.specialty, row.starts_at || row.start, row.clinician || row.practitioner]
+      .filter(Boolean)
+      .join(" · ");
+  }
+
+  function showSlots(item, rows) {
+    const list = item.slots.querySelector("ul");
+    list.replaceChildren();
+    for (const row of rows) {
+      const slotId = row.slot_id || row.id;
+      if (!slotId) continue;
+      const li = el("li");
+      const button = el("button", "Choose " + (row.handle ? row.handle + ": " : "") + slotLabel(row), "secondary");
+      button.type = "button";
+      button.addEventListener("click", () => confirmSlot(row, slotId));
+      li.append(button);
+      list.append(li);
+    }
+    show(item.slots, list.children.length > 0);
+  }
+
+  function confirmSlot(row, slotId) {
+    pendingSlot = { row: row, slotId: slotId };
+    const pairs = [];
+    for (const [key, label] of [
+      ["department", "Department"],
+      ["specialty", "Specialty"],
+      ["starts_at", "Starts"],
+      ["ends_at", "Ends"],
+      ["clinician", "Clinician"],
+      ["location", "Location"],
+    ]) {
+      if (row[key]) pairs.push([label, row[key]]);
+    }
+    fillFields(confirmDialog.querySelector("dl"), pairs);
+    confirmDialog.showModal();
+    document.getElementById("confirm-booking").focus();
+  }
+
+  document.getElementById("confirm-booking").addEventListener("click", () => {
+    confirmDialog.close();
+    if (!pendingSlot) return;
+    // the handle is what the answer offered ("book S1"); the slot_id lets any agent act on it
+    const label = slotLabel(pendingSlot.row);
+    const handle = pendingSlot.row.handle;
+    const question =
+      (handle ? "Book " + handle + " (slot_id " + pendingSlot.slotId + ")" : "Book slot_id " + pendingSlot.slotId) +
+      (label ? ": " + label : "") +
+      ".";
+    pendingSlot = null;
+    // one confirmation per offer: the choices that led here cannot be sent twice by accident
+    document.querySelectorAll(".slots button").forEach((b) => {
+      b.disabled = true;
+    });
+    ask(question, null);
+  });
+
+  document.getElementById("cancel-booking").addEventListener("click", () => {
+    pendingSlot = null;
+    confirmDialog.close();
+    input.focus();
+  });
+
+  function showBooking(item, rows) {
+    const row = rows[0] || {};
+    item.booking.replaceChildren(el("strong", "Booked. "), document.createTextNode(slotLabel(row) || "Your appointment is confirmed."));
+    show(item.booking, true);
+  }
+
+  // ---- opening a cited row / passage -----------------------------------------------------------
+
+  async function openRecord(kind, recordId, passage) {
+    const title = recordDialog.querySelector("h2");
+    const fields = recordDialog.querySelector(".fields");
+    const passageNode = recordDialog.querySelector(".passage");
+    const passageHeading = recordDialog.querySelector(".passage-heading");
+    const full = recordDialog.querySelector(".full-text");
+    const errorNode = recordDialog.querySelector(".dialog-error");
+    title.textContent = "Loading…";
+    fields.replaceChildren();
+    [passageNode, passageHeading, full, errorNode].forEach((n) => show(n, false));
+    recordDialog.showModal();
+    let url = api + "/records/" + encodeURIComponent(kind) + "/" + encodeURIComponent(recordId);
+    if (passage) url += "?passage=" + encodeURIComponent(passage);
+    try {
+      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const data = await response.json();
+      if (!response.ok) throw new Error(data.message || "Not found.");
+      title.textContent = data.title;
+      fillFields(fields, data.fields || []);
+      const p = data.passage;
+      if (p && p.text) {
+        passageHeading.textContent = p.heading || "";
+        show(passageHeading, Boolean(p.heading));
+        passageNode.replaceChildren(el("mark", p.text));
+        show(passageNode, true);
+      } else if (data.text) {
+        passageNode.textContent = data.text;
+        show(passageNode, true);
+      }
+      if (data.text && p && p.text) {
+        full.querySelector("pre").textContent = data.text;
+        show(full, true);
+      }
+    } catch (err) {
+      title.textContent = "Could not open this source";
+      errorNode.textContent = err.message;
+      show(errorNode, true);
+    }
+  }
+
+  document.querySelectorAll("[data-open-kind]").forEach((button) => {
+    button.addEventListener("click", () => openRecord(button.dataset.openKind, button.dataset.openId, null));
+  });
+
+  // ---- earlier messages of this conversation: replay their stored events ------------------------
+
+  for (const node of messages.querySelectorAll("li.message[data-message-id]")) {
+    const item = newMessage(node.dataset.messageId, node.dataset.question, node);
+    stream(item);
+  }
+})();

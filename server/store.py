@@ -1,0 +1,242 @@
+"""Conversations, messages and their stored events (all patient data, under RLS).
+
+Every function opens its own `patient_transaction`, so the rows it can touch are the bound
+patient's only, whatever the ids it is given. Messages and conversations also belong to the
+account that created them: another account (even one allowed to see the same patient) gets
+"not found".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, text
+
+from agent.base import Turn
+from records.database import Database, patient_transaction
+
+TERMINAL_STATUSES = frozenset({"done", "error", "cancelled"})
+HISTORY_TURNS = 10
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    id: str
+    patient_id: str
+    conversation_id: str
+    account_id: int | None
+    question: str
+    scope: dict[str, Any] | None
+    status: str
+    answer: str | None
+    metrics: dict[str, Any] | None
+    pinned_now: dt.datetime | None
+    created_at: dt.datetime
+    last_seq: int
+
+    @property
+    def finished(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    type: str
+    payload: dict[str, Any]
+
+
+class NotOwned(LookupError):
+    """The conversation or message does not exist for this patient and account."""
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def create_message(
+    db: Database,
+    *,
+    patient_id: str,
+    account_id: int,
+    role: str,
+    question: str,
+    conversation_id: str | None,
+    scope: dict[str, Any] | None,
+    pinned_now: dt.datetime | None,
+) -> StoredMessage:
+    """Store the question (and a new conversation when none is given) in one transaction."""
+    message_id = new_id()
+    with patient_transaction(db.app, patient_id) as conn:
+        if conversation_id is None:
+            conversation_id = new_id()
+            conn.execute(
+                text("INSERT INTO conversations (patient_id, id, account_id, role) VALUES (:p, :c, :a, :r)"),
+                {"p": patient_id, "c": conversation_id, "a": account_id, "r": role},
+            )
+        else:
+            owner = conn.execute(
+                text("SELECT account_id FROM conversations WHERE id = :c"), {"c": conversation_id}
+            ).one_or_none()
+            if owner is None or owner.account_id != account_id:
+                raise NotOwned(conversation_id)
+        conn.execute(
+            text(
+                "INSERT INTO messages (patient_id, id, conversation_id, account_id, question, scope, "
+                "pinned_now) VALUES (:p, :m, :c, :a, :q, CAST(:s AS jsonb), :n)"
+            ),
+            {
+                "p": patient_id,
+                "m": message_id,
+                "c": conversation_id,
+                "a": account_id,
+                "q": question,
+                "s": orjson.dumps(scope).decode() if scope is not None else None,
+                "n": pinned_now,
+            },
+        )
+    message = load_message(db, patient_id=patient_id, message_id=message_id, account_id=account_id)
+    assert message is not None
+    return message
+
+
+_MESSAGE_SQL = (
+    "SELECT m.id, m.patient_id, m.conversation_id, m.account_id, m.question, m.scope, m.status, "
+    "m.answer, m.metrics, m.pinned_now, m.created_at, "
+    "COALESCE((SELECT max(seq) FROM message_events e WHERE e.message_id = m.id), 0) AS last_seq "
+    "FROM messages m"
+)
+
+
+def _message(row) -> StoredMessage:
+    return StoredMessage(**row._mapping)
+
+
+def load_message(db: Database, *, patient_id: str, message_id: str, account_id: int) -> StoredMessage | None:
+    with patient_transaction(db.app, patient_id) as conn:
+        row = conn.execute(
+            text(f"{_MESSAGE_SQL} WHERE m.id = :m AND m.account_id = :a"), {"m": message_id, "a": account_id}
+        ).one_or_none()
+    return _message(row) if row else None
+
+
+def conversation_messages(
+    db: Database, *, patient_id: str, conversation_id: str, account_id: int
+) -> list[StoredMessage]:
+    with patient_transaction(db.app, patient_id) as conn:
+        owner = conn.execute(
+            text("SELECT account_id FROM conversations WHERE id = :c"), {"c": conversation_id}
+        ).one_or_none()
+        if owner is None or owner.account_id != account_id:
+            raise NotOwned(conversation_id)
+        rows = conn.execute(
+            text(f"{_MESSAGE_SQL} WHERE m.conversation_id = :c ORDER BY m.created_at, m.id"),
+            {"c": conversation_id},
+        ).all()
+    return [_message(r) for r in rows]
+
+
+def history(db: Database, message: StoredMessage) -> list[Turn]:
+    """Earlier answered turns of the same conversation, oldest first (for follow-ups)."""
+    with patient_transaction(db.app, message.patient_id) as conn:
+        return _history(conn, message)
+
+
+def _history(conn: Connection, message: StoredMessage) -> list[Turn]:
+    rows = conn.execute(
+        text(
+            "SELECT question, answer FROM messages WHERE conversation_id = :c AND created_at < :t "
+            "AND status = 'done' AND answer IS NOT NULL ORDER BY created_at DESC LIMIT :n"
+        ),
+        {"c": message.conversation_id, "t": message.created_at, "n": HISTORY_TURNS},
+    ).all()
+    return [Turn(question=r.question, answer=r.answer) for r in reversed(rows)]
+
+
+def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
+    """pending → running, for exactly one caller across all server processes.
+
+    Returns the conversation's earlier turns (read in the same transaction) to the winner,
+    None to everyone else.
+    """
+    with patient_transaction(db.app, message.patient_id) as conn:
+        won = conn.execute(
+            text("UPDATE messages SET status = 'running' WHERE id = :m AND status = 'pending'"),
+            {"m": message.id},
+        ).rowcount
+        if won != 1:
+            return None
+        return _history(conn, message)
+
+
+def append_events(
+    db: Database,
+    *,
+    patient_id: str,
+    message_id: str,
+    events: list[StoredEvent],
+    final: tuple[str, str | None, dict[str, Any] | None] | None = None,
+) -> None:
+    """Write a batch of events; with `final` = (status, answer, metrics) also close the message.
+
+    One transaction, so a message is never marked finished without its last event, nor has a
+    last event without being marked finished.
+    """
+    with patient_transaction(db.app, patient_id) as conn:
+        if events:
+            conn.execute(
+                text(
+                    "INSERT INTO message_events (patient_id, message_id, seq, type, payload) "
+                    "VALUES (:p, :m, :s, :t, CAST(:d AS jsonb))"
+                ),
+                [
+                    {
+                        "p": patient_id,
+                        "m": message_id,
+                        "s": e.seq,
+                        "t": e.type,
+                        "d": orjson.dumps(e.payload).decode(),
+                    }
+                    for e in events
+                ],
+            )
+        if final is not None:
+            status, answer, metrics = final
+            conn.execute(
+                text(
+                    "UPDATE messages SET status = :s, answer = :a, metrics = CAST(:x AS jsonb), "
+                    "finished_at = now() WHERE id = :m"
+                ),
+                {
+                    "s": status,
+                    "a": answer,
+                    "x": orjson.dumps(metrics).decode() if metrics is not None else None,
+                    "m": message_id,
+                },
+            )
+
+
+def stored_events(
+    db: Database, *, patient_id: str, message_id: str, after_seq: int
+) -> tuple[list[StoredEvent], str]:
+    """Events after `after_seq`, in order, and the message's status.
+
+    The status is read first: a message is closed in the same transaction as its last event,
+    so if it was already closed then, the events read next include the last one.
+    """
+    with patient_transaction(db.app, patient_id) as conn:
+        status = conn.execute(
+            text("SELECT status FROM messages WHERE id = :m"), {"m": message_id}
+        ).scalar_one()
+        rows = conn.execute(
+            text(
+                "SELECT seq, type, payload FROM message_events WHERE message_id = :m AND seq > :s "
+                "ORDER BY seq"
+            ),
+            {"m": message_id, "s": after_seq},
+        ).all()
+    return [StoredEvent(r.seq, r.type, r.payload) for r in rows], status

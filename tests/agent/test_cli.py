@@ -1,0 +1,61 @@
+"""`chartside ask` end to end (offline planner, fake tools in the real registry)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from chartside.cli import app, build
+from tests.agent.conftest import fake_registry
+
+runner = CliRunner()
+_built: list[bool] = []
+
+
+def build_once() -> None:
+    if not _built:
+        build()
+        _built.append(True)
+
+
+@pytest.fixture()
+def cli_env(clean_db, settings, monkeypatch, tool_log):
+    with clean_db.admin.begin() as conn:
+        conn.execute(text("INSERT INTO patients (patient_id, full_name) VALUES ('pat-cli-0001', 'Ada Test')"))
+    monkeypatch.setattr("agent.cli.get_settings", lambda: settings)
+    monkeypatch.setattr("agent.runner.default_registry", lambda: fake_registry(tool_log))
+    monkeypatch.setattr("agent.runner.default_embedder", lambda settings: None)
+    build_once()
+    return tool_log
+
+
+def test_ask_streams_the_answer_trace_and_citations(cli_env):
+    result = runner.invoke(app, ["ask", "--patient", "pat-cli", "What medications am I taking?"])
+    assert result.exit_code == 0, result.output
+    assert "Offline mode" in result.stdout
+    assert "Lisinopril 10 MG Oral Tablet since 2019-05-01 [M1]" in result.stdout
+    assert "Citations" in result.stdout
+    assert "→ get_medications(status='active')" in result.stderr
+
+
+def test_ask_json_is_one_event_per_line_ending_in_done(cli_env):
+    result = runner.invoke(app, ["ask", "--patient", "pat-cli-0001", "--json", "What am I allergic to?"])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert [e["type"] for e in events][-1] == "done"
+    assert events[-1]["grounding"]["cited_handles"] == ["A1"]
+    assert sum(e["type"] in ("done", "error") for e in events) == 1
+
+
+def test_unknown_patient_is_a_clear_error(cli_env):
+    result = runner.invoke(app, ["ask", "--patient", "nobody", "hello"])
+    assert result.exit_code == 1
+    assert "no patient with that id" in result.stderr
+
+
+def test_bad_role_is_refused(cli_env):
+    result = runner.invoke(app, ["ask", "--patient", "pat-cli-0001", "--role", "admin", "hello"])
+    assert result.exit_code == 1 and "--role" in result.stderr

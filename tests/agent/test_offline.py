@@ -1,0 +1,200 @@
+"""The offline planner: intent → tools → a templated, cited answer over the same events."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from agent.base import Turn
+from agent.events import DoneEvent, ToolCallEvent, is_terminal
+from agent.offline import (
+    OFFLINE_BANNER,
+    UNKNOWN_REPLY,
+    EmbeddingIntents,
+    OfflineAgent,
+    Planner,
+    render_result,
+)
+from agent.runner import GuardedAgent, build_agent
+from tests import conftest as root
+from tests.agent.conftest import ask, run
+
+ALL_TOOLS = [
+    "get_patient_profile",
+    "get_conditions",
+    "get_medications",
+    "get_labs",
+    "get_allergies",
+    "get_encounters",
+    "get_immunizations",
+    "get_procedures",
+    "get_care_plans",
+    "find_slots",
+    "book_appointment",
+    "list_appointments",
+    "cancel_appointment",
+    "search_leaflets",
+    "search_notes",
+]
+TODAY = dt.date(2026, 11, 29)
+
+PLANS = [
+    ("What medications am I taking?", "get_medications", {"status": "active"}),
+    ("Am I still on lisinopril?", "get_medications", {"status": "active", "query": "lisinopril"}),
+    ("Which medicines have I ever been prescribed?", "get_medications", {"status": "all"}),
+    ("What is my latest A1C?", "get_labs", {"query": "A1C", "latest_only": True}),
+    (
+        "Show my cholesterol trend since 2020",
+        "get_labs",
+        {"query": "cholesterol", "latest_only": False, "since": "2020-01-01"},
+    ),
+    (
+        "What was my blood pressure in 2023?",
+        "get_labs",
+        {"query": "BP", "latest_only": False, "since": "2023-01-01", "until": "2023-12-31"},
+    ),
+    ("How much do I weigh?", "get_labs", {"query": "weight", "latest_only": True}),
+    ("Do I have diabetes?", "get_conditions", {"status": "active", "query": "diabetes"}),
+    ("What conditions have I had?", "get_conditions", {"status": "all"}),
+    ("What am I allergic to?", "get_allergies", {}),
+    ("When was my last visit?", "get_encounters", {}),
+    ("Which vaccines have I had?", "get_immunizations", {}),
+    ("Have I had any surgery?", "get_procedures", {}),
+    ("What is my care plan?", "get_care_plans", {}),
+    ("Who is my GP?", "get_patient_profile", {}),
+    ("When is my next appointment?", "list_appointments", {}),
+    (
+        "Book me a cardiology appointment next week",
+        "find_slots",
+        {"specialty_or_department": "cardiology", "from_date": "2026-11-30", "to_date": "2026-12-06"},
+    ),
+    (
+        "I need to see a dermatologist",
+        "find_slots",
+        {"specialty_or_department": "dermatology", "from_date": "2026-11-29", "to_date": "2026-12-13"},
+    ),
+    ("Cancel my appointment", "list_appointments", {}),
+    ("What are the visiting hours?", "search_leaflets", {"query": "What are the visiting hours?"}),
+    ("What is HbA1c?", "search_leaflets", {"query": "What is HbA1c?"}),
+    ("What did the doctor write about my back pain?", "search_notes", {"query": "back pain"}),
+]
+
+
+@pytest.mark.parametrize(("question", "tool", "args"), PLANS)
+def test_each_question_plans_the_right_tool_and_arguments(question, tool, args):
+    plan = Planner(ALL_TOOLS).plan(question, [], TODAY)
+    assert [(c.name, c.input) for c in plan.calls] == [(tool, args)]
+
+
+def test_several_intents_in_one_question_run_several_tools():
+    plan = Planner(ALL_TOOLS).plan("What medications and allergies do I have?", [], TODAY)
+    assert [c.name for c in plan.calls] == ["get_medications", "get_allergies"]
+
+
+def test_a_follow_up_without_an_intent_replans_the_previous_question():
+    history = [Turn(question="What is my latest A1C?", answer="…")]
+    plan = Planner(ALL_TOOLS).plan("and last year?", history, TODAY)
+    assert plan.follow_up and [(c.name, c.input) for c in plan.calls] == [
+        ("get_labs", {"query": "A1C", "latest_only": False, "since": "2025-01-01", "until": "2025-12-31"})
+    ]
+
+
+@pytest.mark.parametrize("question", ["What is the meaning of life?", "Write me a poem", "asdf qwerty"])
+def test_out_of_scope_questions_plan_nothing(question):
+    assert (
+        Planner([t for t in ALL_TOOLS if t != "search_leaflets"]).plan(question, [], TODAY).kind == "unknown"
+    )
+
+
+def test_tools_that_are_not_registered_are_never_planned():
+    assert Planner(["get_labs"]).plan("What medications am I taking?", [], TODAY).kind == "unknown"
+
+
+class BagOfWords:
+    """A deterministic stand-in embedder: word-count vectors over a fixed vocabulary."""
+
+    VOCAB = ("vaccine", "jab", "flu", "shot", "immun", "pill", "weigh", "protected", "measles", "covid")
+
+    def _vec(self, text: str) -> list[float]:
+        low = text.lower()
+        return [float(low.count(w)) for w in self.VOCAB] + [0.01]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vec(text)
+
+    def embed_passages(self, texts: list[str]) -> list[list[float]]:
+        return [self._vec(t) for t in texts]
+
+
+def test_the_embedding_model_is_the_fallback_when_no_keyword_fires():
+    question = "Am I protected against measles and covid?"
+    assert Planner(ALL_TOOLS).plan(question, [], TODAY).kind == "unknown"
+    embedder = BagOfWords()
+    intents = EmbeddingIntents(embedder.embed_query, embedder.embed_passages, floor=0.1)
+    # the examples for immunizations mention jabs and shots; "protected" is not a keyword
+    intents._examples = None
+    planner = Planner(ALL_TOOLS, intents)
+    sims = intents.similarities("my flu jab")
+    assert max(sims, key=sims.get) == "immunizations"
+    assert planner.plan("my covid jab, was it done?", [], TODAY).calls[0].name == "get_immunizations"
+
+
+def test_render_puts_each_handle_after_its_row():
+    text = "Active medications (2):\n[M1] Lisinopril 10 MG\n[M2] Metformin 500 MG\n… 3 more not shown."
+    assert render_result(text) == (
+        "Active medications (2):\n- Lisinopril 10 MG [M1]\n- Metformin 500 MG [M2]\n… 3 more not shown."
+    )
+
+
+def _offline(registry, db):
+    return GuardedAgent(OfflineAgent(registry, db))
+
+
+def test_offline_medications_answer_is_cited_grounded_and_says_offline(registry, db):
+    events = run(_offline(registry, db), ask("What medications am I taking?"))
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.mode == "offline"
+    assert done.answer.startswith(OFFLINE_BANNER)
+    assert "- Lisinopril 10 MG Oral Tablet since 2019-05-01 [M1]" in done.answer
+    assert "- Metformin 500 MG since 2020-01-10 [M2]" in done.answer
+    assert done.grounding.grounded and done.grounding.cited_handles == ["M1", "M2"]
+    assert [e.handle for e in events if e.type == "citation"] == ["M1", "M2"]
+    assert [e.name for e in events if isinstance(e, ToolCallEvent)] == ["get_medications"]
+    assert sum(is_terminal(e) for e in events) == 1
+
+
+def test_offline_unknown_question_is_an_honest_refusal(registry, db, tool_log):
+    done = run(_offline(registry, db), ask("What's the weather on Mars?"))[-1]
+    assert done.answer == UNKNOWN_REPLY and tool_log.calls == []
+
+
+def test_offline_booking_offers_then_books_on_confirmation(registry, db, tool_log):
+    agent = _offline(registry, db)
+    first = run(agent, ask("Book me a cardiology appointment"))[-1]
+    assert "Reply 'book S1'" in first.answer and tool_log.bookings == []
+    assert "slot_id slot-1 [S1]" in first.answer and first.grounding.grounded
+    history = [Turn(question="Book me a cardiology appointment", answer=first.answer)]
+    second = run(agent, ask("book S1", history=history))[-1]
+    assert tool_log.bookings == ["slot-1"]
+    assert "Booked" in second.answer and second.grounding.grounded
+
+
+def test_offline_booking_is_never_triggered_without_the_users_request(registry, db, tool_log):
+    # a previous answer offering slots, but the user now asks something else
+    history = [Turn(question="What did my note say?", answer="- 2030-01-07 09:30 · slot_id slot-1 [S1]")]
+    run(_offline(registry, db), ask("ok", history=history))
+    assert tool_log.bookings == []
+
+
+def test_offline_emergency_still_goes_through_the_guardrails(registry, db, tool_log):
+    done = run(_offline(registry, db), ask("I can't breathe"))[-1]
+    assert done.mode == "guardrail" and tool_log.calls == []
+
+
+def test_build_agent_without_a_key_is_offline(registry, db):
+    agent = build_agent(root.test_settings(), db, registry)
+    assert agent.mode == "offline"
+    done = run(agent, ask("What medications am I taking?"))[-1]
+    assert done.mode == "offline" and re.search(r"\[M1\]", done.answer)

@@ -1,0 +1,235 @@
+"""Appointments: schedules, fuzzy search, booking that cannot double-book, cancelling."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+
+import pytest
+from sqlalchemy import text
+
+from records.database import patient_transaction
+from records.scheduling import generate_slots
+from tests.builder import RecordBuilder, reference_data
+from tests.tools.conftest import NOW, make_ctx
+
+
+@pytest.fixture()
+def clinic(clean_db):
+    reference_data(clean_db)
+    for pid in ("p-a", "p-b"):
+        RecordBuilder(pid).write(clean_db)
+    generate_slots(clean_db, days=14, start=NOW.date())
+    return clean_db
+
+
+def offer(registry, db, pid, conversation, query="general practice", message="m1", **kw):
+    result = registry.execute(
+        make_ctx(db, pid, conversation_id=conversation, message_id=message),
+        "find_slots",
+        {"specialty_or_department": query, **kw},
+    )
+    assert result.ok, result.text
+    return result
+
+
+def book(registry, db, pid, conversation, slot_id, message="m1", now=NOW):
+    ctx = make_ctx(db, pid, conversation_id=conversation, message_id=message, now=now)
+    return registry.execute(ctx, "book_appointment", {"slot_id": slot_id, "reason": "check-up"})
+
+
+def slot_holder(db, slot_id):
+    with db.admin.connect() as conn:
+        return conn.execute(
+            text("SELECT booked_appointment_id FROM appointment_slots WHERE id = :s"), {"s": slot_id}
+        ).scalar_one()
+
+
+def test_slot_generation_is_deterministic_and_idempotent(clean_db):
+    reference_data(clean_db)
+
+    def slot_ids():
+        with clean_db.admin.connect() as conn:
+            return set(conn.execute(text("SELECT id FROM appointment_slots")).scalars())
+
+    first = generate_slots(clean_db, days=7, start=dt.date(2025, 6, 2), seed=3)
+    ids = slot_ids()
+    again = generate_slots(clean_db, days=7, start=dt.date(2025, 6, 2), seed=3)
+    assert first.slots_added == len(ids) > 0 and again.slots_added == 0 and slot_ids() == ids
+    clean_db.dispose()
+    from tests.conftest import wipe
+
+    wipe(clean_db)
+    reference_data(clean_db)
+    generate_slots(clean_db, days=7, start=dt.date(2025, 6, 2), seed=4)
+    assert slot_ids() != ids  # another seed, another schedule
+    with clean_db.admin.connect() as conn:
+        weekend = conn.execute(
+            text("SELECT count(*) FROM appointment_slots WHERE extract(isodow FROM starts_at) >= 6")
+        ).scalar_one()
+        depts = set(conn.execute(text("SELECT specialty FROM departments")).scalars())
+    assert weekend == 0
+    assert {"General Practice", "Cardiology", "Phlebotomy (Blood Tests)"} <= depts
+
+
+@pytest.mark.parametrize(
+    ("query", "department"),
+    [
+        ("cardiolgy", "Cardiology"),
+        ("cardiology", "Cardiology"),
+        ("endocrinology", "Endocrinology and Diabetes"),
+        ("physio", "Physiotherapy"),
+        ("heart doctor", "Cardiology"),
+        ("blood test", "Phlebotomy (Blood Tests)"),
+        ("GP check-up", "General Practice"),
+        ("Dermatology", "Dermatology"),
+        ("family clinic", "General Practice"),
+    ],
+)
+def test_find_slots_matches_departments_fuzzily(clinic, registry, query, department):
+    result = offer(registry, clinic, "p-a", "c1", query)
+    assert result.rows and {r["department"] for r in result.rows} == {department}
+    starts = [r["starts_at"] for r in result.rows]
+    assert starts == sorted(starts) and min(starts) > NOW.isoformat()
+
+
+def test_other_words_narrow_to_the_named_clinic(clinic, registry):
+    result = offer(registry, clinic, "p-a", "c1", "general practice at test family clinic 1", limit=20)
+    assert {r["organization"] for r in result.rows} == {"TEST FAMILY CLINIC 1"}
+
+
+def test_unknown_department_lists_the_real_ones(clinic, registry):
+    result = registry.execute(
+        make_ctx(clinic, "p-a"), "find_slots", {"specialty_or_department": "xyzzy quux"}
+    )
+    assert (
+        result.error_kind == "not_found" and "Cardiology" in result.text and "General Practice" in result.text
+    )
+
+
+def test_find_slots_prefers_the_patients_own_clinic(clinic, registry):
+    with patient_transaction(clinic.admin, "p-a") as conn:
+        conn.execute(text("UPDATE patients SET managing_organization_id = 'org-1' WHERE patient_id = 'p-a'"))
+    result = offer(registry, clinic, "p-a", "c1", "general practice")
+    names = [r["organization"] for r in result.rows]
+    assert names and all(n == "TEST FAMILY CLINIC 1" for n in names[:1])
+
+
+def test_booking_a_slot_not_offered_in_this_conversation_is_refused(clinic, registry):
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]["slot_id"]
+    result = book(registry, clinic, "p-a", "another-conversation", slot)
+    assert result.error_kind == "not_allowed" and "find_slots" in result.text
+    assert slot_holder(clinic, slot) is None
+
+
+def test_replay_with_the_same_message_returns_the_same_booking(clinic, registry):
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]["slot_id"]
+    first = book(registry, clinic, "p-a", "c1", slot, message="m-7")
+    replay = book(registry, clinic, "p-a", "c1", slot, message="m-7")
+    assert first.ok and replay.ok
+    assert first.rows[0]["appointment_id"] == replay.rows[0]["appointment_id"]
+    assert replay.text.startswith("Appointment (1):\n[B1] Already booked by this same request")
+    with patient_transaction(clinic.admin, "p-a") as conn:
+        assert conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 1
+    other_message = book(registry, clinic, "p-a", "c1", slot, message="m-8")
+    assert other_message.error_kind == "conflict" and "already holds" in other_message.text
+
+
+def test_past_slots_are_refused(clinic, registry):
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]
+    later = dt.datetime.fromisoformat(slot["starts_at"]) + dt.timedelta(hours=1)
+    result = book(registry, clinic, "p-a", "c1", slot["slot_id"], now=later)
+    assert result.error_kind == "not_allowed" and "past" in result.text
+    assert slot_holder(clinic, slot["slot_id"]) is None
+
+
+def test_fifty_concurrent_attempts_make_exactly_one_booking(clinic, registry):
+    patients = [f"p-race-{i}" for i in range(50)]
+    for pid in patients:
+        RecordBuilder(pid).write(clinic)
+    slot = offer(registry, clinic, patients[0], "race-0").rows[0]["slot_id"]
+    for i, pid in enumerate(patients[1:], start=1):
+        offered = offer(registry, clinic, pid, f"race-{i}", limit=20)
+        assert slot in {r["slot_id"] for r in offered.rows}
+    barrier = threading.Barrier(len(patients))
+    results = {}
+
+    def attempt(i: int, pid: str) -> None:
+        barrier.wait()
+        results[pid] = book(registry, clinic, pid, f"race-{i}", slot, message=f"m-{i}")
+
+    threads = [threading.Thread(target=attempt, args=(i, pid)) for i, pid in enumerate(patients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [pid for pid, r in results.items() if r.ok]
+    losers = [r for r in results.values() if not r.ok]
+    assert len(winners) == 1 and len(losers) == 49
+    assert all(r.error_kind == "conflict" and "taken" in r.text and "find_slots" in r.text for r in losers)
+    with clinic.admin.connect() as conn:
+        booked = conn.execute(
+            text("SELECT patient_id, id FROM appointments WHERE slot_id = :s AND status = 'booked'"),
+            {"s": slot},
+        ).all()
+    assert [b.patient_id for b in booked] == winners
+    assert slot_holder(clinic, slot) == booked[0].id
+
+
+def test_cancel_frees_the_slot_and_only_the_owner_can_cancel(clinic, registry):
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]["slot_id"]
+    appointment = book(registry, clinic, "p-a", "c1", slot).rows[0]["appointment_id"]
+    assert slot_holder(clinic, slot) == appointment
+
+    stranger = registry.execute(
+        make_ctx(clinic, "p-b"), "cancel_appointment", {"appointment_id": appointment}
+    )
+    assert stranger.error_kind == "not_found" and slot_holder(clinic, slot) == appointment
+
+    cancelled = registry.execute(
+        make_ctx(clinic, "p-a"), "cancel_appointment", {"appointment_id": appointment}
+    )
+    assert cancelled.ok and "Cancelled" in cancelled.text and slot_holder(clinic, slot) is None
+    again = registry.execute(make_ctx(clinic, "p-a"), "cancel_appointment", {"appointment_id": appointment})
+    assert again.ok and "already cancelled" in again.text
+
+    listing = registry.execute(make_ctx(clinic, "p-a"), "list_appointments", {})
+    assert listing.total == 0 and listing.text.startswith("No upcoming appointments")
+    with_cancelled = registry.execute(
+        make_ctx(clinic, "p-a"), "list_appointments", {"include_cancelled": True}
+    )
+    assert with_cancelled.total == 1 and "[cancelled]" in with_cancelled.text
+
+    # the freed slot is offered to, and bookable by, someone else
+    offered = offer(registry, clinic, "p-b", "c2", limit=20)
+    assert slot in {r["slot_id"] for r in offered.rows}
+    assert book(registry, clinic, "p-b", "c2", slot).ok
+
+
+def test_app_role_cannot_steal_or_free_another_patients_slot(clinic, registry):
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]["slot_id"]
+    appointment = book(registry, clinic, "p-a", "c1", slot).rows[0]["appointment_id"]
+    free_slot = offer(registry, clinic, "p-b", "c2").rows[0]["slot_id"]
+    with patient_transaction(clinic.app, "p-b") as conn:
+        freed = conn.execute(
+            text("UPDATE appointment_slots SET booked_appointment_id = NULL WHERE id = :s"), {"s": slot}
+        ).rowcount
+    assert freed == 0 and slot_holder(clinic, slot) == appointment
+    with pytest.raises(Exception, match="row-level security"), patient_transaction(clinic.app, "p-b") as conn:
+        conn.execute(
+            text("UPDATE appointment_slots SET booked_appointment_id = :a WHERE id = :s"),
+            {"a": appointment, "s": free_slot},
+        )
+    with pytest.raises(Exception, match="permission denied"), patient_transaction(clinic.app, "p-b") as conn:
+        conn.execute(text("UPDATE appointment_slots SET starts_at = now() WHERE id = :s"), {"s": free_slot})
+
+
+def test_booking_refuses_a_second_appointment_at_the_same_time(clinic, registry):
+    rows = offer(registry, clinic, "p-a", "c1", limit=20).rows
+    by_time: dict[str, list[str]] = {}
+    for r in rows:
+        by_time.setdefault(r["starts_at"], []).append(r["slot_id"])
+    pair = next(ids for ids in by_time.values() if len(ids) > 1)
+    assert book(registry, clinic, "p-a", "c1", pair[0], message="m1").ok
+    clash = book(registry, clinic, "p-a", "c1", pair[1], message="m2")
+    assert clash.error_kind == "conflict" and "already has appointment" in clash.text

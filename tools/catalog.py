@@ -1,0 +1,25 @@
+"""The default tool registry: every module that contributes tools, assembled in one place.
+
+A module contributes tools through `register(registry)`. The order here is the order the
+model sees the tools in (records first, then search, then appointments), which keeps the
+cached prompt prefix stable.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from tools.registry import Registry
+
+TOOL_MODULES: tuple[str, ...] = (
+    "tools.record_tools",
+    # --- LEAD: add "tools.search_tools" here when branch `knowledge` is merged ---------------
+    "tools.appointment_tools",
+)
+
+
+def build_registry(modules: tuple[str, ...] = TOOL_MODULES) -> Registry:
+    registry = Registry()
+    for name in modules:
+        importlib.import_module(name).register(registry)
+    return registry

@@ -1,0 +1,678 @@
+"""The read-only record tools: profile, conditions, medications, labs, allergies, encounters,
+immunizations, procedures and care plans.
+
+Each tool is a thin adapter: validate the typed input, call the patient-scoped query in
+`records.queries` (which owns the clinical semantics), and render cited lines. The patient
+comes from `ctx.scope`, never from the arguments.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from records.queries import (
+    allergies,
+    care_plans,
+    conditions,
+    encounters,
+    immunizations,
+    medications,
+    observations,
+    procedures,
+    profile,
+)
+from records.queries.vocabulary import BP_PANEL_CODES, resolve_lab_query
+from tools.registry import Registry, ToolContext, ToolInput
+from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
+from tools.results import ToolResult
+
+MAX_COMPONENTS_SHOWN = 6
+
+
+def _quoted(query: str | None) -> str:
+    return f" matching '{query}'" if query else ""
+
+
+SINCE_FIELD = Field(default=None, description="Only on or after this day (YYYY-MM-DD).")
+UNTIL_FIELD = Field(default=None, description="Only on or before this day (YYYY-MM-DD).")
+
+
+class DateWindow(ToolInput):
+    """Inputs with `since`/`until` (declared by each subclass, so they come after its query)."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> DateWindow:
+        since, until = getattr(self, "since", None), getattr(self, "until", None)
+        if since and until and since > until:
+            raise ValueError(f"since ({since}) is after until ({until}); swap them")
+        return self
+
+
+# --- profile ---------------------------------------------------------------------------------
+
+
+class ProfileInput(ToolInput):
+    pass
+
+
+def get_patient_profile(ctx: ToolContext, args: ProfileInput) -> ToolResult:
+    """The patient's demographics (name, sex, birth date, age, deceased or living, address,
+    language), their general practitioner and organisation, and how many conditions,
+    medications, results, allergies, visits, immunizations, procedures and care plans the
+    record holds. Call it first when you need to know who the patient is."""
+    conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
+    p = profile.get_profile(conn, patient_id=pid)
+    if p is None:
+        return ToolResult(text="No patient record was found for this session.", total=0)
+    counts = profile.section_counts(conn, patient_id=pid, now=now)
+    birth = fmt_date(p.birth_date)
+    died = fmt_date(p.deceased_at)
+    age = profile.age_on(p.birth_date, p.deceased_at.date() if p.deceased_at else now.date())
+    age_text = "" if age is None else (f", died aged {age}" if p.deceased else f", age {age}")
+    vital = f"deceased ({died})" if p.deceased and died else ("deceased" if p.deceased else "living")
+    address = ", ".join(v for v in (p.address, p.city, p.state, p.postal_code) if v)
+    lines = [
+        f"{p.full_name} — {p.gender or 'sex not recorded'}, born {birth or 'unknown'}{age_text}; {vital}.",
+        f"Address: {address or 'not recorded'}. Language: {p.language or 'not recorded'}."
+        f" Marital status: {p.marital_status or 'not recorded'}.",
+        f"General practitioner: {p.gp_name or 'not recorded'}"
+        + (f" ({p.organization_name})" if p.organization_name else "")
+        + ".",
+        "The record holds: "
+        f"{counts['active_conditions']} active of {counts['conditions']} conditions, "
+        f"{counts['active_medications']} active of {counts['medications']} prescriptions, "
+        f"{counts['observations']} results and measurements, {counts['allergies']} allergies, "
+        f"{counts['encounters']} encounters, {counts['immunizations']} immunizations, "
+        f"{counts['procedures']} procedures, {counts['care_plans']} care plans.",
+    ]
+    out = ResultBuilder(ctx)
+    out.add(
+        "patient",
+        p.patient_id,
+        " ".join(lines),
+        label=p.full_name,
+        facts=facts_of(p.full_name, birth, age, p.gender, died, p.gp_name, p.organization_name, p.language)
+        + [str(v) for v in counts.values()],
+        fields={
+            "name": p.full_name,
+            "gender": p.gender,
+            "birth_date": p.birth_date,
+            "age": age,
+            "deceased": p.deceased,
+            "deceased_at": p.deceased_at,
+            "address": address or None,
+            "language": p.language,
+            "marital_status": p.marital_status,
+            "general_practitioner": p.gp_name,
+            "organization": p.organization_name,
+            "counts": counts,
+        },
+    )
+    return out.build(title="Patient profile", total=1, empty="")
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+
+class ConditionsInput(ToolInput):
+    status: Literal["active", "resolved", "all"] = Field(
+        default="active", description="active (current problems), resolved, or all."
+    )
+    query: str | None = Field(
+        default=None, max_length=200, description="Words or a SNOMED code to match, e.g. 'diabetes', 'HTN'."
+    )
+
+
+def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
+    """The patient's conditions (diagnoses and problems) with onset and resolution dates.
+    Active means currently active and not resolved. Use query to look for one condition
+    (common abbreviations such as HTN, CKD, COPD, T2DM are understood)."""
+    page = conditions.list_conditions(
+        ctx.connection, patient_id=ctx.scope.patient_id, status=args.status, query=args.query, now=ctx.clock()
+    )
+    out = ResultBuilder(ctx)
+    for c in page.items:
+        onset, abated = fmt_date(c.onset), fmt_date(c.abatement)
+        if c.is_active:
+            state = f"active since {onset}" if onset else "active"
+        elif c.verification_status == "refuted":
+            state = "refuted (ruled out)"
+        else:
+            state = f"{c.clinical_status or 'not active'}"
+            state += f", {onset or '?'} → {abated}" if abated else (f", onset {onset}" if onset else "")
+        name = c.display or "(unnamed condition)"
+        out.add(
+            "condition",
+            c.id,
+            f"{name} — {state}",
+            label=name,
+            facts=facts_of(name, onset, abated, c.clinical_status, c.code),
+            fields={
+                "name": name,
+                "code": c.code,
+                "clinical_status": c.clinical_status,
+                "active": c.is_active,
+                "onset": c.onset,
+                "abatement": c.abatement,
+            },
+        )
+    which = {"active": "Active conditions", "resolved": "Resolved conditions", "all": "Conditions"}[
+        args.status
+    ]
+    return out.build(
+        title=f"{which}{_quoted(args.query)}",
+        total=page.total,
+        empty=f"No {which.lower()}{_quoted(args.query)} in the record.",
+        narrow_hint="add a query",
+    )
+
+
+# --- medications -----------------------------------------------------------------------------
+
+
+class MedicationsInput(ToolInput):
+    status: Literal["active", "all"] = Field(
+        default="active", description="active (currently prescribed and not ended) or all (history too)."
+    )
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Drug name, brand, RxNorm code or what it is for, e.g. 'lisinopril', 'HCTZ'.",
+    )
+
+
+def get_medications(ctx: ToolContext, args: MedicationsInput) -> ToolResult:
+    """The patient's prescriptions with status, dates, dosage and reason. Active means status
+    active and not ended; stopped or completed prescriptions appear only with status=all.
+    Use query to check for one drug (generic or brand names, any capitalisation)."""
+    conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
+    page = medications.list_medications(conn, patient_id=pid, status=args.status, query=args.query, now=now)
+    out = ResultBuilder(ctx)
+    for m in page.items:
+        name = m.display or "(unnamed medication)"
+        start, end = fmt_date(m.authored_on), fmt_date(m.ended_at)
+        if m.is_active:
+            state = f"active, prescribed {start}" if start else "active"
+        else:
+            state = f"{m.status or 'status unknown'}, prescribed {start or '?'}" + (
+                f", ended {end}" if end else ""
+            )
+        extras = []
+        if m.reason_display:
+            extras.append(f"for {m.reason_display}")
+        if m.dosage_text:
+            extras.append(f"dosage: {m.dosage_text}")
+        if m.as_needed:
+            extras.append("as needed")
+        if m.requester_name:
+            extras.append(f"by {m.requester_name}")
+        out.add(
+            "medication",
+            m.id,
+            f"{name} — {state}" + (f"; {'; '.join(extras)}" if extras else ""),
+            label=name,
+            facts=facts_of(
+                name, start, end, m.status, m.reason_display, m.dosage_text, m.code, m.requester_name
+            ),
+            fields={
+                "name": name,
+                "code": m.code,
+                "status": m.status,
+                "active": m.is_active,
+                "authored_on": m.authored_on,
+                "ended_at": m.ended_at,
+                "reason": m.reason_display,
+                "dosage": m.dosage_text,
+                "requester": m.requester_name,
+            },
+        )
+    notes = []
+    p = profile.get_profile(conn, patient_id=pid)
+    if p is not None and p.deceased and page.items:
+        notes.append(
+            f"Note: the patient is recorded as deceased ({fmt_date(p.deceased_at) or 'date unknown'}); "
+            "prescriptions still marked active were not closed in the record."
+        )
+    which = "Active medications" if args.status == "active" else "Medications (active and past)"
+    return out.build(
+        title=f"{which}{_quoted(args.query)}",
+        total=page.total,
+        empty=f"No {which.lower()}{_quoted(args.query)} in the record.",
+        narrow_hint="add a query",
+        notes=notes,
+    )
+
+
+# --- labs, vitals, surveys -------------------------------------------------------------------
+
+
+class LabsInput(DateWindow):
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Test name, LOINC code or abbreviation: A1C, eGFR, LDL, HDL, BP, glucose, "
+        "cholesterol, triglycerides, creatinine, BMI, weight, heart rate, …",
+    )
+    category: Literal["lab", "vital", "survey", "all"] = Field(
+        default="all", description="lab (laboratory), vital (vital signs), survey (questionnaires) or all."
+    )
+    latest_only: bool = Field(
+        default=False, description="Only the newest result of each test (by when it was taken)."
+    )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+    limit: int = Field(default=20, ge=1, le=100, description="Most rows to return.")
+
+
+def _observation_value(o: observations.ObservationRow) -> tuple[str, list[str], dict[str, Any]]:
+    """The value text of one observation, the facts it states and its structured value."""
+    r = o.row
+    unit = r.value_unit or ""
+    if r.code in BP_PANEL_CODES or (o.component("8480-6") and o.component("8462-4")):
+        systolic, diastolic = o.blood_pressure
+        sys_t, dia_t = fmt_num(systolic) or "?", fmt_num(diastolic) or "?"
+        bp_unit = next((c.value_unit for c in o.components if c.value_unit), "mm[Hg]")
+        missing = " (a component is missing)" if "?" in (sys_t, dia_t) else ""
+        return (
+            f"{sys_t}/{dia_t} {bp_unit}{missing}",
+            facts_of(sys_t, dia_t, f"{sys_t}/{dia_t}", bp_unit),
+            {"systolic": systolic, "diastolic": diastolic, "unit": bp_unit},
+        )
+    if r.value_num is not None:
+        value = fmt_num(r.value_num)
+        text = f"{value} {unit}".strip()
+        if r.ref_low is not None or r.ref_high is not None:
+            text += f" (reference {fmt_num(r.ref_low) or '…'}–{fmt_num(r.ref_high) or '…'})"
+        if r.interpretation:
+            text += f" [{r.interpretation}]"
+        return text, facts_of(value, unit), {"value": r.value_num, "unit": r.value_unit}
+    if r.value_text or r.value_code:
+        value = r.value_text or r.value_code
+        return value, facts_of(value), {"value": value}
+    if o.components:
+        parts, facts, structured = [], [], []
+        for c in o.components:
+            value = fmt_num(c.value_num) if c.value_num is not None else (c.value_text or c.value_code)
+            structured.append({"code": c.code, "name": c.display, "value": value, "unit": c.value_unit})
+            if len(parts) < MAX_COMPONENTS_SHOWN:
+                parts.append(f"{c.display or c.code}: {value} {c.value_unit or ''}".strip())
+                facts += facts_of(value, c.value_unit)
+        more = len(o.components) - len(parts)
+        text = "; ".join(parts) + (f"; (+{more} more parts)" if more > 0 else "")
+        return text, facts, {"components": structured}
+    return "no value recorded", [], {}
+
+
+def get_labs(ctx: ToolContext, args: LabsInput) -> ToolResult:
+    """Laboratory results, vital signs (blood pressure, weight, BMI, heart rate, …) and survey
+    scores, newest first. Use latest_only for "what is my latest …" questions: it returns the
+    newest result of each test by when it was taken. Use since/until for trends."""
+    page = observations.list_observations(
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        query=args.query,
+        category=args.category,
+        latest_only=args.latest_only,
+        since=args.since,
+        until=args.until,
+        limit=args.limit,
+    )
+    out = ResultBuilder(ctx)
+    for o in page.items:
+        r = o.row
+        name = r.display or r.code or "(unnamed result)"
+        value_text, value_facts, value = _observation_value(o)
+        when = fmt_date(r.effective)
+        status = f" [{r.status}]" if r.status and r.status not in ("final", "amended", "corrected") else ""
+        out.add(
+            "observation",
+            r.id,
+            f"{name} {value_text} ({when or 'date unknown'}){status}",
+            label=name,
+            facts=facts_of(name, *value_facts, when, r.code),
+            fields={
+                "name": name,
+                "code": r.code,
+                "category": r.category,
+                "effective": r.effective,
+                "status": r.status,
+                **value,
+            },
+        )
+    what = {"lab": "Lab results", "vital": "Vital signs", "survey": "Survey results", "all": "Results"}[
+        args.category
+    ]
+    window = ""
+    if args.since or args.until:
+        window = f" between {args.since or 'the start'} and {args.until or 'now'}"
+    order = ", newest of each test" if args.latest_only else ", newest first"
+    title = ("Latest " + what.lower() if args.latest_only else what) + _quoted(args.query) + window + order
+    hint = "add a query, since/until, or raise limit (up to 100)"
+    notes = []
+    if args.query and resolve_lab_query(args.query).empty:
+        notes.append("The query had no test name in it; all results are listed.")
+    return out.build(
+        title=title,
+        total=page.total,
+        empty=f"No {what.lower()}{_quoted(args.query)}{window} in the record.",
+        narrow_hint=hint,
+        notes=notes,
+    )
+
+
+# --- allergies -------------------------------------------------------------------------------
+
+
+class AllergiesInput(ToolInput):
+    pass
+
+
+def get_allergies(ctx: ToolContext, args: AllergiesInput) -> ToolResult:
+    """The patient's allergies and intolerances (substance, category, criticality, status and
+    reactions). An empty result means none are recorded, not that there are none."""
+    conn, pid = ctx.connection, ctx.scope.patient_id
+    page = allergies.list_allergies(conn, patient_id=pid)
+    reactions = allergies.reactions_of(conn, patient_id=pid, allergy_ids=[a.id for a in page.items])
+    out = ResultBuilder(ctx)
+    for a in page.items:
+        name = a.display or "(unnamed substance)"
+        kind = a.type or "allergy"
+        cats = ", ".join(a.categories or [])
+        bits = [f"{kind}" + (f" ({cats})" if cats else ""), a.clinical_status or "status not recorded"]
+        if a.verification_status and a.verification_status not in ("confirmed",):
+            bits.append(a.verification_status)
+        if a.criticality:
+            bits.append(f"criticality {a.criticality}")
+        reacts = [
+            (r.manifestation_display or "reaction") + (f" ({r.severity})" if r.severity else "")
+            for r in reactions.get(a.id, [])
+        ]
+        if reacts:
+            bits.append("reactions: " + ", ".join(reacts))
+        recorded = fmt_date(a.recorded_date)
+        if recorded:
+            bits.append(f"recorded {recorded}")
+        out.add(
+            "allergy",
+            a.id,
+            f"{name} — " + "; ".join(bits),
+            label=name,
+            facts=facts_of(name, kind, a.clinical_status, a.criticality, recorded, *reacts),
+            fields={
+                "substance": name,
+                "code": a.code,
+                "type": a.type,
+                "categories": list(a.categories or []),
+                "clinical_status": a.clinical_status,
+                "criticality": a.criticality,
+                "reactions": reacts,
+                "recorded": a.recorded_date,
+            },
+        )
+    return out.build(
+        title="Allergies and intolerances",
+        total=page.total,
+        empty="No allergies or intolerances are recorded in the record (that is not proof there are none).",
+    )
+
+
+# --- encounters ------------------------------------------------------------------------------
+
+
+class EncountersInput(DateWindow):
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Words to match in the visit type, reason, clinician or place, e.g. 'emergency', "
+        "'checkup', 'asthma'.",
+    )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+    limit: int = Field(default=10, ge=1, le=100, description="Most visits to return.")
+
+
+def get_encounters(ctx: ToolContext, args: EncountersInput) -> ToolResult:
+    """The patient's visits (encounters), most recent first: date, type, class (ambulatory,
+    emergency, inpatient, …), reason, clinician and organisation."""
+    page = encounters.list_encounters(
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        query=args.query,
+        since=args.since,
+        until=args.until,
+        limit=args.limit,
+    )
+    out = ResultBuilder(ctx)
+    for e in page.items:
+        start, end = fmt_date(e.start), fmt_date(e.end)
+        kind = e.type_display or "Encounter"
+        line = f"{start or 'date unknown'} {kind}"
+        if e.class_code:
+            line += f" ({e.class_code})"
+        if e.reason_display:
+            line += f"; reason: {e.reason_display}"
+        if e.practitioner_name:
+            line += f"; with {e.practitioner_name}"
+        if e.organization_name:
+            line += f" at {e.organization_name}"
+        if end and end != start:
+            line += f"; until {end}"
+        if e.status and e.status != "finished":
+            line += f" [{e.status}]"
+        out.add(
+            "encounter",
+            e.id,
+            line,
+            label=f"{kind} {start or ''}".strip(),
+            facts=facts_of(
+                start, end, kind, e.class_code, e.reason_display, e.practitioner_name, e.organization_name
+            ),
+            fields={
+                "type": kind,
+                "class": e.class_code,
+                "start": e.start,
+                "end": e.end,
+                "reason": e.reason_display,
+                "practitioner": e.practitioner_name,
+                "organization": e.organization_name,
+                "status": e.status,
+            },
+        )
+    return out.build(
+        title=f"Encounters{_quoted(args.query)}, most recent first",
+        total=page.total,
+        empty=f"No encounters{_quoted(args.query)} in the record for that period.",
+        narrow_hint="add a query, since/until, or raise limit (up to 100)",
+    )
+
+
+# --- immunizations ---------------------------------------------------------------------------
+
+
+class ImmunizationsInput(ToolInput):
+    query: str | None = Field(
+        default=None, max_length=200, description="Vaccine name or CVX code, e.g. 'influenza', 'tetanus'."
+    )
+
+
+def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
+    """Vaccines the patient was given, most recent first. Vaccines recorded as NOT given
+    (declined, contraindicated) are listed separately and must never be reported as given."""
+    conn, pid = ctx.connection, ctx.scope.patient_id
+    given = immunizations.list_given(conn, patient_id=pid, query=args.query)
+    not_given = immunizations.list_not_given(conn, patient_id=pid, query=args.query)
+    out = ResultBuilder(ctx)
+    for i in given.items:
+        name, when = i.display or "(unnamed vaccine)", fmt_date(i.occurrence)
+        out.add(
+            "immunization",
+            i.id,
+            f"{name} — given {when or '(date unknown)'}",
+            label=name,
+            facts=facts_of(name, when, i.vaccine_code),
+            fields={
+                "vaccine": name,
+                "code": i.vaccine_code,
+                "given": True,
+                "date": i.occurrence,
+                "status": i.status,
+            },
+        )
+    if not_given.items:
+        out.note("Recorded as NOT given (do not report these as given):")
+    for i in not_given.items:
+        name, when = i.display or "(unnamed vaccine)", fmt_date(i.occurrence)
+        reason = f"; reason: {i.status_reason}" if i.status_reason else ""
+        out.add(
+            "immunization",
+            i.id,
+            f"NOT GIVEN: {name} (recorded {when or 'date unknown'}){reason}",
+            label=f"{name} (not given)",
+            facts=facts_of(name, when, "not given", i.status_reason),
+            fields={
+                "vaccine": name,
+                "code": i.vaccine_code,
+                "given": False,
+                "date": i.occurrence,
+                "status": i.status,
+                "status_reason": i.status_reason,
+            },
+        )
+    title = f"Immunizations{_quoted(args.query)}: {given.total} given"
+    if not_given.total:
+        title += f", {not_given.total} recorded as not given"
+    return out.build(
+        title=title + ", most recent first",
+        total=given.total + not_given.total,
+        empty=f"No immunizations{_quoted(args.query)} in the record.",
+        narrow_hint="add a query",
+    )
+
+
+# --- procedures ------------------------------------------------------------------------------
+
+
+class ProceduresInput(DateWindow):
+    query: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Words or a SNOMED code to match in the procedure or its reason.",
+    )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+    limit: int = Field(default=20, ge=1, le=100, description="Most procedures to return.")
+
+
+def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
+    """Procedures performed on the patient (operations, screenings, therapies), most recent
+    first, with the reason where recorded. Procedures recorded as not done are labelled."""
+    page = procedures.list_procedures(
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        query=args.query,
+        since=args.since,
+        until=args.until,
+        limit=args.limit,
+    )
+    out = ResultBuilder(ctx)
+    for x in page.items:
+        name, when = x.display or "(unnamed procedure)", fmt_date(x.performed_start)
+        status = (
+            ""
+            if x.status in (None, "completed")
+            else f" [{x.status.upper() if x.status == 'not-done' else x.status}]"
+        )
+        reason = f"; reason: {x.reason_display}" if x.reason_display else ""
+        out.add(
+            "procedure",
+            x.id,
+            f"{when or 'date unknown'} {name}{status}{reason}",
+            label=name,
+            facts=facts_of(name, when, x.reason_display, x.code),
+            fields={
+                "name": name,
+                "code": x.code,
+                "status": x.status,
+                "performed": x.performed_start,
+                "reason": x.reason_display,
+            },
+        )
+    return out.build(
+        title=f"Procedures{_quoted(args.query)}, most recent first",
+        total=page.total,
+        empty=f"No procedures{_quoted(args.query)} in the record for that period.",
+        narrow_hint="add a query, since/until, or raise limit (up to 100)",
+    )
+
+
+# --- care plans ------------------------------------------------------------------------------
+
+
+class CarePlansInput(ToolInput):
+    status: Literal["active", "all"] = Field(default="all", description="active only, or all.")
+
+
+def get_care_plans(ctx: ToolContext, args: CarePlansInput) -> ToolResult:
+    """The patient's care plans (e.g. diabetes self-management, physical therapy): status,
+    period, the conditions they address and their planned activities."""
+    conn, pid = ctx.connection, ctx.scope.patient_id
+    page = care_plans.list_care_plans(conn, patient_id=pid, status=args.status)
+    addressed_ids = sorted({cid for plan in page.items for cid in (plan.addresses_condition_ids or [])})
+    names = care_plans.condition_names(conn, patient_id=pid, condition_ids=addressed_ids)
+    out = ResultBuilder(ctx)
+    for plan in page.items:
+        name = plan.category_display or "Care plan"
+        start, end = fmt_date(plan.period_start), fmt_date(plan.period_end)
+        period = f"{start or '?'} → {end}" if end else (f"since {start}" if start else "")
+        addresses = [names[c] for c in plan.addresses_condition_ids or [] if c in names]
+        activities = [
+            (a.get("display") or a.get("code") or "activity")
+            + (f" ({a['status']})" if a.get("status") else "")
+            for a in plan.activities or []
+            if isinstance(a, dict)
+        ]
+        line = f"{name} — {plan.status or 'status unknown'}" + (f", {period}" if period else "")
+        if addresses:
+            line += "; addresses: " + ", ".join(addresses)
+        if activities:
+            line += "; activities: " + ", ".join(activities)
+        out.add(
+            "care_plan",
+            plan.id,
+            line,
+            label=name,
+            facts=facts_of(name, plan.status, start, end, *addresses, *activities),
+            fields={
+                "name": name,
+                "status": plan.status,
+                "start": plan.period_start,
+                "end": plan.period_end,
+                "addresses": addresses,
+                "activities": activities,
+            },
+        )
+    which = "Active care plans" if args.status == "active" else "Care plans"
+    return out.build(title=which, total=page.total, empty=f"No {which.lower()} in the record.")
+
+
+# --- registration ----------------------------------------------------------------------------
+
+TOOLS: list[tuple[str, Any, str, str]] = [
+    ("get_patient_profile", get_patient_profile, "profile", "Looking up your details…"),
+    ("get_conditions", get_conditions, "conditions", "Looking up your conditions…"),
+    ("get_medications", get_medications, "medications", "Looking up your medications…"),
+    ("get_labs", get_labs, "labs", "Looking up your lab results…"),
+    ("get_allergies", get_allergies, "allergies", "Looking up your allergies…"),
+    ("get_encounters", get_encounters, "encounters", "Looking up your visits…"),
+    ("get_immunizations", get_immunizations, "immunizations", "Looking up your immunizations…"),
+    ("get_procedures", get_procedures, "procedures", "Looking up your procedures…"),
+    ("get_care_plans", get_care_plans, "care_plans", "Looking up your care plans…"),
+]
+
+
+def register(registry: Registry) -> None:
+    for name, fn, section, status_text in TOOLS:
+        registry.tool(name, section=section, status_text=status_text)(fn)
