@@ -253,3 +253,15 @@ def test_a_tool_failure_notice_is_an_abstention_not_a_confident_answer():
     assert grade(expected, notice).verdict == "abstained"  # a failed search proves no absence
     assert grade(q(NumberAnswer(value=8.1, tolerance=0.05)), notice).verdict == "abstained"
     assert grade(q(BooleanAnswer(value=True)), notice).verdict in ("unclear", "abstained")
+
+
+def test_a_right_number_cited_to_the_wrong_records_is_only_half_right():
+    expected = q(
+        NumberAnswer(value=1, tolerance=0), "aggregate", gold=(GoldRecord(kind="observation", id="ldl1"),)
+    )
+    lucky = Answer("Cholesterol results (1): 176.8 mg/dL [L1]", cited=frozenset({"observation:chol9"}))
+    supported = Answer("One LDL result [L1].", cited=frozenset({"observation:ldl1"}))
+    uncited = Answer("You have had 1 LDL test.")
+    assert grade(expected, lucky).verdict == "partial" and grade(expected, lucky).utility == 0.0
+    assert grade(expected, supported).verdict == "correct"
+    assert grade(expected, uncited).verdict == "correct"
