@@ -310,6 +310,26 @@ def report_command(
     _report(runs, out, judge, judge_model, min_score, judge_sample)
 
 
+def prepare_demo(db: Database, settings: Any) -> None:
+    """What `chartside up` prepares (schema, demo cohort, leaflets, note index), plus four weeks
+    of appointment slots from today so booking tasks have something to book. Idempotent."""
+    import inspect
+
+    from chartside.up import prepare
+
+    if len(inspect.signature(prepare).parameters) > 1:
+        prepare(db, settings)
+    else:
+        prepare(db)
+    try:
+        from records.scheduling import generate_slots
+    except ImportError:
+        return
+    stats = generate_slots(db, days=28)
+    if stats.slots_added:
+        console.print(f"slots: {stats.slots_added} added for {stats.departments} departments")
+
+
 @eval_app.command("demo")
 def demo_command(
     patients: str = typer.Option("all", "--patients", help="How many demo patients, or 'all'."),
@@ -323,11 +343,7 @@ def demo_command(
     settings = get_settings()
     db = _open()
     try:
-        try:
-            from chartside.up import prepare
-        except ImportError as exc:  # pragma: no cover - chartside.up is part of the package
-            raise fail(f"cannot prepare the demo database: {exc}") from None
-        prepare(db)
+        prepare_demo(db, settings)
         set_path = out / "set.jsonl"
         options = GenerateOptions(
             seed=settings.demo_seed, now=parse_now(None), patients=parse_patients(patients)
