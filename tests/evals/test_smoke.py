@@ -89,3 +89,16 @@ def test_offline_eval_end_to_end(indexed_db, settings, monkeypatch, tmp_path):
     _, _, runs = report_runs([planted_dir])
     grades = {s.question.id: s.grade for s in runs[0].scored}
     assert grades[target.id].verdict == "wrong" and grades[target.id].utility == -1.0
+
+
+def test_eval_demo_wiring(cohort_db, settings, monkeypatch, tmp_path):
+    """`make eval` = `chartside eval demo`: prepare (here: the test cohort is already loaded),
+    generate for today, run offline, report into one folder."""
+    monkeypatch.setattr("evals.cli.get_settings", lambda: settings)
+    monkeypatch.setattr("evals.cli.prepare_demo", lambda db, s: None)
+    result = CliRunner().invoke(app, ["eval", "demo", "--patients", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert read_set(tmp_path / "set.jsonl").questions
+    report = orjson.loads((tmp_path / "run" / "report.json").read_bytes())
+    assert report["run"]["agent"] == "offline" and report["answered"] > 0
+    assert (tmp_path / "run" / "report.png").exists()
