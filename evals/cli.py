@@ -194,6 +194,11 @@ def execute_run(
         if own_db:
             db.dispose()
     console.print(f"run folder: {run_dir} ({info.questions_per_second:.2f} questions/s)")
+    if info.database_now and info.database_now != info.database:
+        err_console.print(
+            "[yellow]warning:[/] the records changed since this set was generated "
+            f"(fingerprint {info.database} → {info.database_now}); regenerate the set for a fair score"
+        )
     return _report([run_dir], None, judge, judge_model, min_score)
 
 

@@ -28,6 +28,7 @@ from evals.report import (
 )
 from evals.results import QuestionResult, RunInfo
 from evals.runner import RunsAgent, RunSettings, run_set_to_folder
+from evals.truth import fingerprint
 from records.database import Database
 
 
@@ -96,6 +97,7 @@ def run_set(
     progress: Callable[[QuestionResult], None] | None = None,
 ) -> RunInfo:
     guard = StateGuard(db, index_note=index_note) if db is not None else None
+    current = fingerprint(db, question_set.header.patients) if db is not None else None
     info, _ = run_set_to_folder(
         agent,
         question_set,
@@ -106,6 +108,7 @@ def run_set(
         agent_name=agent_name,
         answer_model=answer_model,
         progress=progress,
+        database_now=current,
     )
     return info
 

@@ -243,6 +243,11 @@ def render_run(report: dict[str, Any], chart: str | None) -> list[str]:
         f"- **overall accuracy {_pct(o['accuracy'])}, score {o['score']:+.3f}** "
         "(score: correct +1, abstained 0, confident wrong −1; partial credit for lists)",
     ]
+    if run.get("database_now") and run["database_now"] != s["database"]:
+        lines.append(
+            f"- **warning: the records changed after the set was generated** (fingerprint {s['database']} → "
+            f"{run['database_now']}): some expected answers may be stale"
+        )
     if report["unanswered"]:
         lines.append(f"- {len(report['unanswered'])} questions have no result (interrupted run)")
     if report.get("judge"):

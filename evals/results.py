@@ -103,6 +103,7 @@ class RunInfo(BaseModel):
     seed: int | None = None
     now: dt.datetime | None = None
     database: str | None = None
+    database_now: str | None = None  # fingerprint of the database the run met (≠ database: stale set)
     interrupted: bool = False
 
 

@@ -261,6 +261,7 @@ def run_set_to_folder(
     agent_name: str,
     answer_model: str | None = None,
     progress: Callable[[QuestionResult], None] | None = None,
+    database_now: str | None = None,
 ) -> tuple[RunInfo, RunOutcome]:
     """Run and write the run folder: questions, results, transcripts, run.json."""
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -276,6 +277,7 @@ def run_set_to_folder(
         seed=question_set.header.seed,
         now=question_set.header.now,
         database=question_set.header.database,
+        database_now=database_now,
     )
     outcome = RunOutcome()
     try:

@@ -239,3 +239,20 @@ def test_state_guard_restores_a_cancelled_existing_appointment(cohort_db, tmp_pa
     assert guard.observe(snap).cancelled == []
     guard.undo_setups(cancel)
     assert _state(cohort_db) == before
+
+
+def test_a_stale_set_is_flagged_in_the_report(cohort_db, tmp_path):
+    set_path, question_set = _set(cohort_db, tmp_path, categories=("lookup",))
+    with cohort_db.admin.begin() as conn:
+        conn.execute(text("SELECT set_config('app.patient_id', 'pat-bob', true)"))
+        conn.execute(
+            text(
+                "INSERT INTO encounters (patient_id, id, status, start) VALUES ('pat-bob', 'late', 'finished', now())"
+            )
+        )
+    run_dir = _run(
+        cohort_db, tmp_path, question_set, set_path, OracleAgent(question_set.questions, cohort_db)
+    )
+    files, report, _ = report_runs([run_dir])
+    assert report["run"]["database_now"] != report["set"]["database"]
+    assert "the records changed after the set was generated" in files.markdown.read_text()
