@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "evals.cli",
     "server.cli",
     "agent.cli",
+    "fhir_ingest.cli",
 )
 
 app = typer.Typer(

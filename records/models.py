@@ -249,6 +249,8 @@ class MedicationRequest(Base):
     medication_resource_id: Mapped[str | None] = mapped_column(Text)  # set when via medicationReference
     authored_on: Mapped[dt.datetime | None] = mapped_column(TZ)
     ended_at: Mapped[dt.datetime | None] = mapped_column(TZ)  # dispenseRequest.validityPeriod.end etc.
+    # why ended_at is set: validity-period-end | patient-deceased (fhir_ingest.mappers)
+    ended_reason: Mapped[str | None] = mapped_column(Text)
     requester_id: Mapped[str | None] = mapped_column(ForeignKey("practitioners.id"))
     requester_name: Mapped[str | None] = mapped_column(Text)
     reason_code: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,162 @@
+"""`chartside bench ingest`: ingestion throughput next to the cost of merely parsing the JSON.
+
+Machines here are noisy, so absolute numbers mean little; the ratio between a full ingest
+and an orjson parse of the same bytes, measured in the same process minutes apart, is what
+to compare across changes. Every round loads into an empty scratch database (created for the
+benchmark and dropped afterwards), so the user's data is never touched and every round does
+the same work. Each figure is the best of its rounds: on a shared machine other processes
+only ever add time, so the minimum is the closest to what the code itself costs. The
+parse-only pass runs under the same conditions as the ingest's parse (cyclic GC paused).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+import psycopg
+from sqlalchemy.engine import make_url
+
+from fhir_ingest.loader import ingest_paths
+from fhir_ingest.prepare import gc_paused
+from fhir_ingest.report import IngestReport
+from fhir_ingest.source import discover
+from records import migrate
+from records.database import Database, normalise_url
+from records.embedded import drop_database, ensure_database, start_embedded
+from records.models import Base
+from records.settings import Settings
+
+
+@dataclass
+class BenchResult:
+    files: int
+    patients: int
+    resources: int
+    bytes: int
+    rounds: int
+    parse_seconds: float  # best orjson.loads over all files
+    ingest_seconds: float  # best full ingest into an empty database (in one process)
+    unchanged_seconds: float  # best second pass over the same files (checksums only)
+    workers: int = 0  # also measured with this many worker processes (0: not measured)
+    workers_seconds: float | None = None
+    phases: dict[str, float] = field(default_factory=dict)  # of the best round
+    validation_seconds: float | None = None
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float:
+        return self.ingest_seconds / self.parse_seconds if self.parse_seconds else float("inf")
+
+    def per_second(self, seconds: float) -> dict[str, float]:
+        return {
+            "resources": self.resources / seconds if seconds else 0.0,
+            "patients": self.patients / seconds if seconds else 0.0,
+            "mb": self.bytes / 1e6 / seconds if seconds else 0.0,
+        }
+
+
+@contextmanager
+def scratch_database(settings: Settings) -> Iterator[Database]:
+    """A new, migrated database on the configured server; dropped afterwards."""
+    name = f"chartside_bench_{os.getpid()}"
+    password = settings.app_db_password.get_secret_value()
+    if settings.database_url:
+        admin = make_url(normalise_url(settings.database_url))
+        maintenance = admin.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(maintenance, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        admin_url = admin.set(database=name).render_as_string(hide_password=False)
+        app_url = admin.set(database=name, username=settings.app_db_role, password=password).render_as_string(
+            hide_password=False
+        )
+        db = Database(settings=settings, admin_url=admin_url, app_url=app_url)
+        drop = lambda: _drop_external(maintenance, name)  # noqa: E731
+    else:
+        server = start_embedded(settings.resolved_data_dir())
+        ensure_database(server, name)
+        db = Database(
+            settings=settings,
+            admin_url=server.uri(name),
+            app_url=server.uri(name, user=settings.app_db_role, password=password),
+            embedded=server,
+        )
+        drop = lambda: drop_database(server, name)  # noqa: E731
+    try:
+        migrate.upgrade(db)
+        yield db
+    finally:
+        db.dispose()
+        drop()
+
+
+def _drop_external(maintenance_url: str, name: str) -> None:
+    with psycopg.connect(maintenance_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _empty(db: Database) -> None:
+    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    with db.admin.begin() as conn:
+        conn.connection.driver_connection.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+
+
+def parse_only_seconds(paths: list[Path]) -> float:
+    """Time to orjson-parse every file (bytes already in memory, as the ingest has them)."""
+    blobs = [p.read_bytes() for p in paths]
+    total = 0.0
+    for blob in blobs:
+        with gc_paused():
+            started = time.perf_counter()
+            orjson.loads(blob)
+            total += time.perf_counter() - started
+    return total
+
+
+def run_benchmark(
+    settings: Settings, paths: list[Path], *, rounds: int = 5, validate: bool = False, workers: int = 0
+) -> BenchResult:
+    files, _ = discover(paths)
+    if not files:
+        raise FileNotFoundError("no .json bundles under " + ", ".join(map(str, paths)))
+    parse_times: list[float] = []
+    ingests: list[tuple[float, IngestReport]] = []
+    with_workers: list[float] = []
+    unchanged_times: list[float] = []
+    validation = None
+    with scratch_database(settings) as db:
+        for _ in range(rounds):
+            _empty(db)
+            parse_times.append(parse_only_seconds(files))
+            report = ingest_paths(db, files)
+            ingests.append((report.seconds, report))
+            unchanged_times.append(ingest_paths(db, files).seconds)
+            if workers:
+                _empty(db)
+                with_workers.append(ingest_paths(db, files, workers=workers).seconds)
+        if validate:
+            _empty(db)
+            validation = ingest_paths(db, files, validate=True).validation_seconds
+    best_seconds, best_report = min(ingests, key=lambda item: item[0])
+    written = best_report.written()
+    return BenchResult(
+        files=len(files),
+        patients=sum(1 for f in written if f.kind == "patient"),
+        resources=sum(f.resources for f in written),
+        bytes=sum(f.size_bytes for f in best_report.files),
+        rounds=rounds,
+        parse_seconds=min(parse_times),
+        ingest_seconds=best_seconds,
+        workers=workers,
+        workers_seconds=min(with_workers) if with_workers else None,
+        unchanged_seconds=min(unchanged_times),
+        phases=best_report.phase_seconds(),
+        validation_seconds=validation,
+        failures=[f.error or str(f.path) for f in best_report.failures],
+    )

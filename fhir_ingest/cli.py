@@ -1,0 +1,199 @@
+"""`chartside ingest PATH…` and `chartside bench ingest [PATH]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import typer
+from rich.table import Table
+from sqlalchemy.exc import SQLAlchemyError
+
+from chartside.console import console, err_console, fail
+from fhir_ingest.report import IngestReport
+from records import migrate
+from records.database import open_database
+from records.settings import get_settings
+
+DEFAULT_BENCH_PATH = Path("../shared/synthea-samples")
+MAX_WARNINGS_SHOWN = 3
+
+_STATUS_STYLE = {"ingested": "green", "replaced": "cyan", "unchanged": "dim", "failed": "bold red"}
+
+
+def ingest_command(
+    paths: list[Path] = typer.Argument(
+        ..., help="Bundle files or folders (searched recursively for *.json)."
+    ),
+    validate: bool = typer.Option(
+        False, "--validate", help="Also validate every bundle with fhir.resources (FHIR R4B); slower."
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Re-ingest files even when their checksum is unchanged."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Totals only, no per-file table."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (no table)."),
+    workers: int = typer.Option(
+        0,
+        "--workers",
+        min=0,
+        help="Parse and map patient bundles in this many worker processes (default: none).",
+    ),
+) -> None:
+    """Load Synthea FHIR bundles: support bundles first, one transaction per bundle."""
+    from fhir_ingest.loader import ingest_paths
+
+    db = open_database(get_settings())
+    try:
+        migrate.upgrade(db)
+        report = ingest_paths(
+            db, paths, validate=validate, force=force, show_progress=not as_json, workers=workers
+        )
+    except (SQLAlchemyError, psycopg.Error) as exc:
+        raise fail(f"database error: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None
+    finally:
+        db.dispose()
+    if not report.files:
+        raise fail("no .json files found under " + ", ".join(map(str, paths)))
+    if as_json:
+        console.print_json(data=report.to_dict())
+        raise typer.Exit(0 if report.ok else 1)
+    if not quiet:
+        console.print(summary_table(report))
+        print_details(report)
+    console.print(totals_line(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def summary_table(report: IngestReport) -> Table:
+    """One row per file; support bundles show their kind where a patient would be."""
+    table = Table(title="Ingested bundles", title_justify="left")
+    # what the fixed columns and the borders leave, shared 3:2 by file name and patient name
+    free = max(30, console.width - 20 - (9 + 7 + 6 + 4))
+    table.add_column("file", no_wrap=True, overflow="ellipsis", max_width=free * 3 // 5)
+    table.add_column("patient", no_wrap=True, overflow="ellipsis", max_width=free * 2 // 5)
+    table.add_column("status", no_wrap=True, min_width=9)
+    table.add_column("entries", justify="right", no_wrap=True, min_width=5)
+    table.add_column("rows", justify="right", no_wrap=True, min_width=5)
+    table.add_column("warn", justify="right", no_wrap=True, min_width=4)
+    for f in report.files:
+        style = _STATUS_STYLE.get(f.status, "")
+        if f.kind == "patient":
+            who = f.patient_name or f.patient_id or "—"
+        else:
+            who = f"[dim]{f.kind}s[/]"  # a support bundle: hospitals | practitioners
+        table.add_row(
+            f.path.name,
+            who,
+            f"[{style}]{f.status}[/]",
+            f"{f.resources:,}" if f.resources else "—",
+            f"{f.rows:,}" if f.rows else "—",
+            f"[yellow]{len(f.warnings)}[/]" if f.warnings else "0",
+        )
+    return table
+
+
+def print_details(report: IngestReport) -> None:
+    """Errors in full, and the first warnings of each file (all are stored in source_files)."""
+    for f in report.files:
+        if f.warnings and f.status != "unchanged":
+            console.print(f"[yellow]warnings[/] {f.path.name}:")
+            for warning in f.warnings[:MAX_WARNINGS_SHOWN]:
+                console.print(f"  - {warning}", soft_wrap=True)
+            if len(f.warnings) > MAX_WARNINGS_SHOWN:
+                console.print(f"  … and {len(f.warnings) - MAX_WARNINGS_SHOWN} more (source_files.warnings)")
+    for f in report.failures:
+        err_console.print(f"[bold red]failed[/] {f.error}", soft_wrap=True)
+
+
+def totals_line(report: IngestReport) -> str:
+    statuses = ", ".join(f"{n} {s}" for s, n in report.by_status().items())
+    rows = sum(report.rows_by_table().values())
+    rate = report.resources_written / report.seconds if report.seconds else 0.0
+    line = (
+        f"[bold]{len(report.files)} files[/]: {statuses}. Written: {report.patients_written} patients, "
+        f"{report.resources_written:,} resources → {rows:,} rows in {report.seconds:.2f} s ({rate:,.0f} resources/s)"
+    )
+    skipped = report.skipped_by_type()
+    if skipped:
+        line += f"; not stored (no table): {sum(skipped.values()):,} ({', '.join(sorted(skipped))})"
+    if report.validated:
+        share = report.validation_seconds / report.seconds * 100 if report.seconds else 0.0
+        line += f"; FHIR R4B validation took {report.validation_seconds:.2f} s ({share:.0f}% of the run)"
+    if report.warnings:
+        line += f"; {report.warnings} warnings"
+    return line
+
+
+def bench_ingest_command(
+    path: Path = typer.Argument(
+        None, help="Folder or files of Synthea bundles (default: ../shared/synthea-samples)."
+    ),
+    rounds: int = typer.Option(
+        5, "--rounds", min=1, help="Rounds into an empty scratch database (best kept)."
+    ),
+    validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
+    workers: int = typer.Option(0, "--workers", min=0, help="Also measure with this many worker processes."),
+) -> None:
+    """Ingest throughput vs. a plain orjson parse of the same files, measured side by side."""
+    from fhir_ingest.bench import run_benchmark
+
+    target = path or DEFAULT_BENCH_PATH
+    if not target.exists():
+        raise fail(f"{target} does not exist; pass a folder of Synthea bundles")
+    try:
+        result = run_benchmark(get_settings(), [target], rounds=rounds, validate=validate, workers=workers)
+    except FileNotFoundError as exc:
+        raise fail(str(exc)) from None
+    if result.failures:
+        for error in result.failures:
+            err_console.print(f"[bold red]failed[/] {error}", soft_wrap=True)
+    console.print(
+        f"[bold]{target}[/]: {result.files} files, {result.patients} patients, {result.resources:,} resources, "
+        f"{result.bytes / 1e6:.1f} MB; best of {result.rounds} rounds, each into an empty scratch database"
+    )
+    table = Table("measure", "seconds", "resources/s", "patients/s", "MB/s")
+    for label, seconds in (
+        ("JSON parse only (orjson)", result.parse_seconds),
+        ("full ingest (read, checksum, parse, map, COPY; 1 txn/bundle)", result.ingest_seconds),
+        ("re-ingest unchanged files (checksum only)", result.unchanged_seconds),
+    ):
+        rate = result.per_second(seconds)
+        table.add_row(
+            label,
+            f"{seconds:.3f}",
+            f"{rate['resources']:,.0f}",
+            f"{rate['patients']:,.1f}",
+            f"{rate['mb']:,.1f}",
+        )
+    if result.validation_seconds is not None:
+        rate = result.per_second(result.validation_seconds)
+        table.add_row(
+            "fhir.resources R4B validation alone",
+            f"{result.validation_seconds:.3f}",
+            f"{rate['resources']:,.0f}",
+            f"{rate['patients']:,.1f}",
+            f"{rate['mb']:,.1f}",
+        )
+    console.print(table)
+    phases = ", ".join(f"{k} {v:.3f} s" for k, v in result.phases.items())
+    console.print(f"ingest / parse-only ratio: [bold]{result.ratio:.1f}×[/]   (ingest phases: {phases})")
+    if result.workers_seconds is not None:
+        console.print(
+            f"with {result.workers} worker processes: {result.workers_seconds:.3f} s "
+            f"({result.ingest_seconds / result.workers_seconds:.2f}× the one-process speed)"
+        )
+    if result.validation_seconds is not None and result.ingest_seconds:
+        console.print(
+            f"validation / ingest ratio: [bold]{result.validation_seconds / result.ingest_seconds:.1f}×[/]"
+        )
+    if result.failures:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    from chartside.groups import bench_app
+
+    app.command("ingest")(ingest_command)
+    bench_app.command("ingest")(bench_ingest_command)

@@ -1,0 +1,114 @@
+"""Codes and display names: which coding to keep, and how drug names are normalised.
+
+A CodeableConcept often carries several codings (Synthea puts SNOMED and LOINC side by side
+on some observations). The tools look labs and vitals up by LOINC (blood pressure parts by
+8480-6 / 8462-4, never by position), so each resource type states which code systems it
+prefers and the first coding of the best system wins; the order of codings in the file
+does not matter.
+
+Drug names arrive in tall-man lettering (`amLODIPine`, `clonazePAM`, `NIFEdipine`): the
+capitals are a safety device for people reading labels, not part of the name. Matching
+"amlodipine" must find them, so `display_normalized` folds case (Unicode-aware) and spaces;
+`display` keeps the source text unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from fhir_ingest.fields import Fields
+
+LOINC = "http://loinc.org"
+SNOMED = "http://snomed.info/sct"
+RXNORM = "http://www.nlm.nih.gov/research/umls/rxnorm"
+CVX = "http://hl7.org/fhir/sid/cvx"
+NPI = "http://hl7.org/fhir/sid/us-npi"
+
+OBSERVATION_SYSTEMS = (LOINC, SNOMED)
+MEDICATION_SYSTEMS = (RXNORM,)
+VACCINE_SYSTEMS = (CVX,)
+CLINICAL_SYSTEMS = (SNOMED,)
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    system: str | None = None
+    code: str | None = None
+    display: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.code is None and self.display is None
+
+
+NO_CODE = Code()
+
+
+def coding(f: Fields) -> Code:
+    """One `Coding` object."""
+    return Code(f.string("system"), f.string("code"), f.string("display"))
+
+
+def codeable(f: Fields | None, prefer: tuple[str, ...] = ()) -> Code:
+    """The best coding of a CodeableConcept: first coding of the most preferred system.
+
+    The display falls back to `CodeableConcept.text` when the chosen coding has none.
+    """
+    if f is None:
+        return NO_CODE
+    text = f.string("text")
+    codings = f.objs("coding")
+    if not codings:
+        return Code(None, None, text)
+    chosen = codings[0]
+    if prefer and len(codings) > 1:
+        rank = {system: i for i, system in enumerate(prefer)}
+        best = len(prefer)
+        for c in codings:
+            r = rank.get(c.data.get("system"), len(prefer))
+            if r < best:
+                best, chosen = r, c
+    picked = coding(chosen)
+    if picked.display is None and text is not None:
+        picked = Code(picked.system, picked.code, text)
+    return picked
+
+
+def codeables(items: list[Fields], prefer: tuple[str, ...] = ()) -> Code:
+    """The best coding across a list of CodeableConcepts (e.g. `category`)."""
+    if not items:
+        return NO_CODE
+    if not prefer:
+        return codeable(items[0])
+    best_rank, best = len(prefer) + 1, NO_CODE
+    for item in items:
+        c = codeable(item, prefer)
+        rank = prefer.index(c.system) if c.system in prefer else len(prefer)
+        if rank < best_rank:
+            best_rank, best = rank, c
+    return best
+
+
+def fold_display(text: str | None) -> str | None:
+    """Case- and space-folded text for matching (tall-man letters folded, NFKC, casefold)."""
+    if text is None:
+        return None
+    folded = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    return folded or None
+
+
+def normalize_drug_name(display: str | None) -> str | None:
+    """`amLODIPine 2.5 MG Oral Tablet` → `amlodipine 2.5 mg oral tablet`."""
+    return fold_display(display)
+
+
+def name_tokens(text: str | None) -> frozenset[str]:
+    """Folded words of a person/organisation name, for comparing a reference's display."""
+    folded = fold_display(text)
+    if not folded:
+        return frozenset()
+    return frozenset(t for t in re.split(r"[^\w']+", folded) if t)

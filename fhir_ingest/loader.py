@@ -1,0 +1,247 @@
+"""`ingest_paths`: load Synthea bundles (files or folders) into the database.
+
+For every file: checksum → unchanged files are skipped without parsing → parse → (optional
+R4B validation) → pass 1 + pass 2 in memory (`prepare`) → one transaction (`commit`). A
+failing file is reported with its file, entry and field and leaves nothing behind; the next
+file goes on. Support bundles are loaded first, one by one, and what they add becomes visible
+to later bundles only after their transaction commits. Patient bundles can be prepared in
+worker processes while this process writes (`fhir_ingest.parallel`); writes stay
+here and in file order, so the outcome is the same as a sequential run (opt-in: `workers`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import nullcontext
+from pathlib import Path
+
+import psycopg
+from sqlalchemy.exc import SQLAlchemyError
+
+from fhir_ingest.parallel import WorkerPool
+from fhir_ingest.prepare import Prepared, gc_paused, prepare
+from fhir_ingest.references import ReferenceData
+from fhir_ingest.report import FileOutcome, IngestReport
+from fhir_ingest.source import RawFile, discover, guess_kind, read_file, support_rank
+from fhir_ingest.transform import BundleResult
+from fhir_ingest.writer import RecordWriter, SourceInfo, StoredFile
+from records.database import Database
+
+__all__ = ["gc_paused", "ingest_paths"]
+
+log = logging.getLogger(__name__)
+
+
+def ingest_paths(
+    db: Database,
+    paths: Sequence[Path],
+    *,
+    validate: bool = False,
+    show_progress: bool = False,
+    force: bool = False,
+    use_copy: bool | None = None,
+    workers: int = 0,
+) -> IngestReport:
+    """Ingest every bundle under `paths`. Never raises for bad input: see `report.ok`.
+
+    `force` re-ingests files whose checksum is already stored; `use_copy` overrides the
+    automatic choice between binary COPY and pipelined INSERTs; `workers` > 0 prepares patient
+    bundles in that many worker processes (see `fhir_ingest.parallel`). Tests exercise each.
+    """
+    started = time.perf_counter()
+    files, missing = discover(paths)
+    report = IngestReport(validated=validate)
+    for path in missing:
+        report.files.append(
+            FileOutcome(
+                path=path, kind=guess_kind(path), status="failed", error=f"{path}: no such file or folder"
+            )
+        )
+    run = _Run(RecordWriter(db, use_copy=use_copy), validate=validate, force=force)
+
+    bar_cm = _progress_bar() if show_progress and files else nullcontext(None)
+    with bar_cm as bar:
+        task = bar.add_task("ingesting", total=len(files)) if bar is not None else None
+
+        def done(outcome: FileOutcome) -> None:
+            report.files.append(outcome)
+            if bar is not None:
+                bar.update(task, advance=1, description=f"ingesting {outcome.path.name[:40]}")
+
+        run.load(files, done, workers)
+    order = {path: i for i, path in enumerate(files)}
+    report.files.sort(key=lambda f: order.get(f.path, -1))  # file order, whatever finished first
+    written = report.written()
+    if written:
+        run.writer.make_durable(str(written[-1].path))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Run:
+    """The state of one ingest run: what is stored, the reference data, the writer."""
+
+    def __init__(self, writer: RecordWriter, *, validate: bool, force: bool) -> None:
+        self.writer = writer
+        self.validate = validate
+        self.force = force
+        self.stored: dict[str, StoredFile] = writer.stored_files()
+        self.refdata: ReferenceData = writer.reference_data()
+
+    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int) -> None:
+        support = [p for p in files if support_rank(p) < 2]
+        patients = [p for p in files if support_rank(p) >= 2]
+        for path in support:
+            done(self.one(path))
+        # checksums first: unchanged files are reported without being parsed anywhere
+        pending: list[tuple[Path, RawFile | None]] = []
+        for path in patients:
+            outcome, raw = self.check_unchanged(path)
+            if outcome is not None:
+                done(outcome)
+            else:
+                pending.append((path, raw))
+        if workers > 0 and len(pending) > 1:
+            remaining = set(self.load_with_workers([p for p, _ in pending], done, workers))
+            pending = [(p, None) for p, _ in pending if p in remaining]
+        for path, raw in pending:
+            done(self.one(path, raw))
+
+    def load_with_workers(
+        self, paths: list[Path], done: Callable[[FileOutcome], None], count: int
+    ) -> list[Path]:
+        """Commit what the workers prepare; returns the paths left for sequential loading."""
+        pool = WorkerPool(self.refdata, validate=self.validate, workers=count)
+        committed = 0
+        try:
+            for _path, prepared in pool.results(paths):
+                outcome = self.commit(prepared)
+                done(outcome)
+                committed += 1
+                layer = prepared.result.refdata_layer if prepared.result is not None else None
+                if outcome.status in ("ingested", "replaced") and layer is not None and len(layer):
+                    break  # later bundles were prepared without this bundle's reference data
+        except BrokenProcessPool:
+            log.warning("a worker process died; continuing in this process")
+        finally:
+            pool.close()
+        return paths[committed:]
+
+    def check_unchanged(self, path: Path) -> tuple[FileOutcome | None, RawFile | None]:
+        """(outcome, None) when the file needs no parsing (unchanged or unreadable), else (None, raw)."""
+        try:
+            raw = read_file(path)
+        except OSError as exc:
+            outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
+            outcome.error = f"{path}: cannot read: {exc.strerror or exc}"
+            return outcome, None
+        known = self.stored.get(raw.sha256)
+        if known is not None and not self.force:
+            return _unchanged(path, raw, known), None
+        return None, raw
+
+    def one(self, path: Path, raw: RawFile | None = None) -> FileOutcome:
+        """Sequentially: checksum, prepare here, commit."""
+        if raw is None:
+            outcome, raw = self.check_unchanged(path)
+            if outcome is not None:
+                return outcome
+        return self.commit(prepare(path, self.refdata, validate=self.validate, raw=raw))
+
+    def commit(self, prepared: Prepared) -> FileOutcome:
+        """Write one prepared bundle; updates the reference data and checksums after the commit."""
+        path = prepared.path
+        outcome = FileOutcome(
+            path=path,
+            kind=guess_kind(path),
+            status="failed",
+            size_bytes=prepared.size_bytes,
+            validation_seconds=prepared.validation_seconds,
+            phase_seconds=dict(prepared.phase_seconds),
+        )
+        started = time.perf_counter()
+        try:
+            known = self.stored.get(prepared.sha256)
+            if known is not None and not self.force:  # the same bytes were just loaded from another path
+                return _unchanged(path, None, known, outcome)
+            if prepared.error is not None or prepared.result is None:
+                outcome.error = prepared.error or f"{path}: not prepared"
+                return outcome
+            result = prepared.result
+            outcome.kind, outcome.patient_id, outcome.resources = (
+                result.kind,
+                result.patient_id,
+                result.resources,
+            )
+            if result.patient_row is not None:
+                outcome.patient_name = result.patient_row["full_name"]
+            source = SourceInfo(path=str(path), sha256=prepared.sha256, size_bytes=prepared.size_bytes)
+            with gc_paused():
+                outcome.status = self.writer.write(result, source)
+            self.refdata.absorb(result.refdata_layer)
+            self._remember(path, prepared.sha256, result, outcome.patient_name)
+            outcome.counts = result.counts()
+            outcome.skipped = dict(result.skipped)
+            outcome.warnings = result.warnings
+        except (psycopg.Error, SQLAlchemyError) as exc:
+            outcome.status = "failed"
+            outcome.error = (
+                f"{path}: the database refused the bundle, nothing was written: {_db_message(exc)}"
+            )
+        finally:
+            write_seconds = time.perf_counter() - started
+            outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + write_seconds
+            outcome.seconds = sum(outcome.phase_seconds.values())
+        return outcome
+
+    def _remember(self, path: Path, sha: str, result: BundleResult, patient_name: str | None) -> None:
+        # as in source_files: one row per path, and one version of a patient
+        for old_sha, old in list(self.stored.items()):
+            if old.path == str(path) or (
+                result.patient_id is not None and old.patient_id == result.patient_id
+            ):
+                del self.stored[old_sha]
+        self.stored[sha] = StoredFile(
+            str(path),
+            sha,
+            result.kind,
+            result.patient_id,
+            result.counts(),
+            dict(result.skipped),
+            result.warnings,
+            patient_name,
+        )
+
+
+def _unchanged(
+    path: Path, raw: RawFile | None, known: StoredFile, outcome: FileOutcome | None = None
+) -> FileOutcome:
+    outcome = outcome or FileOutcome(path=path, kind=known.kind, status="unchanged")
+    outcome.status = "unchanged"
+    outcome.kind = known.kind
+    outcome.patient_id = known.patient_id
+    outcome.patient_name = known.patient_name
+    outcome.counts = dict(known.counts)
+    outcome.skipped = dict(known.skipped)
+    outcome.warnings = list(known.warnings)
+    if raw is not None:
+        outcome.size_bytes = raw.size
+    return outcome
+
+
+def _db_message(exc: Exception) -> str:
+    orig = getattr(exc, "orig", None) or exc
+    diag = getattr(orig, "diag", None)
+    primary = getattr(diag, "message_primary", None) if diag is not None else None
+    detail = getattr(diag, "message_detail", None) if diag is not None else None
+    text = primary or str(orig).splitlines()[0]
+    return f"{text} ({detail})" if detail else text
+
+
+def _progress_bar():
+    from chartside.console import progress
+
+    return progress()

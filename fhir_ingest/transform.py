@@ -1,0 +1,174 @@
+"""One parsed bundle → everything to write, with no database involved (pass 1 then pass 2).
+
+Works the same for Synthea's `transaction` patient bundles, its `batch` support bundles and
+`collection` bundles (no `request` on entries, organizations and practitioners inline):
+shared resources found in the bundle are indexed first, so references to them resolve
+whichever order the entries come in.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from fhir_ingest.errors import BundleError
+from fhir_ingest.fields import Fields
+from fhir_ingest.mappers import (
+    MAPPERS,
+    RESOLVED_INTO_OTHERS,
+    SUBJECT_FIELD,
+    MapContext,
+    Row,
+    check_subject,
+    end_medications_at_death,
+    link_report_texts,
+    map_patient,
+)
+from fhir_ingest.references import ReferenceData, Resolver, index_bundle
+from fhir_ingest.support import (
+    SHARED_RESOURCE_TYPES,
+    SharedRows,
+    index_shared,
+    map_location,
+    map_organization,
+    map_practitioner,
+    map_practitioner_role,
+)
+
+PATIENT_TABLES_IN_WRITE_ORDER = (
+    "encounters",
+    "conditions",
+    "medication_requests",
+    "observations",
+    "observation_components",
+    "allergies",
+    "allergy_reactions",
+    "immunizations",
+    "procedures",
+    "care_plans",
+    "clinical_notes",
+    "diagnostic_reports",
+)
+
+
+@dataclass
+class BundleResult:
+    """What one bundle becomes: rows for the patient tables and/or the reference tables."""
+
+    kind: str  # patient | hospital | practitioner
+    patient_id: str | None
+    patient_row: Row | None
+    rows: dict[str, list[Row]]
+    shared: SharedRows
+    refdata_layer: ReferenceData
+    resources: int
+    skipped: Counter = field(default_factory=Counter)
+    warnings: list[str] = field(default_factory=list)
+    unresolved_references: int = 0
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table (the patient row included)."""
+        counts = {"patients": 1} if self.patient_row is not None else {}
+        for table in PATIENT_TABLES_IN_WRITE_ORDER:
+            if self.rows.get(table):
+                counts[table] = len(self.rows[table])
+        counts.update(self.shared.counts())
+        return counts
+
+
+def transform_bundle(
+    data: object, refdata: ReferenceData, *, source_path: str, source_dir: str | None = None
+) -> BundleResult:
+    """Pass 1 (index entries and shared resources) and pass 2 (map to rows). Raises BundleError."""
+    index = index_bundle(data)
+    if len(index.patients) > 1:
+        first, second = index.patients[:2]
+        raise BundleError(
+            f"a second Patient (the first is Patient/{first.id} at entry {first.entry}); "
+            "one bundle must hold one patient's record",
+            entry=second.entry,
+            field="resource.resourceType",
+            resource=f"Patient/{second.id}",
+        )
+    fields = [
+        Fields(resource, i, "resource", f"{resource['resourceType']}/{resource['id']}")
+        for i, resource in enumerate(index.resources)
+    ]
+
+    layer = refdata.overlay()
+    for f in fields:
+        if f.data["resourceType"] in ("Organization", "Location", "Practitioner"):
+            index_shared(f, layer, source_dir)
+    resolver = Resolver(index, layer, source_dir)
+
+    shared = SharedRows()
+    roles = []
+    for f in fields:
+        rtype = f.data["resourceType"]
+        if rtype == "Organization":
+            map_organization(f, shared, source_path)
+        elif rtype == "Location":
+            map_location(f, shared, resolver, source_path)
+        elif rtype == "Practitioner":
+            map_practitioner(f, shared, source_path)
+        elif rtype == "PractitionerRole":
+            roles.append(f)
+    for f in roles:
+        map_practitioner_role(f, shared, resolver)
+
+    skipped: Counter = Counter()
+    if not index.patients:
+        for f in fields:
+            rtype = f.data["resourceType"]
+            if rtype in MAPPERS:
+                raise BundleError(
+                    f"a {rtype} in a bundle without a Patient: whose record is it?",
+                    entry=f.entry,
+                    field=f"resource.{SUBJECT_FIELD[rtype]}",
+                    resource=f.resource,
+                )
+            if rtype not in SHARED_RESOURCE_TYPES:
+                skipped[rtype] += 1
+        if not shared:
+            raise BundleError(
+                "the bundle holds no Patient, Organization, Location or Practitioner: nothing to ingest"
+            )
+        kind = "practitioner" if shared.practitioners or shared.role_updates else "hospital"
+        return BundleResult(
+            kind=kind,
+            patient_id=None,
+            patient_row=None,
+            rows={},
+            shared=shared,
+            refdata_layer=layer,
+            resources=len(fields),
+            skipped=skipped,
+            warnings=resolver.warnings(),
+            unresolved_references=resolver.unresolved_count,
+        )
+
+    patient_entry = index.patients[0]
+    ctx = MapContext(patient_id=patient_entry.id, resolver=resolver)
+    map_patient(fields[patient_entry.entry], ctx)
+    for f in fields:
+        rtype = f.data["resourceType"]
+        mapper = MAPPERS.get(rtype)
+        if mapper is not None:
+            check_subject(f, ctx, SUBJECT_FIELD[rtype])
+            mapper(f, ctx)
+        elif rtype != "Patient" and rtype not in SHARED_RESOURCE_TYPES and rtype not in RESOLVED_INTO_OTHERS:
+            ctx.skipped[rtype] += 1
+    link_report_texts(ctx)
+    end_medications_at_death(ctx)
+    return BundleResult(
+        kind="patient",
+        patient_id=ctx.patient_id,
+        patient_row=ctx.patient_row,
+        rows=dict(ctx.rows),
+        shared=shared,
+        refdata_layer=layer,
+        resources=len(fields),
+        skipped=ctx.skipped,
+        warnings=ctx.warnings + resolver.warnings(),
+        unresolved_references=resolver.unresolved_count,
+    )

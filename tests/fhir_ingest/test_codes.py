@@ -1,0 +1,87 @@
+"""Which coding is kept, and how drug names are folded for matching."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fhir_ingest.codes import (
+    LOINC,
+    SNOMED,
+    Code,
+    codeable,
+    codeables,
+    fold_display,
+    name_tokens,
+    normalize_drug_name,
+)
+from fhir_ingest.fields import Fields
+
+
+def f(data: dict) -> Fields:
+    return Fields(data, 0)
+
+
+def test_preferred_system_wins_whatever_the_order():
+    concept = {
+        "coding": [
+            {"system": SNOMED, "code": "43396009", "display": "HbA1c measurement"},
+            {"system": LOINC, "code": "4548-4", "display": "Hemoglobin A1c"},
+        ]
+    }
+    assert codeable(f(concept), (LOINC, SNOMED)) == Code(LOINC, "4548-4", "Hemoglobin A1c")
+    concept["coding"].reverse()
+    assert codeable(f(concept), (LOINC, SNOMED)).code == "4548-4"
+    assert codeable(f(concept), (SNOMED,)).code == "43396009"
+
+
+def test_first_coding_without_preference_and_text_fallback():
+    concept = {"coding": [{"system": "x", "code": "1"}], "text": "One"}
+    assert codeable(f(concept)) == Code("x", "1", "One")
+    assert codeable(f({"text": "free text only"})) == Code(None, None, "free text only")
+    assert codeable(None).empty
+
+
+def test_codeables_picks_the_preferred_category():
+    categories = [
+        f(
+            {
+                "coding": [
+                    {
+                        "system": "http://hl7.org/fhir/us/core/CodeSystem/careplan-category",
+                        "code": "assess-plan",
+                    }
+                ]
+            }
+        ),
+        f({"coding": [{"system": SNOMED, "code": "443402002", "display": "Lifestyle education"}]}),
+    ]
+    assert codeables(categories, (SNOMED,)).code == "443402002"
+    assert codeables(categories).code == "assess-plan"
+
+
+def test_tall_man_letters_fold():
+    assert normalize_drug_name("amLODIPine 2.5 MG Oral Tablet") == "amlodipine 2.5 mg oral tablet"
+    assert normalize_drug_name("clonazePAM 0.25 MG Oral Tablet") == normalize_drug_name(
+        "Clonazepam 0.25 mg oral tablet"
+    )
+    assert normalize_drug_name("  NIFEdipine\t 30 MG ") == "nifedipine 30 mg"
+    assert normalize_drug_name(None) is None
+
+
+drug_words = st.lists(
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.", min_size=1, max_size=12), min_size=1, max_size=6
+)
+
+
+@given(drug_words, st.lists(st.booleans(), min_size=72, max_size=72))
+def test_any_capitalisation_of_a_name_folds_to_the_same_text(words, caps):
+    plain = " ".join(words)
+    tall = "".join(ch.upper() if caps[i % len(caps)] else ch for i, ch in enumerate(plain))
+    assert fold_display(tall) == fold_display(plain) == plain
+    assert fold_display(fold_display(tall)) == fold_display(tall)
+
+
+def test_name_tokens_ignore_titles_punctuation_and_case():
+    assert name_tokens("Dr. Arron144 Koelpin146") >= name_tokens("arron144 KOELPIN146")
+    assert name_tokens("Zoë O'Brien") == {"zoë", "o'brien"}

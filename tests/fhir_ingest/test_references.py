@@ -1,0 +1,238 @@
+"""Pass 1 and reference resolution: in-bundle links must exist, shared links must be safe."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fhir_ingest.errors import BundleError
+from fhir_ingest.fields import Fields
+from fhir_ingest.references import (
+    ReferenceData,
+    Resolver,
+    SharedTarget,
+    choose_target,
+    display_agrees,
+    index_bundle,
+    parse_reference,
+)
+
+NPI = "http://hl7.org/fhir/sid/us-npi"
+TYPES = ("Encounter", "Condition", "Observation", "Procedure")
+
+
+def bundle_of(resources: list[tuple[str, str]]) -> dict:
+    return {
+        "resourceType": "Bundle",
+        "type": "transaction",
+        "entry": [
+            {"fullUrl": f"urn:uuid:{rid}", "resource": {"resourceType": rtype, "id": rid}}
+            for rtype, rid in resources
+        ],
+    }
+
+
+def ref(reference: str | None = None, display: str | None = None, **extra) -> Fields:
+    data = {k: v for k, v in {"reference": reference, "display": display, **extra}.items() if v is not None}
+    return Fields(data, 3, "resource.encounter", "Condition/c1")
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+
+def test_parse_reference_kinds():
+    assert parse_reference("urn:uuid:abc").kind == "urn"
+    literal = parse_reference("http://example.org/fhir/Patient/123/_history/2")
+    assert (literal.kind, literal.resource_type, literal.id) == ("literal", "Patient", "123")
+    conditional = parse_reference(f"Practitioner?identifier={NPI}|9999948091")
+    assert (conditional.resource_type, conditional.system, conditional.identifier) == (
+        "Practitioner",
+        NPI,
+        "9999948091",
+    )
+    assert parse_reference("#coverage").id == "coverage"
+    for bad in ("", "#", "Practitioner?name=x", "just-words"):
+        with pytest.raises(ValueError):
+            parse_reference(bad)
+
+
+# --- in-bundle references (property) ---------------------------------------------------------
+
+resource_sets = st.lists(
+    st.tuples(st.sampled_from(TYPES), st.uuids().map(str)), min_size=1, max_size=30, unique_by=lambda t: t[1]
+)
+
+
+@given(resource_sets, st.data())
+def test_every_urn_resolves_to_exactly_its_entry(resources, data):
+    index = index_bundle(bundle_of(resources))
+    resolver = Resolver(index, ReferenceData())
+    i = data.draw(st.integers(min_value=0, max_value=len(resources) - 1))
+    rtype, rid = resources[i]
+    target = resolver.local(ref(f"urn:uuid:{rid}"), TYPES)
+    assert target is not None and (target.resource_type, target.id, target.entry) == (rtype, rid, i)
+    assert resolver.local(ref(f"{rtype}/{rid}"), TYPES) == target
+
+
+@given(resource_sets, st.uuids().map(str))
+def test_a_urn_outside_the_bundle_is_an_error_naming_entry_and_field(resources, stranger):
+    if stranger in {rid for _, rid in resources}:
+        return
+    resolver = Resolver(index_bundle(bundle_of(resources)), ReferenceData())
+    with pytest.raises(BundleError) as caught:
+        resolver.local(ref(f"urn:uuid:{stranger}"), TYPES)
+    assert caught.value.entry == 3
+    assert caught.value.field == "resource.encounter.reference"
+    assert "dangling" in caught.value.message
+
+
+@given(resource_sets, st.data())
+def test_a_reference_to_the_wrong_type_is_an_error(resources, data):
+    rtype, rid = data.draw(st.sampled_from(resources))
+    wanted = tuple(t for t in TYPES if t != rtype)
+    resolver = Resolver(index_bundle(bundle_of(resources)), ReferenceData())
+    with pytest.raises(BundleError, match=f"is a {rtype}"):
+        resolver.local(ref(f"urn:uuid:{rid}"), wanted)
+
+
+# --- shared references (property) ------------------------------------------------------------
+
+npis = st.integers(min_value=9_999_000_000, max_value=9_999_999_999).map(str)
+
+
+@given(st.lists(npis, min_size=1, max_size=20, unique=True), npis)
+def test_conditional_reference_resolves_iff_the_identifier_is_known(known_npis, asked):
+    refdata = ReferenceData()
+    for n in known_npis:
+        refdata.add(SharedTarget.make("Practitioner", f"id-{n}", f"Doc{n} Smith"), [(NPI, n)])
+    resolver = Resolver(index_bundle(bundle_of([])), refdata)
+    got = resolver.shared(ref(f"Practitioner?identifier={NPI}|{asked}"), "Practitioner")
+    if asked in known_npis:
+        assert got == f"id-{asked}"  # the FHIR id, never the NPI itself
+        assert not resolver.unresolved
+    else:
+        assert got is None
+        assert resolver.unresolved_count == 1
+        assert f"|{asked}" in resolver.warnings()[0]
+
+
+@given(
+    npis,
+    st.text(alphabet="abcdefghij", min_size=3, max_size=8),
+    st.text(alphabet="klmnopqrst", min_size=3, max_size=8),
+)
+def test_a_display_that_names_someone_else_never_links(npi, real, other):
+    refdata = ReferenceData()
+    refdata.add(SharedTarget.make("Practitioner", "p-real", f"{real} Jones"), [(NPI, npi)])
+    resolver = Resolver(index_bundle(bundle_of([])), refdata)
+    wrong = resolver.shared(
+        ref(f"Practitioner?identifier={NPI}|{npi}", display=f"Dr. {other} Brown"), "Practitioner"
+    )
+    right = resolver.shared(
+        ref(f"Practitioner?identifier={NPI}|{npi}", display=f"Dr. {real} Jones"), "Practitioner"
+    )
+    assert wrong is None and right == "p-real"
+    assert "differs" in resolver.warnings()[0]
+
+
+def test_npi_reused_by_two_runs_prefers_the_same_folder_and_refuses_to_guess_otherwise():
+    a = SharedTarget.make("Practitioner", "p-a", "Rochell365 Stehr398", "/data/run-a")
+    b = SharedTarget.make("Practitioner", "p-b", "Rochell365 Stehr398", "/data/run-b")
+    assert choose_target([a, b], "Dr. Rochell365 Stehr398", "/data/run-b")[0] == b
+    target, reason = choose_target([a, b], "Dr. Rochell365 Stehr398", "/elsewhere")
+    assert target is None and "ambiguous" in reason
+
+
+def test_logical_identifier_reference_and_display_only_reference():
+    refdata = ReferenceData()
+    refdata.add(SharedTarget.make("Organization", "org-1", "General Hospital"), [("sys", "o1")])
+    resolver = Resolver(index_bundle(bundle_of([])), refdata)
+    logical = ref(identifier={"system": "sys", "value": "o1"}, display="General Hospital")
+    assert resolver.shared(logical, "Organization") == "org-1"
+    assert resolver.shared(ref(display="Someone"), "Practitioner") is None
+    assert not resolver.unresolved
+
+
+def test_a_different_type_of_reference_is_not_linked():
+    refdata = ReferenceData()
+    refdata.add(SharedTarget.make("Organization", "org-1", "Clinic"), [("sys", "o1")])
+    resolver = Resolver(index_bundle(bundle_of([])), refdata)
+    assert resolver.shared(ref("Organization?identifier=sys|o1"), "Practitioner") is None
+
+
+def test_display_agreement():
+    target = SharedTarget.make("Practitioner", "p", "Arron144 Koelpin146")
+    assert display_agrees("Dr. Arron144 Koelpin146", target)
+    assert display_agrees(None, target)
+    assert not display_agrees("Dr. Marisol435 Tórrez28", target)
+
+
+def test_overlay_is_visible_only_to_its_bundle_until_absorbed():
+    base = ReferenceData()
+    base.add(SharedTarget.make("Organization", "org-1", "Old Name"), [("sys", "o1")])
+    layer = base.overlay()
+    layer.add(SharedTarget.make("Organization", "org-1", "New Name"), [("sys", "o1-new")])
+    layer.add(SharedTarget.make("Organization", "org-2", "Other"), [("sys", "o2")])
+    assert [t.name for t in layer.lookup("Organization", "sys", "o1-new")] == ["New Name"]
+    assert layer.lookup("Organization", "sys", "o1") == []  # the layer's org-1 replaced the base's
+    assert base.lookup("Organization", "sys", "o2") == []
+    base.absorb(layer)
+    assert [t.id for t in base.lookup("Organization", "sys", "o2")] == ["org-2"]
+    assert base.lookup("Organization", "sys", "o1") == []
+    assert base.by_id("Organization", "org-1").name == "New Name"
+
+
+def test_contained_references_are_scoped_to_their_parent():
+    parent = Fields(
+        {
+            "resourceType": "MedicationRequest",
+            "contained": [{"resourceType": "Medication", "id": "med1", "code": {"text": "x"}}],
+        },
+        2,
+    )
+    found = Resolver.contained(
+        parent, Fields({"reference": "#med1"}, 2, "resource.medicationReference"), "Medication"
+    )
+    assert found.data["id"] == "med1"
+    other = Fields({"resourceType": "MedicationRequest"}, 3)
+    with pytest.raises(BundleError, match="contained"):
+        Resolver.contained(
+            other, Fields({"reference": "#med1"}, 3, "resource.medicationReference"), "Medication"
+        )
+
+
+# --- pass 1 structure errors -----------------------------------------------------------------
+
+
+def test_index_rejects_broken_structure_with_entry_and_field():
+    pid = str(uuid.uuid4())
+    cases = [
+        ({"resourceType": "Patient"}, None, "resourceType"),
+        ({"resourceType": "Bundle", "entry": {}}, None, "entry"),
+        ({"resourceType": "Bundle", "entry": [{"fullUrl": "urn:uuid:x"}]}, 0, "resource"),
+        ({"resourceType": "Bundle", "entry": [{"resource": {"id": pid}}]}, 0, "resource.resourceType"),
+        (
+            {"resourceType": "Bundle", "entry": [{"resource": {"resourceType": 5, "id": pid}}]},
+            0,
+            "resource.resourceType",
+        ),
+        ({"resourceType": "Bundle", "entry": [{"resource": {"resourceType": "Patient"}}]}, 0, "resource.id"),
+        (bundle_of([("Encounter", pid), ("Condition", pid)]), 1, "fullUrl"),
+    ]
+    for bundle, entry, field in cases:
+        with pytest.raises(BundleError) as caught:
+            index_bundle(bundle)
+        assert (caught.value.entry, caught.value.field) == (entry, field), bundle
+
+
+def test_id_is_taken_from_a_urn_full_url_when_missing():
+    index = index_bundle(
+        {
+            "resourceType": "Bundle",
+            "entry": [{"fullUrl": "urn:uuid:abc", "resource": {"resourceType": "Patient"}}],
+        }
+    )
+    assert index.patients[0].id == "abc"
