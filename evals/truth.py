@@ -5,7 +5,9 @@ answers with the code under test would grade that code against itself. The seman
 the product's (DESIGN.md, "Clinical semantics are explicit"), written down again here:
 
 * entered-in-error rows are excluded everywhere (any status/verification field saying so);
-* active medication = status `active`, not ended before "now", authored by "now";
+* active medication = status `active`, not ended before "now" (ingestion ends a deceased
+  patient's requests at death: `ended_reason = 'patient-deceased'`, even without a date),
+  authored by "now";
 * active condition = clinical status active/recurrence/relapse, not abated by "now", not
   refuted or entered-in-error;
 * current allergy = clinical status active (or unstated), not refuted or entered-in-error;
@@ -54,6 +56,7 @@ class Medication:
     ended_at: dt.datetime | None
     reason_code: str | None = None
     reason_condition_id: str | None = None
+    ended_reason: str | None = None  # 'patient-deceased': ended at death, even without a date
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ class Record:
             m
             for m in self.medications
             if m.status == "active"
+            and m.ended_reason != "patient-deceased"
             and (m.ended_at is None or m.ended_at > self.now)
             and (m.authored_on is None or m.authored_on <= self.now)
         ]
@@ -237,7 +241,7 @@ _PATIENT = text(
 )
 _MEDS = text(
     "SELECT id, coalesce(display, code, id) AS display, coalesce(display_normalized, lower(display), '') AS norm, "
-    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id "
+    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id, ended_reason "
     "FROM medication_requests WHERE patient_id = :pid ORDER BY authored_on NULLS FIRST, id"
 )
 _CONDITIONS = text(
@@ -312,6 +316,7 @@ def read_record(conn: Connection, patient_id: str, now: dt.datetime) -> Record |
             r.ended_at,
             r.reason_code,
             r.reason_condition_id,
+            r.ended_reason,
         )
         for r in conn.execute(_MEDS, p)
     ]

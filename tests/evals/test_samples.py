@@ -66,6 +66,8 @@ class RawPatient:
         deceased patient's requests `active`; the product ends them at death)."""
         out = set()
         died = _instant(self.patient.get("deceasedDateTime"))
+        if self.patient.get("deceasedBoolean") is True:
+            return set()
         for r in self.of("MedicationRequest"):
             end = _instant(((r.get("dispenseRequest") or {}).get("validityPeriod") or {}).get("end"))
             if died and (end is None or died < end):

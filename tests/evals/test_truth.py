@@ -54,3 +54,19 @@ def test_now_hides_what_had_not_happened_yet(cohort_db):
 def test_patients_listed_and_unknown_patient_is_none(cohort_db):
     assert list_patients(cohort_db) == ["pat-ann", "pat-bob"]
     assert load_record(cohort_db, "nobody", NOW) is None
+
+
+def test_a_deceased_patients_requests_ended_at_death_are_not_active(cohort_db):
+    from sqlalchemy import text
+
+    from records.database import patient_transaction
+
+    with patient_transaction(cohort_db.admin, "pat-bob") as conn:
+        conn.execute(
+            text(
+                "UPDATE medication_requests SET ended_reason = 'patient-deceased' WHERE patient_id = 'pat-bob'"
+            )
+        )
+    record = load_record(cohort_db, "pat-bob", NOW)
+    assert record.active_medications() == []
+    assert len(record.valid_medications()) == 2
