@@ -137,3 +137,41 @@ def test_records_after_now_are_flagged(cohort_db):
     assert header.warnings and "dated after --now" in header.warnings[0]
     header, _ = generate(cohort_db, GenerateOptions(seed=7, now=NOW, categories=("lookup",)))
     assert header.warnings == ()
+
+
+def test_sets_are_identical_across_processes_and_hash_seeds(cohort_db, settings, tmp_path):
+    """Determinism must not lean on dict/set order of one interpreter: two fresh processes with
+    different PYTHONHASHSEED write byte-identical files."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        out = tmp_path / f"set-{hash_seed}.jsonl"
+        env = {
+            **os.environ,
+            "PYTHONHASHSEED": hash_seed,
+            "CHARTSIDE_DATABASE_NAME": settings.database_name,
+            "CHARTSIDE_DATA_DIR": str(settings.data_dir),
+        }
+        env.pop("DATABASE_URL", None)
+        if settings.database_url:
+            env["DATABASE_URL"] = settings.database_url
+        args = [
+            sys.executable,
+            "-m",
+            "chartside",
+            "eval",
+            "generate",
+            "--out",
+            str(out),
+            "--seed",
+            "9",
+            "--now",
+            "2025-06-01",
+        ]
+        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] and outputs[0].count(b"\n") > 50
