@@ -18,7 +18,7 @@ from evals.judge import Agreement, Verdict, agreement, needs_judge
 from evals.model import QuestionSet, read_set
 from evals.results import QUESTIONS, RunInfo, read_results, read_run_info
 from evals.scoring import Grade, Scored, score_result
-from evals.summary import Bucket, Regression, by_category, compare, describe_expected, group, overall
+from evals.summary import Bucket, by_category, compare, describe_expected, group, overall
 
 MAX_FAILURES_LISTED = 60
 
@@ -388,7 +388,3 @@ def write_comparison(
     js = out_dir / "compare.json"
     js.write_bytes(orjson.dumps(comp, option=orjson.OPT_INDENT_2, default=str))
     return ReportFiles(md, js, chart), comp
-
-
-def regressions_of(comp: dict[str, Any]) -> list[Regression]:
-    return [Regression(**r) for r in comp["regressions"]]

@@ -157,7 +157,7 @@ async def _consume(
 
 async def ask(agent: RunsAgent, question: Question, settings: RunSettings) -> tuple[QuestionResult, dict]:
     """All turns of one question in one conversation; the last turn is the one graded."""
-    conversation = f"eval-{settings.run_id}-{question.id}"
+    conversation = conversation_of(settings, question)
     history: list[Turn] = []
     turns: list[TurnRecord] = []
     transcript: dict[str, Any] = {"question_id": question.id, "conversation_id": conversation, "turns": []}
@@ -178,8 +178,12 @@ async def ask(agent: RunsAgent, question: Question, settings: RunSettings) -> tu
     return QuestionResult(question_id=question.id, turns=turns, latency_ms=_ms(started)), transcript
 
 
+CONVERSATION_PREFIX = "eval-"
+
+
 def conversation_of(settings: RunSettings, question: Question) -> str:
-    return f"eval-{settings.run_id}-{question.id}"
+    """Every question is its own conversation; the run id keeps runs apart in the database."""
+    return f"{CONVERSATION_PREFIX}{settings.run_id}-{question.id}"
 
 
 async def run_questions(
@@ -221,10 +225,14 @@ async def run_questions(
     await asyncio.gather(*(reader() for _ in range(max(1, settings.concurrency))))
     if guard is not None and reads:
         written = await asyncio.to_thread(
-            guard.sweep_conversation_writes, [q.patient_id for q in reads], f"eval-{settings.run_id}-"
+            guard.sweep_conversation_writes,
+            [q.patient_id for q in reads],
+            f"{CONVERSATION_PREFIX}{settings.run_id}-",
         )
         for result in outcome.results:
-            result.conversation_writes = written.get(f"eval-{settings.run_id}-{result.question_id}", 0)
+            result.conversation_writes = written.get(
+                f"{CONVERSATION_PREFIX}{settings.run_id}-{result.question_id}", 0
+            )
         if written and on_rewrite is not None:
             on_rewrite(outcome.results)
 
