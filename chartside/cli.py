@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "server.cli",
     "agent.cli",
     "fhir_ingest.cli",
+    "synthea_data.cli",
 )
 
 app = typer.Typer(

@@ -7,6 +7,7 @@ Idempotent: accounts that already exist are left alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import text
@@ -58,14 +59,20 @@ def ingested_patient_ids(db: Database) -> list[str]:
     ]
 
 
-def create_demo_accounts(db: Database) -> list[DemoCredential]:
+def create_demo_accounts(db: Database, preferred: Sequence[str] = ()) -> list[DemoCredential]:
     """Create (or find) the demo accounts; returns their credentials for printing.
 
-    Returns [] when no patient has been ingested yet.
+    `preferred` patients (e.g. the generator's hard cases) come first, so the demo accounts
+    and the clinician's panel show the records that exercise the hard rules. Living patients
+    still come before deceased ones. Returns [] when no patient has been ingested yet.
     """
     ids = ingested_patient_ids(db)
     if not ids:
         return []
+    if preferred:
+        living = {c["patient_id"] for c in patient_cards(db, ids) if not c["deceased"]}
+        rank = {pid: i for i, pid in enumerate(preferred)}
+        ids.sort(key=lambda pid: (pid not in living, rank.get(pid, len(rank))))  # stable
     names = {c["patient_id"]: c["full_name"] for c in patient_cards(db, ids)}
     plan: list[tuple[str, str, tuple[str, ...], str | None]] = []
     for i, pid in enumerate(ids[:DEMO_PATIENT_ACCOUNTS], start=1):
