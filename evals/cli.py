@@ -316,23 +316,10 @@ def report_command(
 
 
 def prepare_demo(db: Database, settings: Any) -> None:
-    """What `chartside up` prepares (schema, demo cohort, leaflets, note index), plus four weeks
-    of appointment slots from today so booking tasks have something to book. Idempotent."""
-    import inspect
-
+    """Exactly what `chartside up` prepares: schema, demo cohort, appointment slots (idempotent)."""
     from chartside.up import prepare
 
-    if len(inspect.signature(prepare).parameters) > 1:
-        prepare(db, settings)
-    else:
-        prepare(db)
-    try:
-        from records.scheduling import generate_slots
-    except ImportError:
-        return
-    stats = generate_slots(db, days=28)
-    if stats.slots_added:
-        console.print(f"slots: {stats.slots_added} added for {stats.departments} departments")
+    prepare(db, settings)
 
 
 @eval_app.command("demo")

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from chartside.cli import app, build
 from evals.model import QuestionSet, read_set
 from evals.pipeline import report_runs, run_set
+from records.database import patient_transaction
 
 pytest.importorskip("agent.offline", reason="needs the agent branch")
 pytest.importorskip("tools.catalog", reason="needs the tools branch")
@@ -28,8 +29,6 @@ def indexed_db(cohort_db, settings):
     embedder = load_embedder(settings)
     if embedder is not None:
         from knowledge.note_index import NoteIndexReport, index_patient
-
-        from records.database import patient_transaction
 
         for pid in ("pat-ann", "pat-bob"):
             with patient_transaction(cohort_db.admin, pid) as conn:
