@@ -47,6 +47,15 @@ from evals.results import (
 from tools.scope import PatientScope
 
 DEFAULT_TURN_TIMEOUT_S = 180.0
+STALE_FILES = (
+    "judge.jsonl",
+    "report.md",
+    "report.json",
+    "report.png",
+    "compare.md",
+    "compare.json",
+    "compare.png",
+)
 
 
 class RunsAgent(Protocol):
@@ -273,6 +282,8 @@ def run_set_to_folder(
 ) -> tuple[RunInfo, RunOutcome]:
     """Run and write the run folder: questions, results, transcripts, run.json."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    for stale in STALE_FILES:  # a folder reused for a new run must not keep the old run's verdicts
+        (run_dir / stale).unlink(missing_ok=True)
     write_set(run_dir / QUESTIONS, question_set.header, question_set.questions)
     info = RunInfo(
         run_id=settings.run_id,
