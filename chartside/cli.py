@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "agent.cli",
     "fhir_ingest.cli",
     "synthea_data.cli",
+    "mcp_server.cli",
 )
 
 app = typer.Typer(

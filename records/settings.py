@@ -90,6 +90,12 @@ class Settings(BaseSettings):
     stream_ping_s: float = Field(default=15.0, gt=0, description="SSE keep-alive comment interval.")
     run_timeout_s: float = Field(default=300.0, gt=0, description="A run still going after this is stopped.")
 
+    # --- MCP endpoint -------------------------------------------------------------------------
+    mcp_session_idle_timeout_s: float = Field(
+        default=1800.0, gt=0, description="An idle MCP session (and its conversation) ends after this."
+    )
+    mcp_max_sessions: int = Field(default=1000, ge=1, description="Open MCP sessions at most (HTTP).")
+
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)
     demo_seed: int = 7

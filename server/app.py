@@ -27,11 +27,12 @@ from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from agent.base import Agent
+from mcp_server.http import McpMount
 from records.database import Database, open_database
 from records.settings import Settings
 from server.errors import ApiError
@@ -88,7 +89,7 @@ def load_secret_key(settings: Settings) -> str:
 def load_embedder(settings: Settings) -> Any:
     """The local embedding model when the knowledge package provides one; None otherwise."""
     try:
-        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
+        from knowledge.embeddings import get_embedder as load  # type: ignore[import-not-found]
     except ImportError:
         return None
     try:
@@ -112,6 +113,8 @@ def create_app(
     templates = Jinja2Templates(env=env)
     templates.env.globals["static_version"] = _static_version()
 
+    mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         database = db or await run_in_threadpool(open_database, settings)
@@ -128,8 +131,15 @@ def create_app(
             templates=templates,
             embedder=embedder,
         )
+        limits = app.state.services.rate_limits
         try:
-            yield
+            async with mcp.running(
+                settings,
+                database,
+                embedder=embedder,
+                throttle=lambda account_id: limits.hit("api", str(account_id)),
+            ):
+                yield
         finally:
             await runs.shutdown()
             if db is None:
@@ -152,6 +162,7 @@ def create_app(
             *routes.api_routes(),
             *pages.page_routes(),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+            Route("/mcp", endpoint=mcp),
             *extra_routes,
         ],
         middleware=middleware,

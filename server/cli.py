@@ -59,6 +59,9 @@ def serve(settings: Settings, db: Database, *, host: str | None = None, port: in
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
     )
     console.print(f"Chartside is serving at [bold]http://{host}:{port}/[/]  — answers by {mode}")
+    console.print(
+        f"MCP clients: [bold]http://{host}:{port}/mcp[/] with an account API token (see the README)"
+    )
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
 
