@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "fhir_ingest.cli",
     "synthea_data.cli",
     "mcp_server.cli",
+    "knowledge.cli",
 )
 
 app = typer.Typer(

@@ -21,7 +21,7 @@ DEMO_SLOT_DAYS = 28  # four weeks of bookable time from today; re-running only a
 
 
 def prepare(db: Database, settings: Settings | None = None) -> None:
-    """Schema, then demo data. Later steps (leaflets, slots, accounts) hook in here."""
+    """Schema, demo cohort, appointment slots, leaflets, note index: each step idempotent."""
     before, after = migrate.upgrade(db)
     console.print(f"schema: {after}" + (" (upgraded)" if before != after else ""))
     if settings is not None:
@@ -31,6 +31,8 @@ def prepare(db: Database, settings: Settings | None = None) -> None:
             f"appointment slots: {stats.departments} departments, {stats.slots_added} new slots "
             f"from {stats.start} ({stats.days} days)"
         )
+    prepare_leaflets(db)
+    prepare_notes(db)  # keep last: it indexes the notes of whatever cohort the steps above loaded
 
 
 def load_demo_cohort(db: Database, settings: Settings) -> None:
@@ -57,6 +59,36 @@ def demo_hard_case_patients(settings: Settings) -> list[str]:
     except (OSError, ValueError):
         return []
     return [entry["patient_id"] for entry in manifest.get("patient_files", [])[:SCENARIO_PATIENTS]]
+
+
+def prepare_notes(db: Database) -> None:
+    """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
+    from knowledge.embeddings import get_embedder
+    from knowledge.note_index import index_notes
+
+    report = index_notes(db, get_embedder(db.settings), show_progress=True)
+    if report.notes:
+        console.print(
+            f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks)"
+        )
+
+
+def prepare_leaflets(db: Database) -> None:
+    """The shipped leaflets, embedded once (later runs compare checksums and do nothing)."""
+    from knowledge.embeddings import check_dimensions, get_embedder
+    from knowledge.leaflet_store import ensure_leaflets
+
+    embedder = get_embedder(db.settings)
+    check_dimensions(db.admin, embedder.dimension, embedder.model_name)
+    outcomes = ensure_leaflets(db, embedder, show_progress=True)
+    changed = [o for o in outcomes if o.status in ("added", "replaced")]
+    failed = [o for o in outcomes if o.status == "failed"]
+    console.print(
+        f"leaflets: {len(outcomes) - len(failed)} ready"
+        + (f", {len(changed)} (re)indexed" if changed else "")
+    )
+    for o in failed:
+        console.print(f"[red]leaflet {o.path.name} not indexed:[/] {o.error}")
 
 
 def up_command() -> None:

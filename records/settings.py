@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -45,6 +46,22 @@ class Settings(BaseSettings):
     )
     embedding_dim: int = Field(default=384, gt=0)
     leaflets_dir: Path | None = Field(default=None, description="Unset: the leaflets shipped in knowledge/.")
+    leaflet_similarity_floor: float = Field(
+        default=0.40,
+        ge=-1.0,
+        le=1.0,
+        description="Cosine similarity a leaflet passage needs (or an exact match) to be shown; "
+        "placed by `chartside eval retrieval`.",
+    )
+    note_similarity_floor: float = Field(
+        default=0.30, ge=-1.0, le=1.0, description="The same gate for the patient's clinical notes."
+    )
+    embedding_batch_size: int = Field(default=16, ge=1, le=512)
+    leaflet_keyword_backend: Literal["bm25", "fts"] = Field(
+        default="bm25",
+        description="Keyword leg of leaflet search: BM25 (better ranking, measured) or PostgreSQL full text "
+        "(cheaper past ~10k passages).",
+    )
 
     # --- model ----------------------------------------------------------------------------
     anthropic_api_key: SecretStr | None = Field(

@@ -13,7 +13,7 @@ from tools.registry import Registry
 
 TOOL_MODULES: tuple[str, ...] = (
     "tools.record_tools",
-    # --- LEAD: add "tools.search_tools" here when branch `knowledge` is merged ---------------
+    "tools.search_tools",
     "tools.appointment_tools",
 )
 

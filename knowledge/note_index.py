@@ -1,0 +1,133 @@
+"""Clinical notes → embedded section chunks, as a separate, resumable pass after ingestion.
+
+Embedding runs at ~100 passages/s here, and a patient has ~35 notes of ~7 sections, so
+embedding inside the record ingestion would cap it near one patient a second. Instead this
+pass indexes whatever is not indexed yet (a note with no chunks, or chunks from another
+embedding model), one patient per transaction, so it can stop and resume at any point.
+
+Row-level security is forced even for the table owner, so each patient's rows are read and
+written inside a transaction that sets that patient (`patient_transaction`). The list of
+patients to visit comes from `clinical_notes` (visible to a superuser or BYPASSRLS owner)
+together with `source_files.bundle_patient_id` (not row-secured), so it also works when the
+owner is subject to row-level security.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, text
+
+from knowledge.chunking import chunk_blocks, embedding_text
+from knowledge.embeddings import Embedder
+from knowledge.note_sections import note_blocks
+from records.database import Database, patient_transaction
+
+NOTE_BUDGET_WORDS = 120
+
+
+@dataclass
+class NoteIndexReport:
+    patients: int = 0
+    notes: int = 0
+    chunks: int = 0
+    skipped_empty: int = 0
+
+
+def candidate_patients(db: Database) -> list[str]:
+    with db.admin.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT DISTINCT patient_id FROM clinical_notes UNION "
+                "SELECT DISTINCT bundle_patient_id FROM source_files WHERE bundle_patient_id IS NOT NULL "
+                "ORDER BY 1"
+            )
+        ).scalars()
+        return list(rows)
+
+
+def _pending_notes(conn: Connection, patient_id: str, model_name: str) -> list:
+    return conn.execute(
+        text(
+            "SELECT n.id, n.text FROM clinical_notes n WHERE n.patient_id = :p "
+            "AND NOT EXISTS (SELECT 1 FROM note_chunks c WHERE c.patient_id = n.patient_id "
+            "  AND c.note_id = n.id AND c.embedding_model = :m) ORDER BY n.date NULLS LAST, n.id"
+        ),
+        {"p": patient_id, "m": model_name},
+    ).all()
+
+
+def note_chunks_for(note_text: str) -> list:
+    return chunk_blocks(note_blocks(note_text), budget=NOTE_BUDGET_WORDS)
+
+
+def index_patient(conn: Connection, embedder: Embedder, patient_id: str, report: NoteIndexReport) -> None:
+    pending = _pending_notes(conn, patient_id, embedder.model_name)
+    if not pending:
+        return
+    items = []
+    for note in pending:
+        chunks = note_chunks_for(note.text or "")
+        if not chunks:
+            report.skipped_empty += 1
+        items.extend((note.id, chunk) for chunk in chunks)
+    vectors = embedder.embed_passages([embedding_text(chunk) for _, chunk in items])
+    conn.execute(
+        text("DELETE FROM note_chunks WHERE patient_id = :p AND note_id = ANY(:ids)"),
+        {"p": patient_id, "ids": [n.id for n in pending]},
+    )
+    if items:
+        conn.execute(
+            text(
+                "INSERT INTO note_chunks (patient_id, note_id, seq, section, heading_path, text, tsv, embedding, "
+                "embedding_model) VALUES (:p, :note_id, :seq, :section, :heading, :text, "
+                "setweight(to_tsvector('english', :heading), 'A') || setweight(to_tsvector('english', :text), 'B'), "
+                "CAST(:embedding AS vector), :model)"
+            ),
+            [
+                {
+                    "p": patient_id,
+                    "note_id": note_id,
+                    "seq": chunk.seq,
+                    "section": chunk.heading_path[0] if chunk.heading_path else None,
+                    "heading": chunk.heading,
+                    "text": chunk.text,
+                    "embedding": "[" + ",".join(f"{x:.7g}" for x in vector) + "]",
+                    "model": embedder.model_name,
+                }
+                for (note_id, chunk), vector in zip(items, vectors, strict=True)
+            ],
+        )
+    report.patients += 1
+    report.notes += len(pending)
+    report.chunks += len(items)
+
+
+def index_notes(
+    db: Database,
+    embedder: Embedder,
+    patient_ids: Iterable[str] | None = None,
+    *,
+    show_progress: bool = False,
+) -> NoteIndexReport:
+    """Index every note not yet indexed with the current model; one transaction per patient."""
+    patients = list(patient_ids) if patient_ids is not None else candidate_patients(db)
+    report = NoteIndexReport()
+    bar = None
+    if show_progress and patients:
+        from chartside.console import progress
+
+        bar = progress()
+        bar.start()
+        task = bar.add_task("Indexing notes", total=len(patients))
+    try:
+        for patient_id in patients:
+            with patient_transaction(db.admin, patient_id) as conn:
+                index_patient(conn, embedder, patient_id, report)
+            if bar is not None:
+                bar.advance(task)
+    finally:
+        if bar is not None:
+            bar.stop()
+    return report

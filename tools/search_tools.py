@@ -1,0 +1,222 @@
+"""search_leaflets and search_notes: hybrid search with a relevance gate, as cited tool results.
+
+Both return passages with citation handles (K… for leaflet passages, N… for note
+passages) and the facts a grounding check needs (dates, numbers, phone numbers in the
+passage). When nothing clears the gate they say so explicitly ("no leaflet covers this"),
+with an instruction not to fill the gap from general knowledge: for this product a
+confident answer without a source is the failure to avoid.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from knowledge.search import Passage, SearchOutcome, search_leaflets, search_notes
+from tools.registry import Registry, ToolContext
+from tools.results import ToolResult
+
+_FACT = re.compile(
+    r"\b\d{3}-\d{4}\b|\$\d+(?:\.\d+)?|\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:\.\d+)?\s?(?:%|mg/dL|mmol/mol|am|pm)?"
+)
+
+
+def passage_facts(text: str) -> list[str]:
+    """Numbers, prices, phone numbers and dates a passage states (grounding checks answers against them)."""
+    return list(dict.fromkeys(m.group(0).strip() for m in _FACT.finditer(text) if m.group(0).strip()))
+
+
+class SearchLeafletsInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(
+        min_length=2,
+        max_length=500,
+        description="The question in plain words, e.g. 'what can I eat before a colonoscopy'.",
+    )
+    limit: int = Field(default=5, ge=1, le=10, description="Most passages to return.")
+
+
+class SearchNotesInput(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=2, max_length=500, description="What to look for in the clinical notes.")
+    since: dt.date | None = Field(default=None, description="Only notes on or after this date (YYYY-MM-DD).")
+    until: dt.date | None = Field(default=None, description="Only notes on or before this date (YYYY-MM-DD).")
+    limit: int = Field(default=5, ge=1, le=10, description="Most passages to return.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SearchNotesInput:
+        if self.since and self.until and self.since > self.until:
+            raise ValueError("since must not be after until")
+        return self
+
+
+def _passage_text(p: Passage) -> str:
+    body = " ".join(p.text.split("\n")) if len(p.text) < 400 else p.text
+    return f"(…{p.overlap_text}) {body}" if p.overlap_text else body
+
+
+def _closest(outcome: SearchOutcome) -> str:
+    best = outcome.best_similarity
+    if best is None:
+        return "no candidate passage at all"
+    return f"the closest passage had similarity {best:.2f}, below the relevance floor {outcome.floor:.2f}"
+
+
+def leaflet_result(ctx: ToolContext, query: str, outcome: SearchOutcome) -> ToolResult:
+    if not outcome.passages:
+        return ToolResult(
+            text=(
+                f"No hospital leaflet covers this ({_closest(outcome)}). Tell the user the hospital's leaflets "
+                "do not cover it and, if relevant, suggest asking their care team; do not answer from general "
+                "knowledge as if a leaflet said it."
+            ),
+            total=0,
+        )
+    lines = [f"{len(outcome.passages)} leaflet passage(s) for {query!r}:"]
+    rows: list[dict[str, Any]] = []
+    citations = []
+    for p in outcome.passages:
+        m = p.meta
+        reviewed = m["reviewed"].isoformat() if m.get("reviewed") else "not recorded"
+        label = f"{m['title']} › {p.heading_path.split(' › ', 1)[-1]}" if p.heading_path else m["title"]
+        passage = _passage_text(p)
+        citation = ctx.handles.cite(
+            "leaflet",
+            f"{m['slug']}#{m['seq']}",
+            label=label,
+            facts=[*passage_facts(p.text), reviewed],
+            data={
+                "slug": m["slug"],
+                "title": m["title"],
+                "heading_path": p.heading_path,
+                "reviewed": reviewed,
+            },
+        )
+        citations.append(citation)
+        contact = f"; contact: {m['contact']}" if m.get("contact") else ""
+        lines.append(
+            f'[{citation.handle}] "{m["title"]}" — {p.heading_path or m["title"]} (reviewed {reviewed}{contact})\n'
+            f"{passage}"
+        )
+        rows.append(
+            {
+                "handle": citation.handle,
+                "title": m["title"],
+                "slug": m["slug"],
+                "heading_path": p.heading_path,
+                "reviewed": reviewed,
+                "contact": m.get("contact"),
+                "text": p.text,
+                "overlap_text": p.overlap_text,
+                "similarity": round(p.similarity, 3),
+                "exact_match": p.exact,
+            }
+        )
+    return ToolResult(text="\n\n".join(lines), rows=rows, citations=citations, total=len(rows))
+
+
+def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: SearchOutcome) -> ToolResult:
+    window = ""
+    if args.since or args.until:
+        window = f" between {args.since or 'the first note'} and {args.until or 'today'}"
+    if not outcome.passages:
+        return ToolResult(
+            text=(
+                f"No passage in this patient's clinical notes{window} matches {query!r} ({_closest(outcome)}). "
+                "Say the notes do not mention it; this is not evidence that it never happened."
+            ),
+            total=0,
+        )
+    lines = [f"{len(outcome.passages)} note passage(s){window} for {query!r}:"]
+    rows: list[dict[str, Any]] = []
+    citations = []
+    for p in outcome.passages:
+        m = p.meta
+        date = m["date"].date().isoformat() if m.get("date") else "undated"
+        encounter = m.get("encounter_type") or m.get("note_type") or "encounter type not recorded"
+        author = m.get("author") or "author not recorded"
+        citation = ctx.handles.cite(
+            "note",
+            f"{m['note_id']}#{m['seq']}",
+            label=f"note {date}, {p.heading_path}",
+            facts=[date, *passage_facts(p.text), *(d.date().isoformat() for d in m.get("also_dates") or [])],
+            data={"note_id": m["note_id"], "date": date, "section": m.get("section"), "author": author},
+        )
+        citations.append(citation)
+        also = [d.date().isoformat() for d in m.get("also_dates") or []]
+        repeated = ""
+        if also:
+            shown = ", ".join(also[:5]) + (f" and {len(also) - 5} more" if len(also) > 5 else "")
+            repeated = f"\n(the same text also appears in the notes of {shown})"
+        lines.append(
+            f"[{citation.handle}] note of {date} — {encounter}; by {author} — {p.heading_path}\n{p.text}{repeated}"
+        )
+        rows.append(
+            {
+                "handle": citation.handle,
+                "note_id": m["note_id"],
+                "date": date,
+                "encounter_type": m.get("encounter_type"),
+                "note_type": m.get("note_type"),
+                "author": m.get("author"),
+                "section": m.get("section"),
+                "heading_path": p.heading_path,
+                "text": p.text,
+                "also_dates": [d.date().isoformat() for d in m.get("also_dates") or []],
+                "similarity": round(p.similarity, 3),
+                "exact_match": p.exact,
+            }
+        )
+    return ToolResult(text="\n\n".join(lines), rows=rows, citations=citations, total=len(rows))
+
+
+def _embedder(ctx: ToolContext):
+    if ctx.embedder is None:
+        raise RuntimeError("search tools need ctx.embedder (knowledge.embeddings.get_embedder)")
+    return ctx.embedder
+
+
+def register(registry: Registry) -> None:
+    @registry.tool("search_leaflets", section="leaflets", status_text="Searching the hospital's leaflets…")
+    def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolResult:
+        """Search the hospital's patient-information leaflets (conditions, medicines, tests and
+        preparation, vaccines, appointments, visiting, parking, pharmacy, records, emergency
+        department). Returns cited passages with the leaflet title, section and review date, or
+        says plainly that no leaflet covers the question. Use it for general information and
+        hospital logistics, never for facts about this patient's own record."""
+        embedder = _embedder(ctx)
+        outcome = search_leaflets(
+            ctx.connection,
+            args.query,
+            embedder.embed_query(args.query),
+            model_name=embedder.model_name,
+            limit=args.limit,
+            floor=ctx.db.settings.leaflet_similarity_floor,
+            keyword=ctx.db.settings.leaflet_keyword_backend,
+        )
+        return leaflet_result(ctx, args.query, outcome)
+
+    @registry.tool("search_notes", section="notes", status_text="Searching your clinical notes…")
+    def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
+        """Search this patient's clinical notes (history, social history, allergies, medications,
+        assessment and plan) by meaning and by exact words, optionally within a date range.
+        Returns cited passages with the note date, encounter type and author, or says that no
+        note mentions it."""
+        embedder = _embedder(ctx)
+        outcome = search_notes(
+            ctx.connection,
+            args.query,
+            embedder.embed_query(args.query),
+            patient_id=ctx.scope.patient_id,
+            model_name=embedder.model_name,
+            limit=args.limit,
+            floor=ctx.db.settings.note_similarity_floor,
+            since=args.since,
+            until=args.until,
+        )
+        return note_result(ctx, args.query, args, outcome)
