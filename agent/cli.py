@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import text
 
@@ -27,6 +28,7 @@ from agent.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from agent.scoping import AskScope, ScopeError
 from chartside.console import console, err_console, fail
 from chartside.groups import bench_app
 from records.database import Database, open_database
@@ -79,7 +81,8 @@ class TerminalView:
             self.streamed.append(event.delta)
             console.print(event.delta, end="", markup=False, highlight=False, soft_wrap=True)
         elif isinstance(event, ToolCallEvent):
-            err_console.print(f"[dim]→ {event.name}({_args(event.input)})[/]")
+            tag = " (background: context, not the answer)" if event.background else ""
+            err_console.print(f"[dim]→ {event.name}({escape(_args(event.input))}){tag}[/]")
         elif isinstance(event, ToolResultEvent):
             mark = "[green]✓[/]" if event.ok else "[red]✗[/]"
             handles = " ".join(event.handles[:8]) + (" …" if len(event.handles) > 8 else "")
@@ -115,9 +118,19 @@ class TerminalView:
                 err_console.print(f"  [yellow]{issue.kind}[/]: {issue.detail}")
         m = event.metrics
         cost = f", ~${event.cost_usd:.4f}" if event.cost_usd else ""
+        ttft = f"first token {m['ttft_ms']:.0f} ms · " if m.get("ttft_ms") is not None else ""
+        scope = (
+            f" · scope {event.scope['kind']}: {escape(str(event.scope.get('label', '')))}"
+            if event.scope
+            else ""
+        )
         err_console.print(
-            f"[dim]{event.mode} · {m.get('latency_ms', 0):.0f} ms · {len(m.get('tools', []))} tool calls"
-            f" · {event.usage.input_tokens}/{event.usage.output_tokens} tokens{cost}[/]"
+            f"[dim]{event.mode} · {ttft}{m.get('latency_ms', 0):.0f} ms total · {m.get('iterations', 0)} model turns"
+            f" · {len(m.get('tools', []))} tool calls"
+            f" · {event.usage.input_tokens}/{event.usage.output_tokens} tokens"
+            f" ({event.usage.cache_read_input_tokens} cached){cost}{scope}[/]",
+            markup=True,
+            highlight=False,
         )
 
 
@@ -136,10 +149,19 @@ def ask(
     role: str = typer.Option("patient", "--role", help="patient | clinician | evaluator"),
     as_json: bool = typer.Option(False, "--json", help="One JSON event per line on stdout."),
     offline: bool = typer.Option(False, "--offline", help="Use the offline planner even with an API key."),
+    scope: str = typer.Option(
+        None,
+        "--scope",
+        help="Limit the question to a section (section:labs) or one record (record:observation:<id>).",
+    ),
 ) -> None:
     """Ask a question about one patient's record; the answer is cited to rows of the record."""
     if role not in ("patient", "clinician", "evaluator"):
         raise fail(f"--role {role!r}: must be patient, clinician or evaluator")
+    try:
+        ask_scope = AskScope.parse_cli(scope).as_json() if scope else None
+    except ScopeError as exc:
+        raise fail(str(exc) if str(exc).startswith("--scope") else f"--scope {scope!r}: {exc}") from None
     settings = get_settings()
     db = open_database(settings)
     try:
@@ -153,20 +175,29 @@ def ask(
         agent = build_agent(
             settings, db, registry, embedder=default_embedder(settings), force_offline=offline
         )
-        scope = PatientScope(
+        patient_scope = PatientScope(
             patient_id=patient_id,
             role=role,
             actor=f"cli:{getpass.getuser()}",
             conversation_id=f"cli-{uuid.uuid4().hex}",
         )
         if not as_json:
-            err_console.print(f"[dim]{name} ({patient_id}) · asking as {role} · {agent.mode} mode[/]")
-        asyncio.run(_converse(agent, scope, question, as_json))
+            limited = f" · scope {scope}" if ask_scope else ""
+            err_console.print(
+                f"[dim]{name} ({patient_id}) · asking as {role} · {agent.mode} mode{limited}[/]"
+            )
+        asyncio.run(_converse(agent, patient_scope, question, as_json, ask_scope))
     finally:
         db.dispose()
 
 
-async def _converse(agent: Any, scope: PatientScope, question: str | None, as_json: bool) -> None:
+async def _converse(
+    agent: Any,
+    scope: PatientScope,
+    question: str | None,
+    as_json: bool,
+    ask_scope: dict[str, Any] | None = None,
+) -> None:
     history: list[Turn] = []
     interactive = question is None
     try:
@@ -180,9 +211,10 @@ async def _converse(agent: Any, scope: PatientScope, question: str | None, as_js
                     return
             message_scope = scope.model_copy(update={"message_id": uuid.uuid4().hex})
             view = TerminalView(as_json)
-            answer = await _ask_once(
-                agent, AgentRequest(scope=message_scope, question=question, history=history), view
+            request = AgentRequest(
+                scope=message_scope, question=question, history=history, ask_scope=ask_scope
             )
+            answer = await _ask_once(agent, request, view)
             if answer is not None:
                 history.append(Turn(question=question, answer=answer))
             if not interactive:
@@ -197,5 +229,7 @@ async def _converse(agent: Any, scope: PatientScope, question: str | None, as_js
 def register(app: typer.Typer) -> None:
     app.command("ask")(ask)
     from agent.bench import bench_agent
+    from agent.bench_scoped import bench_scoped
 
     bench_app.command("agent")(bench_agent)
+    bench_app.command("scoped")(bench_scoped)

@@ -25,6 +25,8 @@ class ToolCallEvent(BaseModel):
     id: str
     name: str
     input: dict[str, Any]
+    # run by the agent itself to add labelled context, not asked for by the model (issue 11)
+    background: bool = False
 
 
 class ToolResultEvent(BaseModel):
@@ -38,6 +40,7 @@ class ToolResultEvent(BaseModel):
     truncated: bool = False
     latency_ms: float = 0.0
     rows: list[dict[str, Any]] = Field(default_factory=list)  # structured rows for the UI
+    background: bool = False  # context the answer may use but must not present as the answer
 
 
 class TextEvent(BaseModel):
@@ -80,7 +83,9 @@ class DoneEvent(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float = 0.0
     grounding: GroundingReport = Field(default_factory=GroundingReport)
-    metrics: dict[str, Any] = Field(default_factory=dict)  # latency, ttft, iterations, tool timings
+    metrics: dict[str, Any] = Field(default_factory=dict)  # see agent.metrics for the keys
+    # the section or record the question was limited to (None = the whole record); see agent.scoping
+    scope: dict[str, Any] | None = None
 
 
 class ErrorEvent(BaseModel):

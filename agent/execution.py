@@ -6,8 +6,11 @@ tools run alone, after the reads, one at a time. A worker thread is never abando
 cancellation (anyio waits for it), so a booking either commits whole or not at all — a
 client that disconnects cannot leave half-written state.
 
-The structural guard lives here: a writing tool the user's own words did not ask for is
-refused (and audited by the registry as not allowed) whatever the model or a note says.
+The structural guards live here: a writing tool the user's own words did not ask for is
+refused (and audited by the registry as not allowed) whatever the model or a note says, and
+so is any tool outside the question's scope (a section or one record, `agent.scoping`). The
+agent's own calls (the scoped record, background context) run with `internal=True`: they
+may use internal tools the model is never offered.
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ from tools.results import Citation, ToolResult
 
 SUMMARY_CHARS = 160
 
+SCOPE_REFUSAL = (
+    "{name} was not run: this question was asked about one part of the record, and only these "
+    "tools serve it: {tools}. Answer from what those tools return, or say that this part of the "
+    "record does not show it."
+)
 WRITE_REFUSAL = (
     "{name} was not run: the user did not ask to {verb} in their own words in this message. "
     "Do not {verb} anything. Tell the user what you found and that they can ask you to {verb} it."
@@ -40,6 +48,7 @@ class ToolCall:
     id: str
     name: str
     input: dict[str, Any]
+    background: bool = False  # added by the agent as labelled context (agent.background)
 
 
 @dataclass
@@ -47,6 +56,8 @@ class ToolOutcome:
     call: ToolCall
     result: ToolResult
     ms: float
+    started: float = 0.0  # perf_counter() when the call began (metrics place it on the run's clock)
+    batch: int = 0  # which `run()` of the question it belonged to (calls of one batch overlap)
 
 
 @dataclass
@@ -54,22 +65,31 @@ class ToolExecutor:
     registry: Registry
     ctx: ToolContext
     write_allowed: frozenset[str] = frozenset()
-    only: frozenset[str] | None = None  # a section scope may restrict the tools further
+    only: frozenset[str] | None = None  # a section/record scope restricts the model's tools
+    # tools only the agent itself runs (the scoped record, background context): never the model
+    internal: frozenset[str] = frozenset()
     outcomes: list[ToolOutcome] = field(default_factory=list)
     wall_ms: float = 0.0  # time the agent waited on tools (parallel calls overlap)
+    batches: int = 0
 
-    def allowed(self) -> set[str]:
-        names = set(self.registry.names()) if self.only is None else set(self.only)
+    def allowed(self, *, internal: bool = False) -> set[str]:
+        """What may run: for the model, the scope's tools minus internal ones; for the agent, all reads."""
+        if internal:
+            names = set(self.registry.names())
+        else:
+            names = set(self.registry.names()) if self.only is None else set(self.only)
+            names -= self.internal
         return {n for n in names if n not in WRITE_TOOLS or n in self.write_allowed}
 
     def is_write(self, name: str) -> bool:
         tool = self.registry.get(name)
         return name in WRITE_TOOLS or bool(tool and tool.writes)
 
-    def _execute(self, call: ToolCall) -> ToolOutcome:
+    def _execute(self, call: ToolCall, internal: bool, batch: int) -> ToolOutcome:
         started = time.perf_counter()
         ctx = dataclasses.replace(self.ctx, conn=None)  # own connection slot, shared handle book
-        result = self.registry.execute(ctx, call.name, call.input, allowed=self.allowed())
+        allowed = self.allowed(internal=internal)
+        result = self.registry.execute(ctx, call.name, call.input, allowed=allowed)
         if (
             result.error_kind == "not_allowed"
             and call.name in WRITE_TOOLS
@@ -77,17 +97,28 @@ class ToolExecutor:
         ):
             verb = "book an appointment" if call.name == "book_appointment" else "cancel an appointment"
             result = ToolResult.failure("not_allowed", WRITE_REFUSAL.format(name=call.name, verb=verb))
-        return ToolOutcome(call, result, (time.perf_counter() - started) * 1000)
+        elif result.error_kind == "not_allowed" and self.only is not None and not internal:
+            usable = sorted(allowed) or ["none"]
+            result = ToolResult.failure(
+                "not_allowed", SCOPE_REFUSAL.format(name=call.name, tools=", ".join(usable))
+            )
+        return ToolOutcome(call, result, (time.perf_counter() - started) * 1000, started, batch)
 
-    async def run(self, calls: Sequence[ToolCall]) -> list[ToolOutcome]:
-        """All calls of one turn, results in the calls' order."""
+    async def run(self, calls: Sequence[ToolCall], *, internal: bool = False) -> list[ToolOutcome]:
+        """All calls of one turn, results in the calls' order.
+
+        `internal=True` is for calls the agent makes itself (never the model's): they may use
+        internal tools and are not limited by the question's scope.
+        """
         started = time.perf_counter()
+        self.batches += 1
+        batch = self.batches
         results: dict[int, ToolOutcome] = {}
         reads = [(i, c) for i, c in enumerate(calls) if not self.is_write(c.name)]
         writes = [(i, c) for i, c in enumerate(calls) if self.is_write(c.name)]
 
         async def run_one(index: int, call: ToolCall) -> None:
-            results[index] = await anyio.to_thread.run_sync(partial(self._execute, call))
+            results[index] = await anyio.to_thread.run_sync(partial(self._execute, call, internal, batch))
 
         async with anyio.create_task_group() as group:
             for index, call in reads:
@@ -114,7 +145,7 @@ def summary(result: ToolResult) -> str:
 
 
 def call_event(call: ToolCall) -> ToolCallEvent:
-    return ToolCallEvent(id=call.id, name=call.name, input=call.input)
+    return ToolCallEvent(id=call.id, name=call.name, input=call.input, background=call.background)
 
 
 def result_event(outcome: ToolOutcome) -> ToolResultEvent:
@@ -129,6 +160,7 @@ def result_event(outcome: ToolOutcome) -> ToolResultEvent:
         truncated=result.truncated,
         latency_ms=round(outcome.ms, 2),
         rows=result.rows,
+        background=outcome.call.background,
     )
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent import prompts
+from agent.background import Background, prompt_block
 from agent.base import AgentRequest
 from agent.events import (
     DoneEvent,
@@ -44,14 +45,16 @@ from agent.events import (
 from agent.execution import (
     ToolCall,
     ToolExecutor,
+    ToolOutcome,
     call_event,
     citation_events,
     result_event,
-    tool_metrics,
 )
 from agent.grounding import check_grounding, row_texts
 from agent.intent import stated_values, write_intent
 from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
+from agent.metrics import RunClock, answer_metrics
+from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
 from records.database import Database
 from tools.registry import Registry, ToolContext
 from tools.results import HandleBook
@@ -95,16 +98,16 @@ def assistant_content(message: Any) -> list[dict[str, Any]]:
 class RunState:
     """Everything one question accumulates; turned into the done event's metrics."""
 
-    started: float = field(default_factory=time.perf_counter)
-    first_token: float | None = None
+    clock: RunClock = field(default_factory=RunClock)
     usage: Usage = field(default_factory=Usage)
     model_calls: list[dict[str, Any]] = field(default_factory=list)
     answer_parts: list[str] = field(default_factory=list)
     stop_reason: str | None = None
     prefetch: list[str] = field(default_factory=list)
-
-    def ms_since_start(self, moment: float | None = None) -> float:
-        return round(((moment or time.perf_counter()) - self.started) * 1000, 2)
+    scope: ScopeUse | None = None
+    background: Background | None = None
+    refused: bool = False  # a record scope whose record this patient binding cannot open
+    role: str = ""
 
 
 class ClaudeAgent:
@@ -129,6 +132,8 @@ class ClaudeAgent:
         self.max_iterations = max_iterations
         # every tool is offered every time (stable cached prefix); the executor decides what runs
         self.tools = prompts.tool_definitions_with_cache(registry.definitions(tool_names))
+        # what the executor runs: the model's tools plus the agent's own scoped-record lookup
+        self.run_registry = with_internal_tools(registry)
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
         state = RunState()
@@ -163,16 +168,25 @@ class ClaudeAgent:
     async def _run(self, request: AgentRequest, state: RunState) -> AsyncIterator[Event]:
         book = HandleBook()
         previous = [t.question for t in request.history]
+        state.role = request.scope.role
+        state.scope = scope_use(request.ask_scope, self.registry)
+        state.background = Background(self.registry)
         executor = ToolExecutor(
-            self.registry,
+            self.run_registry,
             self._context(request, book),
             write_allowed=write_intent(request.question, previous),
-            only=self._section_tools(request),
+            only=state.scope.tools if state.scope else None,
+            internal=INTERNAL_TOOLS,
         )
         today = (request.now or dt.datetime.now(dt.UTC)).date()
         system = prompts.system_blocks(request.scope.role, today)
 
         user_content: list[dict[str, Any]] = [{"type": "text", "text": request.question}]
+        if state.scope is not None:
+            async for event in self._open_scope(executor, user_content, state):
+                yield event
+            if state.refused:  # the selected record is not this patient's: refused, done
+                return
         async for event in self._prefetch_stated_values(request, executor, user_content, state):
             yield event
         messages = [*prompts.history_messages(request.history), {"role": "user", "content": user_content}]
@@ -187,8 +201,7 @@ class ClaudeAgent:
                 async for chunk in stream:
                     if chunk.type != "text" or not chunk.text:
                         continue
-                    if state.first_token is None:
-                        state.first_token = time.perf_counter()
+                    state.clock.text_started()
                     if not turn_text and state.answer_parts:
                         yield TextEvent(delta="\n\n")
                     turn_text.append(chunk.text)
@@ -226,20 +239,18 @@ class ClaudeAgent:
                 outcomes = await executor.run(calls)
                 for outcome in outcomes:
                     yield result_event(outcome)
-                messages.append(
+                results: list[dict[str, Any]] = [
                     {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": o.call.id,
-                                "content": o.result.text,
-                                **({"is_error": True} if not o.result.ok else {}),
-                            }
-                            for o in outcomes
-                        ],
+                        "type": "tool_result",
+                        "tool_use_id": o.call.id,
+                        "content": o.result.text,
+                        **({"is_error": True} if not o.result.ok else {}),
                     }
-                )
+                    for o in outcomes
+                ]
+                async for event in self._add_background(outcomes, executor, results, state):
+                    yield event
+                messages.append({"role": "user", "content": results})
                 continue
             if stop == "pause_turn":
                 messages.append({"role": "assistant", "content": assistant_content(final)})
@@ -281,13 +292,61 @@ class ClaudeAgent:
             message="I could not finish looking this up within the step limit. Please ask a narrower question.",
         )
 
-    def _section_tools(self, request: AgentRequest) -> frozenset[str] | None:
-        section = (request.ask_scope or {}).get("section")
-        if not section:
-            return None
-        return frozenset(
-            n for n in self.registry.names() if (t := self.registry.get(n)) and t.section == section
-        )
+    async def _open_scope(
+        self, executor: ToolExecutor, user_content: list[dict[str, Any]], state: RunState
+    ) -> AsyncIterator[Event]:
+        """Tell the model the scope; for a record scope, fetch the record first and hand it over.
+
+        A record the patient binding cannot see (another patient's id, a missing or
+        entered-in-error row) ends the question here, before any model call: the refusal is
+        audited by the registry and the answer says the record could not be opened.
+        """
+        use = state.scope
+        assert use is not None
+        if use.scope.section:
+            yield TextEvent(delta=use.answer_line() + "\n\n")
+            user_content.append({"type": "text", "text": use.prompt_note()})
+            return
+        call = use.scope.record_call()
+        yield StatusEvent(text="Opening the record you chose…")
+        yield call_event(call)
+        (outcome,) = await executor.run([call], internal=True)
+        yield result_event(outcome)
+        if not outcome.result.ok:
+            reply = f"I can't answer that: {outcome.result.text} Nothing else was looked up."
+            state.clock.text_started()
+            state.refused = True
+            yield TextEvent(delta=reply)
+            yield self._done(reply, GroundingReport(), executor, state, use)
+            return
+        record = outcome.result.citations[0]
+        state.scope = use = ScopeUse(use.scope, use.tools, label=record.label, handle=record.handle)
+        yield TextEvent(delta=use.answer_line() + "\n\n")
+        user_content.append({"type": "text", "text": use.prompt_note(outcome.result.text)})
+        extra: list[dict[str, Any]] = []
+        async for event in self._add_background([outcome], executor, extra, state):
+            yield event
+        user_content.extend(extra)
+
+    async def _add_background(
+        self,
+        batch: list[ToolOutcome],
+        executor: ToolExecutor,
+        content: list[dict[str, Any]],
+        state: RunState,
+    ) -> AsyncIterator[Event]:
+        """Labelled background after a primary lookup that found data (agent.background)."""
+        assert state.background is not None
+        calls = state.background.calls_after(batch, executor.outcomes)
+        if not calls:
+            return
+        yield StatusEvent(text="Adding background from the record (context, not the answer)…")
+        for call in calls:
+            yield call_event(call)
+        outcomes = await executor.run(calls, internal=True)
+        for outcome in outcomes:
+            yield result_event(outcome)
+        content.append({"type": "text", "text": prompt_block(outcomes)})
 
     async def _prefetch_stated_values(
         self,
@@ -298,7 +357,7 @@ class ClaudeAgent:
     ) -> AsyncIterator[Event]:
         """ "My A1C is 6.1, fine right?" → look the value up first and put it beside the question."""
         claims = stated_values(request.question)
-        if not claims or LABS_TOOL not in self.registry:
+        if not claims or LABS_TOOL not in executor.allowed():
             return
         calls = [
             ToolCall(f"prefetch_{i}", LABS_TOOL, {"query": c.measure, "latest_only": True})
@@ -314,6 +373,10 @@ class ClaudeAgent:
             record = outcome.result.text if outcome.result.ok else "nothing (the lookup failed)"
             checks.append((claim.said, claim.value, record))
         user_content.append({"type": "text", "text": prompts.record_check_note(checks)})
+        extra: list[dict[str, Any]] = []
+        async for event in self._add_background(outcomes, executor, extra, state):
+            yield event
+        user_content.extend(extra)
 
     async def _finish(
         self,
@@ -334,32 +397,50 @@ class ClaudeAgent:
         else:  # a scripted reply states nothing from the record
             report, marked = GroundingReport(), answer
         grounding_ms = (time.perf_counter() - grounding_started) * 1000
-        cited = [c for h in report.cited_handles if (c := book.get(h)) is not None]
-        for event in citation_events(cited):
+        cited = list(report.cited_handles)
+        use = state.scope
+        if use is not None and use.handle and use.handle not in cited:
+            cited.append(use.handle)  # the scope line cites the selected record
+        for event in citation_events(c for h in cited if (c := book.get(h)) is not None):
             yield event
+        lead = use.answer_line() + "\n\n" if use is not None else ""
+        yield self._done(lead + marked + suffix, report, executor, state, use, grounding_ms=grounding_ms)
+
+    def _done(
+        self,
+        answer: str,
+        report: GroundingReport,
+        executor: ToolExecutor,
+        state: RunState,
+        use: ScopeUse | None,
+        *,
+        grounding_ms: float = 0.0,
+    ) -> DoneEvent:
         cost = estimate_cost(self.client.model, state.usage)
-        finished = time.perf_counter()
-        model_ms = sum(c["ms"] for c in state.model_calls)
-        yield DoneEvent(
-            answer=marked + suffix,
+        scope = use.summary() if use is not None else None
+        return DoneEvent(
+            answer=answer,
             mode="claude",
             usage=state.usage,
             cost_usd=round(cost or 0.0, 6),
             grounding=report,
-            metrics={
-                "latency_ms": state.ms_since_start(finished),
-                "ttft_ms": state.ms_since_start(state.first_token) if state.first_token else None,
-                "iterations": len(state.model_calls),
-                "model": self.client.model,
-                "model_ms": round(model_ms, 2),
-                "model_calls": state.model_calls,
-                "tools": tool_metrics(executor.outcomes),
-                "tool_ms": round(executor.wall_ms, 2),
-                "grounding_ms": round(grounding_ms, 3),
-                "stop_reason": state.stop_reason,
-                "cost_estimated": cost is not None,
-                "write_intent": sorted(executor.write_allowed),
-                "prefetched": state.prefetch,
-                "role": request.scope.role,
-            },
+            scope=scope,
+            metrics=answer_metrics(
+                state.clock,
+                outcomes=executor.outcomes,
+                tool_ms=executor.wall_ms,
+                iterations=len(state.model_calls),
+                usage=state.usage,
+                cost_usd=cost,
+                scope=scope,
+                background=state.background.labels if state.background else [],
+                model=self.client.model,
+                model_ms=round(sum(c["ms"] for c in state.model_calls), 2),
+                model_calls=state.model_calls,
+                grounding_ms=round(grounding_ms, 3),
+                stop_reason=state.stop_reason,
+                write_intent=sorted(executor.write_allowed),
+                prefetched=state.prefetch,
+                role=state.role,
+            ),
         )

@@ -25,11 +25,11 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.background import BACKGROUND_HEADING, Background
 from agent.base import AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, Event, StatusEvent, TextEvent
 from agent.execution import (
@@ -39,13 +39,16 @@ from agent.execution import (
     call_event,
     citation_events,
     result_event,
-    tool_metrics,
 )
 from agent.grounding import check_grounding, row_texts
 from agent.intent import MEASURES, asks_to_cancel, write_intent
+from agent.metrics import RunClock, answer_metrics
+from agent.scoping import INTERNAL_TOOLS, SECTION_LABELS, ScopeUse, scope_use, with_internal_tools
 from records.database import Database
 from tools.registry import Registry, ToolContext
+from tools.render import fmt_num
 from tools.results import HandleBook
+from tools.scoped_record import KIND_WORDS
 
 OFFLINE_BANNER = "Offline mode (answered from the record without the AI model):"
 UNKNOWN_REPLY = (
@@ -483,6 +486,51 @@ def _clean(text: str) -> str:
     return " ".join(_tokens(text))
 
 
+# words that only point at the selected part of the record ("explain these", "is this normal?")
+SCOPE_FILLER = frozenset(
+    [
+        "section",
+        "sections",
+        "summarise",
+        "summarize",
+        "summary",
+        "overview",
+        "explain",
+        "explained",
+        "these",
+        "this",
+        "them",
+        "those",
+        "here",
+        "mean",
+        "means",
+        "meaning",
+        "normal",
+        "ok",
+        "okay",
+        "fine",
+        "good",
+        "bad",
+        "high",
+        "low",
+        "worried",
+        "worry",
+        "understand",
+        "doing",
+        "part",
+        "look",
+        "looks",
+        "status",
+    ]
+)
+
+
+def scoped_wording(question: str) -> str:
+    """A scoped question minus the words that only point at the scope, so they are not searched for."""
+    words = [w for w in _tokens(question) if w.strip("?.!,") not in SCOPE_FILLER]
+    return " ".join(words) or question
+
+
 def content_words(question: str, *, keep_measures: bool = False) -> str | None:
     """What is left after question, pronoun, intent and time words: the thing asked about."""
     text = _clean(question)
@@ -762,6 +810,15 @@ class Planner:
             return self._slot_offer(question, today)
         return self._read_plan(intents, question, today)
 
+    def plan_section(self, section: str, question: str, today: dt.date, allowed: frozenset[str]) -> Plan:
+        """A section-scoped question: no intent detection, the section's lookup with the
+        question's modifiers (a measure, a drug name, a date window, "all")."""
+        intent = INTENT_BY_NAME.get(section)
+        if intent is None or intent.tool not in allowed:
+            label = SECTION_LABELS.get(section, section)
+            return Plan("clarify", message=f"the {label} section cannot be searched in this build.")
+        return self._read_plan([section], scoped_wording(question), today)
+
     # -- intent choice -------------------------------------------------------------------
     def _choose_intents(self, question: str, scores: dict[str, int]) -> list[str]:
         scores = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].tool in self.available}
@@ -954,11 +1011,13 @@ class OfflineAgent:
         self.db = db
         self.embedder = embedder
         self.planner = Planner(registry.names(), embedding_intents(embedder))
+        # what the executor runs: the planner's tools plus the scoped-record lookup
+        self.run_registry = with_internal_tools(registry)
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
-        started = time.perf_counter()
+        clock = RunClock()
         try:
-            async for event in self._run(request, started):
+            async for event in self._run(request, clock):
                 yield event
         except Exception:
             import logging
@@ -968,48 +1027,208 @@ class OfflineAgent:
                 kind="internal", message="Something went wrong while answering. Please try again."
             )
 
-    async def _run(self, request: AgentRequest, started: float) -> AsyncIterator[Event]:
+    async def _batch(
+        self, executor: ToolExecutor, calls: list[ToolCall], *, internal: bool = False
+    ) -> AsyncIterator[Event | list[ToolOutcome]]:
+        """Call events, the run, result events; the outcomes come last (not an event)."""
+        for call in calls:
+            yield call_event(call)
+        outcomes = await executor.run(calls, internal=internal)
+        for outcome in outcomes:
+            yield result_event(outcome)
+        yield outcomes
+
+    async def _run(self, request: AgentRequest, clock: RunClock) -> AsyncIterator[Event]:
         today = (request.now or dt.datetime.now(dt.UTC)).date()
-        plan = self.planner.plan(request.question, request.history, today)
+        use = scope_use(request.ask_scope, self.registry)
         book = HandleBook()
         ctx = ToolContext(
             scope=request.scope, db=self.db, handles=book, embedder=self.embedder, now=request.now
         )
         previous = [t.question for t in request.history]
-        executor = ToolExecutor(self.registry, ctx, write_allowed=write_intent(request.question, previous))
+        executor = ToolExecutor(
+            self.run_registry,
+            ctx,
+            write_allowed=write_intent(request.question, previous),
+            only=use.tools if use else None,
+            internal=INTERNAL_TOOLS,
+        )
+        background = Background(self.registry)
         outcomes: list[ToolOutcome] = []
+        record: ToolOutcome | None = None
+        if use is not None and use.scope.record_kind:
+            plan = Plan("record", intents=[f"record:{use.scope.record_kind}"])
+            yield StatusEvent(text="Opening the record you chose (offline mode)…")
+            async for item in self._batch(executor, [use.scope.record_call()], internal=True):
+                if isinstance(item, list):
+                    (record,) = item
+                else:
+                    yield item
+            assert record is not None
+            if record.result.ok:
+                cited = record.result.citations[0]
+                use = ScopeUse(use.scope, use.tools, label=cited.label, handle=cited.handle)
+                plan.calls = explain_calls(use, record)
+        else:
+            if use is not None and use.scope.section:
+                plan = self.planner.plan_section(use.scope.section, request.question, today, use.tools)
+            else:
+                plan = self.planner.plan(request.question, request.history, today)
         if plan.calls:
             yield StatusEvent(text="Reading your record (offline mode)…")
-            for call in plan.calls:
-                yield call_event(call)
-            outcomes = await executor.run(plan.calls)
-            for outcome in outcomes:
-                yield result_event(outcome)
-        answer = compose(plan, outcomes, request.scope.role)
+            async for item in self._batch(executor, plan.calls):
+                if isinstance(item, list):
+                    outcomes = item
+                else:
+                    yield item
+        if use is not None and use.scope.section and (broader := broaden(outcomes, self.registry)):
+            # a section-scoped question whose words matched nothing: show the whole section
+            async for item in self._batch(executor, broader):
+                if isinstance(item, list):
+                    outcomes = [*outcomes, *item]
+                else:
+                    yield item
+        extra: list[ToolOutcome] = []
+        calls = background.calls_after([*([record] if record else []), *outcomes], executor.outcomes)
+        if calls:
+            yield StatusEvent(text="Adding background from the record (context, not the answer)…")
+            async for item in self._batch(executor, calls, internal=True):
+                if isinstance(item, list):
+                    extra = item
+                else:
+                    yield item
+
+        if record is not None and not record.result.ok:
+            answer = f"Offline mode: I can't answer that: {record.result.text} Nothing else was looked up."
+        elif record is not None:
+            answer = compose_record(use, record, outcomes, request.scope.role)  # type: ignore[arg-type]
+        else:
+            answer = compose(plan, outcomes, request.scope.role)
+        scope_line = use.answer_line() if use is not None and (record is None or record.result.ok) else ""
+        if scope_line and answer.startswith(OFFLINE_BANNER):
+            answer = answer.replace(OFFLINE_BANNER, f"{OFFLINE_BANNER}\n\n{scope_line}", 1)
+        elif scope_line:
+            answer = f"{scope_line}\n\n{answer}"
+        if extra:
+            answer += "\n\n" + background_block(extra)
         report, marked = check_grounding(
             answer,
             book,
             executor.totals,
             rows=row_texts(executor.tool_texts),
-            trusted_lines=uncited_lines(outcomes),
+            trusted_lines=[*uncited_lines(executor.outcomes), scope_line, *BLOCK_HEADINGS],
         )
+        clock.text_started()
         yield TextEvent(delta=marked)
-        cited = [c for h in report.cited_handles if (c := book.get(h)) is not None]
-        for event in citation_events(cited):
+        cited_handles = list(report.cited_handles)
+        if use is not None and use.handle and use.handle not in cited_handles:
+            cited_handles.append(use.handle)
+        for event in citation_events(c for h in cited_handles if (c := book.get(h)) is not None):
             yield event
+        summary = use.summary() if use is not None else None
         yield DoneEvent(
             answer=marked,
             mode="offline",
             grounding=report,
-            metrics={
-                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-                "ttft_ms": round((time.perf_counter() - started) * 1000, 2),
-                "iterations": 0,
-                "plan": plan.kind,
-                "intents": plan.intents,
-                "tools": tool_metrics(outcomes),
-                "tool_ms": round(executor.wall_ms, 2),
-                "write_intent": sorted(executor.write_allowed),
-                "role": request.scope.role,
-            },
+            scope=summary,
+            metrics=answer_metrics(
+                clock,
+                outcomes=executor.outcomes,
+                tool_ms=executor.wall_ms,
+                scope=summary,
+                background=background.labels,
+                plan=plan.kind,
+                intents=plan.intents,
+                write_intent=sorted(executor.write_allowed),
+                role=request.scope.role,
+            ),
         )
+
+
+# --------------------------------------------------------------------------------------------
+# Record-scoped and background answers
+# --------------------------------------------------------------------------------------------
+
+SAME_TEST_HEADING = "Other results of the same test, newest first:"
+BLOCK_HEADINGS = (SAME_TEST_HEADING, f"{BACKGROUND_HEADING}:")
+SAME_TEST_LIMIT = 10
+
+
+def broaden(outcomes: Sequence[ToolOutcome], registry: Registry) -> list[ToolCall]:
+    """The same lookups without their query words, for those that found nothing with them
+    (only where the query is optional: a search without words is no search)."""
+
+    def optional_query(name: str) -> bool:
+        tool = registry.get(name)
+        field = tool.input_model.model_fields.get("query") if tool else None
+        return field is not None and not field.is_required()
+
+    return [
+        ToolCall(f"{o.call.id}_all", o.call.name, {k: v for k, v in o.call.input.items() if k != "query"})
+        for o in outcomes
+        if o.result.ok and o.result.total == 0 and o.call.input.get("query") and optional_query(o.call.name)
+    ]
+
+
+def explain_calls(use: ScopeUse, record: ToolOutcome) -> list[ToolCall]:
+    """What the planner adds to explain one record: a result's history of the same test."""
+    if use.scope.record_kind != "observation" or "get_labs" not in use.tools:
+        return []
+    code = next((row.get("code") for row in record.result.rows if row.get("code")), None)
+    if not code:
+        return []
+    args = {"query": code, "latest_only": False, "limit": SAME_TEST_LIMIT}
+    return [ToolCall("offline_1", "get_labs", args)]
+
+
+def compose_record(use: ScopeUse, record: ToolOutcome, outcomes: Sequence[ToolOutcome], role: str) -> str:
+    word = KIND_WORDS.get(use.scope.record_kind or "", "record")
+    blocks = [
+        OFFLINE_BANNER,
+        f"The {word} you asked about:\n" + render_result(record.result.text).split("\n", 1)[-1],
+    ]
+    if use.scope.record_kind == "observation" and record.result.rows:
+        blocks.append(reference_sentence(record.result.rows[0], use.handle or "", role))
+    for outcome in outcomes:
+        if not outcome.result.ok:
+            blocks.append(
+                f"That lookup did not work: {for_people(outcome.result.text) or 'please try again.'}"
+            )
+            continue
+        others = [c for c in outcome.result.citations if c.handle != use.handle]
+        if outcome.call.name == "get_labs" and others:
+            lines = [
+                line
+                for line in render_result(outcome.result.text).splitlines()
+                if line.startswith("- ") and f"[{use.handle}]" not in line
+            ]
+            blocks.append(SAME_TEST_HEADING + "\n" + "\n".join(lines))
+    return "\n\n".join(b for b in blocks if b)
+
+
+def reference_sentence(row: dict[str, Any], handle: str, role: str) -> str:
+    """Where a result sits against the reference range recorded WITH it (the lab's own range,
+    not a judgement): above, below or within; nothing when the record gives no range."""
+    value, low, high = row.get("value"), row.get("ref_low"), row.get("ref_high")
+    if not isinstance(value, int | float) or (low is None and high is None):
+        return ""
+    shown = f"{fmt_num(value)} {row.get('unit') or ''}".strip()
+    if high is not None and value > high:
+        where = f"above the upper reference limit of {fmt_num(high)}"
+    elif low is not None and value < low:
+        where = f"below the lower reference limit of {fmt_num(low)}"
+    else:
+        where = "within the reference range"
+    sentence = f"{shown} is {where} recorded with this result [{handle}]."
+    if role == "patient":
+        sentence += " What that means for you is a question for your care team."
+    return sentence
+
+
+def background_block(outcomes: Sequence[ToolOutcome]) -> str:
+    """Background lookups under their own heading, apart from the answer."""
+    parts = [f"{BACKGROUND_HEADING}:"]
+    for outcome in outcomes:
+        if outcome.result.ok:
+            parts.append(render_result(outcome.result.text))
+    return "\n".join(parts)

@@ -7,13 +7,14 @@ question before anything else runs, so an emergency never reaches a model or a t
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 from agent.base import Agent, AgentRequest
 from agent.events import DoneEvent, Event, TextEvent
 from agent.guardrails import screen
+from agent.metrics import RunClock, answer_metrics
+from agent.scoping import declared_summary
 from records.database import Database
 from records.settings import Settings
 from tools.registry import Registry
@@ -36,19 +37,23 @@ class GuardedAgent:
             await close()
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
-        started = time.perf_counter()
+        clock = RunClock()
         verdict = screen(request.question, request.scope.role)
         if verdict is not None:
+            clock.text_started()
             yield TextEvent(delta=verdict.reply)
+            scope = declared_summary(request.ask_scope)  # as asked: nothing was looked up
             yield DoneEvent(
                 answer=verdict.reply,
                 mode="guardrail",
-                metrics={
-                    "guardrail": verdict.kind,
-                    "category": verdict.category,
-                    "latency_ms": round((time.perf_counter() - started) * 1000, 3),
-                    "role": request.scope.role,
-                },
+                scope=scope,
+                metrics=answer_metrics(
+                    clock,
+                    scope=scope,
+                    guardrail=verdict.kind,
+                    category=verdict.category,
+                    role=request.scope.role,
+                ),
             )
             return
         async for event in self.inner.run(request):

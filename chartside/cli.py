@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "synthea_data.cli",
     "mcp_server.cli",
     "knowledge.cli",
+    "chartside.wiring",
 )
 
 app = typer.Typer(

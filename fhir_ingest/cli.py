@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -12,11 +13,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from chartside.console import console, err_console, fail
 from fhir_ingest.report import IngestReport
 from records import migrate
-from records.database import open_database
+from records.database import Database, open_database
 from records.settings import get_settings
 
 DEFAULT_BENCH_PATH = Path("../shared/synthea-samples")
 MAX_WARNINGS_SHOWN = 3
+
+# Work that must follow an ingest in the same command (e.g. indexing the new notes for search).
+# Packages that ingestion may not import add themselves here (see chartside/wiring.py).
+AFTER_INGEST: list[Callable[[Database, IngestReport], None]] = []
 
 _STATUS_STYLE = {"ingested": "green", "replaced": "cyan", "unchanged": "dim", "failed": "bold red"}
 
@@ -49,6 +54,8 @@ def ingest_command(
         report = ingest_paths(
             db, paths, validate=validate, force=force, show_progress=not as_json, workers=workers
         )
+        for step in AFTER_INGEST:
+            step(db, report)
     except (SQLAlchemyError, psycopg.Error) as exc:
         raise fail(f"database error: {str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None
     finally:

@@ -1,4 +1,5 @@
-"""The record at a glance (the side panel): active problems, medicines, allergies, key labs.
+"""The record at a glance (the side panel): active problems, medicines, allergies, key labs,
+recent visits, immunizations given and recent notes — each section and row can be asked about.
 
 Presentation queries, read in one patient transaction under row-level security. The clinical
 rules are the product's everywhere: active medication = status active and not ended;
@@ -37,6 +38,8 @@ TREND_POINTS = 12
 EXCLUDED_STATUSES = ("entered-in-error", "cancelled")
 ACTIVE_CONDITION = ("active", "recurrence", "relapse")
 FINDING_SUFFIXES = ("(finding)", "(situation)", "(person)", "(observable entity)")
+EPOCH = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+RECENT_ROWS = 5  # visits and notes shown in the panel (the agent reads the rest)
 
 
 @dataclass
@@ -68,6 +71,9 @@ class Glance:
     medications: list[dict[str, Any]]
     allergies: list[dict[str, Any]]
     labs: list[LabSeries]
+    encounters: list[dict[str, Any]] = field(default_factory=list)
+    immunizations: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         def iso(v: Any) -> Any:
@@ -82,6 +88,9 @@ class Glance:
             "findings": [clean(r) for r in self.findings],
             "medications": [clean(r) for r in self.medications],
             "allergies": [clean(r) for r in self.allergies],
+            "encounters": [clean(r) for r in self.encounters],
+            "immunizations": [clean(r) for r in self.immunizations],
+            "notes": [clean(r) for r in self.notes],
             "labs": [
                 {
                     "code": s.code,
@@ -125,6 +134,30 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
             "ORDER BY display",
         )
         labs = _key_labs(conn)
+        encounters = _rows(
+            conn,
+            "SELECT id, type_display, start, reason_display, class_code FROM encounters "
+            "WHERE COALESCE(status, '') NOT IN ('entered-in-error', 'cancelled') "
+            "ORDER BY start DESC NULLS LAST, id LIMIT :n",
+            n=RECENT_ROWS,
+        )
+        # the newest dose of each vaccine given (not-done and entered-in-error are not "given")
+        immunizations = _rows(
+            conn,
+            "SELECT DISTINCT ON (COALESCE(vaccine_code, display)) id, display, occurrence FROM immunizations "
+            "WHERE COALESCE(status, 'completed') = 'completed' "
+            "ORDER BY COALESCE(vaccine_code, display), occurrence DESC NULLS LAST, id",
+        )
+        immunizations.sort(
+            key=lambda r: (r["occurrence"] is not None, r["occurrence"] or EPOCH), reverse=True
+        )
+        notes = _rows(
+            conn,
+            "SELECT id, type_display, date, author_name FROM clinical_notes "
+            "WHERE COALESCE(doc_status, '') <> 'entered-in-error' "
+            "ORDER BY date DESC NULLS LAST, id LIMIT :n",
+            n=RECENT_ROWS,
+        )
     disorders = [c for c in conditions if not str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     findings = [c for c in conditions if str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     return Glance(
@@ -134,6 +167,9 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
         medications=medications,
         allergies=allergies,
         labs=labs,
+        encounters=encounters,
+        immunizations=immunizations,
+        notes=notes,
     )
 
 

@@ -27,8 +27,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from agent import scoping
 from server import record_rows, record_view, store
 from server.access import PatientAccess, guard_patient
+from server.audit import write_audit
 from server.auth import csrf_token, resolve_principal
 from server.errors import ApiError, bad_request, not_found, too_many, unauthenticated
 from server.question_text import QuestionError, clean_question
@@ -36,19 +38,7 @@ from server.store import StoredEvent
 
 ID_RE = re.compile(r"^[0-9a-f]{32}$")
 # record sections a question can be scoped to (issue 11): the tools' `section` names
-SECTIONS = (
-    "profile",
-    "conditions",
-    "medications",
-    "labs",
-    "allergies",
-    "encounters",
-    "immunizations",
-    "procedures",
-    "care_plans",
-    "notes",
-    "appointments",
-)
+SECTIONS = scoping.SECTIONS
 ASK_FIELDS = {"question", "conversation_id", "scope", "now"}
 
 
@@ -76,15 +66,7 @@ async def post_message(request: Request) -> Response:
     pinned_now = _pinned_now(access, body.get("now"))
     svc = services(request)
     if scope and "record" in scope:
-        found = await run_in_threadpool(
-            record_rows.open_record,
-            svc.db,
-            patient_id=access.patient_id,
-            kind=scope["record"]["kind"],
-            record_id=scope["record"]["id"],
-        )
-        if found is None:
-            raise not_found()
+        await run_in_threadpool(_check_scoped_record, svc.db, access, scope["record"])
     try:
         message = await run_in_threadpool(
             store.create_message,
@@ -130,17 +112,31 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 def _ask_scope(raw: Any) -> dict[str, Any] | None:
     """{"section": name} or {"record": {"kind": k, "id": id}} (issue 11), validated here."""
-    if raw is None:
-        return None
-    if isinstance(raw, dict) and set(raw) == {"section"} and raw["section"] in SECTIONS:
-        return {"section": raw["section"]}
-    if isinstance(raw, dict) and set(raw) == {"record"} and isinstance(raw["record"], dict):
-        kind, rid = raw["record"].get("kind"), raw["record"].get("id")
-        if kind in record_rows.KINDS and isinstance(rid, str) and 0 < len(rid) <= 200:
-            return {"record": {"kind": kind, "id": rid}}
-    raise bad_request(
-        f'scope: must be {{"section": one of {", ".join(SECTIONS)}}} or {{"record": {{"kind": …, "id": …}}}}'
+    try:
+        parsed = scoping.AskScope.parse(raw)
+    except scoping.ScopeError as exc:
+        raise bad_request(str(exc)) from None
+    return None if parsed is None else parsed.as_json()
+
+
+def _check_scoped_record(db: Any, access: PatientAccess, record: dict[str, str]) -> None:
+    """The selected row must be the bound patient's: another patient's id is the same 404 as a
+    missing one, and the refusal is audited with the kind and id that were asked for."""
+    found = record_rows.open_record(
+        db, patient_id=access.patient_id, kind=record["kind"], record_id=record["id"]
     )
+    if found is not None:
+        return
+    write_audit(
+        db.app,
+        actor=access.principal.actor,
+        role=access.principal.role,
+        action="http:POST messages scope",
+        outcome="denied",
+        target_patient_id=access.patient_id,
+        detail=f"scoped record {record['kind']}/{record['id']} is not in this patient's record",
+    )
+    raise not_found()
 
 
 def _pinned_now(access: PatientAccess, raw: Any) -> dt.datetime | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from knowledge.embeddings import get_embedder
 from knowledge.search import Passage, SearchOutcome, search_leaflets, search_notes
 from tools.registry import Registry, ToolContext
 from tools.results import ToolResult
@@ -176,8 +177,13 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
 
 
 def _embedder(ctx: ToolContext):
+    """The context's embedder, or the process-wide one for the configured model.
+
+    Callers that run many searches (server, agent) hand one in; a caller that does not (a
+    one-off CLI call, an MCP session, a test calling every tool) still gets a working search.
+    """
     if ctx.embedder is None:
-        raise RuntimeError("search tools need ctx.embedder (knowledge.embeddings.get_embedder)")
+        ctx.embedder = get_embedder(ctx.db.settings)
     return ctx.embedder
 
 

@@ -41,9 +41,56 @@
     }
   }
 
+  // ---- scope: "ask about this" (a row) / "ask about these" (a section) -------------------------
+
+  const scopeChip = document.getElementById("scope-chip");
+  const defaultPlaceholder = input.placeholder;
+  let pendingScope = null; // {scope, label} for the next question only
+
+  function setScope(scope, label) {
+    pendingScope = { scope: scope, label: label };
+    scopeChip.querySelector(".scope-label").textContent = label;
+    show(scopeChip, true);
+    input.placeholder = scope.record
+      ? "Ask about this, e.g. “What does this mean?” — or just press Ask"
+      : "Ask about these, e.g. “What has changed?” — or just press Ask";
+    input.focus();
+  }
+
+  function clearScope() {
+    pendingScope = null;
+    show(scopeChip, false);
+    input.placeholder = defaultPlaceholder;
+  }
+
+  document.getElementById("clear-scope").addEventListener("click", () => {
+    clearScope();
+    input.focus();
+  });
+  document.querySelectorAll("[data-ask-kind]").forEach((button) => {
+    button.addEventListener("click", () =>
+      setScope({ record: { kind: button.dataset.askKind, id: button.dataset.askId } }, button.dataset.askLabel),
+    );
+  });
+  document.querySelectorAll("[data-ask-section]").forEach((button) => {
+    button.addEventListener("click", () =>
+      setScope({ section: button.dataset.askSection }, "your " + button.dataset.askLabel),
+    );
+  });
+
+  function defaultQuestion(scope) {
+    if (scope.record) return "What does this show?";
+    return root.dataset.role === "patient" ? "What does this part of my record show?" : "Summarise this section.";
+  }
+
+  function showScope(item, text) {
+    item.scopeBadge.textContent = text;
+    show(item.scopeBadge, Boolean(text));
+  }
+
   // ---- asking -------------------------------------------------------------------------------
 
-  async function ask(question, scope) {
+  async function ask(question, scope, scopeLabel) {
     show(formError, false);
     askButton.disabled = true;
     try {
@@ -73,6 +120,10 @@
         window.history.replaceState(null, "", url.toString());
       }
       const item = newMessage(data.message_id, data.question);
+      if (scope) {
+        showScope(item, "Asked about: " + scopeLabel);
+        clearScope();
+      }
       messages.append(item.node);
       item.node.scrollIntoView({ block: "nearest" });
       input.value = "";
@@ -87,14 +138,16 @@
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const question = input.value.trim();
+    let question = input.value.trim();
+    if (!question && pendingScope) question = defaultQuestion(pendingScope.scope);
     if (!question) {
       formError.textContent = "Type a question first.";
       show(formError, true);
       input.focus();
       return;
     }
-    ask(question, null);
+    if (pendingScope) ask(question, pendingScope.scope, pendingScope.label);
+    else ask(question, null);
   });
 
   input.addEventListener("keydown", (event) => {
@@ -126,6 +179,7 @@
       id: messageId,
       node: node,
       status: node.querySelector(".status"),
+      scopeBadge: node.querySelector(".scope-badge"),
       answer: node.querySelector(".answer"),
       slots: node.querySelector(".slots"),
       booking: node.querySelector(".booking"),
@@ -192,8 +246,9 @@
   }
 
   function addToolCall(item, data) {
-    const li = el("li", null, "tool pending");
+    const li = el("li", null, "tool pending" + (data.background ? " background" : ""));
     li.append(el("code", data.name), el("span", " " + JSON.stringify(data.input || {}), "tool-input"));
+    if (data.background) li.append(el("span", " background — context, not the answer", "tag"));
     const result = el("div", "running…", "tool-result");
     li.append(result);
     item.tools[data.id] = result;
@@ -227,6 +282,10 @@
     item.answer.setAttribute("aria-busy", "false");
     renderGrounding(item, done.grounding || {});
     renderMetrics(item, done);
+    if (done.scope && done.scope.label) {
+      const kind = done.scope.kind === "record" ? "this record" : "this section";
+      showScope(item, "Asked about " + kind + ": " + done.scope.label);
+    }
   }
 
   function renderAnswer(item) {
@@ -278,19 +337,48 @@
     show(item.grounding, true);
   }
 
+  function ms(value) {
+    if (value === null || value === undefined) return "—";
+    return value < 1000 ? Math.round(value) + " ms" : (value / 1000).toFixed(2) + " s";
+  }
+
+  // Time to first token, total time, model iterations, tokens, cost, and every tool call.
   function renderMetrics(item, done) {
-    const pairs = [["Mode", done.mode]];
-    const metrics = done.metrics || {};
-    for (const [key, value] of Object.entries(metrics)) {
-      if (value !== null && typeof value !== "object") pairs.push([key.replace(/_/g, " "), String(value)]);
-    }
+    const m = done.metrics || {};
     const usage = done.usage || {};
-    if (usage.input_tokens || usage.output_tokens) {
-      pairs.push(["Tokens in / out", usage.input_tokens + " / " + usage.output_tokens]);
-      pairs.push(["Cached tokens read", String(usage.cache_read_input_tokens || 0)]);
-    }
-    if (done.cost_usd) pairs.push(["Estimated cost", "$" + Number(done.cost_usd).toFixed(4)]);
+    const tokens = m.tokens || {
+      input: usage.input_tokens || 0,
+      output: usage.output_tokens || 0,
+      cache_read: usage.cache_read_input_tokens || 0,
+      cache_creation: usage.cache_creation_input_tokens || 0,
+    };
+    const tools = Array.isArray(m.tools) ? m.tools : [];
+    const pairs = [["Mode", done.mode + (m.model ? " (" + m.model + ")" : "")]];
+    if (done.scope && done.scope.label) pairs.push(["Scope", done.scope.kind + ": " + done.scope.label]);
+    pairs.push(["Time to first token", ms(m.ttft_ms)]);
+    pairs.push(["Total time", ms(m.latency_ms)]);
+    pairs.push(["Model iterations", String(m.iterations || 0)]);
+    pairs.push(["Tool calls", tools.length + (tools.length ? " (" + ms(m.tool_ms) + " waiting on tools)" : "")]);
+    pairs.push(["Tokens in / out", (tokens.input || 0) + " / " + (tokens.output || 0)]);
+    pairs.push(["Cached tokens read / written", (tokens.cache_read || 0) + " / " + (tokens.cache_creation || 0)]);
+    const cost = done.cost_usd || m.cost_usd || 0;
+    let costText = "$" + Number(cost).toFixed(4);
+    if (done.mode !== "claude") costText += " (no model call)";
+    else if (m.cost_estimated === false) costText = "unknown (no price for this model)";
+    pairs.push(["Estimated cost", costText]);
+    if (m.background && m.background.length) pairs.push(["Background added", m.background.join(", ")]);
     fillFields(item.metrics.querySelector("dl"), pairs);
+
+    const table = item.metrics.querySelector(".tool-metrics");
+    const body = table.querySelector("tbody");
+    body.replaceChildren();
+    for (const tool of tools) {
+      const row = el("tr");
+      const kind = tool.background ? "background" : tool.ok ? "lookup" : "refused / failed";
+      row.append(el("td", tool.name), el("td", ms(tool.ms)), el("td", String(tool.rows || 0)), el("td", kind));
+      body.append(row);
+    }
+    show(table, tools.length > 0);
     show(item.metrics, true);
   }
 

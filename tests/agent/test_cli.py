@@ -59,3 +59,27 @@ def test_unknown_patient_is_a_clear_error(cli_env):
 def test_bad_role_is_refused(cli_env):
     result = runner.invoke(app, ["ask", "--patient", "pat-cli-0001", "--role", "admin", "hello"])
     assert result.exit_code == 1 and "--role" in result.stderr
+
+
+def test_ask_with_a_section_scope_limits_the_tools_and_says_so(cli_env):
+    result = runner.invoke(
+        app, ["ask", "--patient", "pat-cli-0001", "--scope", "section:allergies", "What do I have?"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Scope: the allergies section of the record only." in result.stdout
+    assert [name for name, _ in cli_env.calls] == ["get_allergies"]
+    assert "scope section: allergies" in result.stderr
+
+
+def test_ask_with_a_record_scope_of_a_missing_record_is_refused(cli_env):
+    result = runner.invoke(
+        app, ["ask", "--patient", "pat-cli-0001", "--scope", "record:observation:obs-nope", "Is this ok?"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "That result is not in this patient's record." in result.stdout and cli_env.calls == []
+
+
+@pytest.mark.parametrize("bad", ["labs", "section:everything", "record:slot:slot-1", "record:observation:"])
+def test_bad_scope_is_a_clear_error(cli_env, bad):
+    result = runner.invoke(app, ["ask", "--patient", "pat-cli-0001", "--scope", bad, "hello"])
+    assert result.exit_code == 1 and "--scope" in result.stderr

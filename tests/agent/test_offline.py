@@ -159,9 +159,13 @@ def test_offline_medications_answer_is_cited_grounded_and_says_offline(registry,
     assert done.answer.startswith(OFFLINE_BANNER)
     assert "- Lisinopril 10 MG Oral Tablet since 2019-05-01 [M1]" in done.answer
     assert "- Metformin 500 MG since 2020-01-10 [M2]" in done.answer
-    assert done.grounding.grounded and done.grounding.cited_handles == ["M1", "M2"]
-    assert [e.handle for e in events if e.type == "citation"] == ["M1", "M2"]
-    assert [e.name for e in events if isinstance(e, ToolCallEvent)] == ["get_medications"]
+    assert done.grounding.grounded and done.grounding.cited_handles[:2] == ["M1", "M2"]
+    # the allergies follow as labelled background (issue 11), after the answer, never in it
+    answer, _, background = done.answer.partition("\n\nBackground (not the answer):\n")
+    assert "[A1]" not in answer and "- Penicillin (high criticality) [A1]" in background
+    assert [e.handle for e in events if e.type == "citation"] == ["M1", "M2", "A1"]
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert [(e.name, e.background) for e in calls] == [("get_medications", False), ("get_allergies", True)]
     assert sum(is_terminal(e) for e in events) == 1
 
 

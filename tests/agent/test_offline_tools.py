@@ -124,7 +124,8 @@ def answer_of(events: list) -> DoneEvent:
 
 
 def tools_called(events: list) -> list[str]:
-    return [e.name for e in events if isinstance(e, ToolCallEvent)]
+    """The primary lookups (background context, issue 11, is tested on its own)."""
+    return [e.name for e in events if isinstance(e, ToolCallEvent) and not e.background]
 
 
 def rows(world, sql: str, **params) -> list:

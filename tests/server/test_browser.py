@@ -142,7 +142,7 @@ def _login(page, base: str, username: str) -> None:
 
 def _ask(page, question: str):
     before = page.locator("#messages > li").count()
-    page.get_by_label("Ask about").fill(question)
+    page.get_by_role("textbox", name="Ask about").fill(question)
     page.keyboard.press("Enter")
     message = page.locator("#messages > li").nth(before)
     message.locator('.answer[aria-busy="false"]').wait_for(timeout=20_000)
@@ -225,7 +225,7 @@ def test_keyboard_only_user_can_ask(serve, world, browser):
     page = browser.new_context().new_page()
     _login(page, served.url, "alice")
     page.wait_for_url(f"**/patients/{A}")
-    page.get_by_label("Ask about").focus()
+    page.get_by_role("textbox", name="Ask about").focus()
     page.keyboard.type("What is my latest HbA1c?")
     page.keyboard.press("Enter")
     page.locator('.answer[aria-busy="false"]').wait_for(timeout=20_000)

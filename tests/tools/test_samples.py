@@ -19,6 +19,8 @@ READ_ARGS = {
     "get_labs": {"latest_only": True, "limit": 100},
     "get_encounters": {"limit": 100},
     "get_procedures": {"limit": 100},
+    "search_notes": {"query": "chief complaint"},
+    "search_leaflets": {"query": "parking at the hospital"},
 }
 
 
