@@ -137,7 +137,7 @@ def test_record_scope_hands_the_model_that_record_and_limits_its_tools(fake_anth
 
     assert done.scope["kind"] == "record" and done.scope["handle"] == "L1"
     assert done.scope["record"] == {"kind": "observation", "id": world.a1c_latest}
-    assert done.scope["tools"] == ["get_labs"]
+    assert done.scope["tools"] == ["get_labs", "search_leaflets"]  # what the test is, from a leaflet
     assert done.answer.startswith(
         "Scope: this one result — Hemoglobin A1c/Hemoglobin.total in Blood (2024-03-30) [L1]."
     )
