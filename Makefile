@@ -37,6 +37,7 @@ format: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+## eval: the full offline evaluation on the demo cohort (set, run, report in eval-runs/demo)
 eval: venv
 	$(BIN)/chartside eval demo
 

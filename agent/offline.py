@@ -543,6 +543,26 @@ def content_words(question: str, *, keep_measures: bool = False) -> str | None:
     return " ".join(words) or None
 
 
+# Synthea writes a patient's circumstances as one "Social History" section of short facts
+# ("Patient is a college graduate. Patient currently has UnitedHealthcare."). A one-word topic
+# ("education") sits far from that mixed passage in embedding space, so topic questions search
+# for the section by name, with the topic words kept for the keyword leg.
+_SOCIAL_TOPICS = re.compile(
+    r"\b(educat\w*|school\w*|college|degree|graduat\w*|insur\w*|coverage|medicaid|medicare|smok\w*|"
+    r"tobacco|cigarettes?|alcohol|drink\w*|marri\w*|marital|widow\w*|divorc\w*|single|employ\w*|job|"
+    r"occupation|work(ing)?|housing|homeless\w*|income|socio.?economic|sexual\w*|orientation|"
+    r"social (history|circumstances)|lives? with|living situation)\b"
+)
+
+
+def notes_query(question: str) -> str:
+    """What to search the notes for: the asked-about words, routed to Social History for life facts."""
+    words = content_words(question, keep_measures=True) or question
+    if _SOCIAL_TOPICS.search(_clean(question)):
+        return f"social history {words}"
+    return words
+
+
 def measure_in(question: str) -> str | None:
     text = _clean(question)
     for said in sorted(MEASURES, key=len, reverse=True):
@@ -883,7 +903,7 @@ class Planner:
                 if until:
                     args["until"] = until.isoformat()
                 if name == "notes":
-                    args["query"] = content_words(question, keep_measures=True) or question
+                    args["query"] = notes_query(question)
                 elif query and len(intents) == 1:
                     args["query"] = query
             elif name == "leaflets":

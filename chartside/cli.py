@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "records.cli",
     "tools.cli",
     "chartside.up",
+    "evals.cli",
     "server.cli",
     "agent.cli",
     "fhir_ingest.cli",

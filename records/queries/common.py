@@ -85,5 +85,10 @@ def window(
     return out
 
 
+def did_not_happen_excluded(column: ColumnElement[Any], *did_not_happen: str) -> ColumnElement[bool]:
+    """Rows whose status says they happened: not entered-in-error, nor e.g. cancelled / not-done."""
+    return or_(column.is_(None), column.notin_((ENTERED_IN_ERROR, *did_not_happen)))
+
+
 def not_entered_in_error(column: ColumnElement[Any]) -> ColumnElement[bool]:
     return or_(column.is_(None), column != ENTERED_IN_ERROR)

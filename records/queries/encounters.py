@@ -11,8 +11,8 @@ from records.models import Encounter
 from records.queries.common import (
     Page,
     all_terms_in,
+    did_not_happen_excluded,
     fold,
-    not_entered_in_error,
     page_from_rows,
     search_terms,
     total_over,
@@ -67,7 +67,12 @@ def list_encounters(
     limit: int = 20,
 ) -> Page[Row[Any]]:
     t = Encounter.__table__
-    where = [t.c.patient_id == patient_id, not_entered_in_error(t.c.status), *window(t.c.start, since, until)]
+    # a cancelled visit never took place: it is not part of the patient's history
+    where = [
+        t.c.patient_id == patient_id,
+        did_not_happen_excluded(t.c.status, "cancelled"),
+        *window(t.c.start, since, until),
+    ]
     haystack = fold(
         func.concat_ws(
             " ", t.c.type_display, t.c.reason_display, t.c.practitioner_name, t.c.organization_name

@@ -1,6 +1,8 @@
 """Medication requests (prescriptions).
 
-Active = status active AND not ended (no end date, or one after now). Stopped, completed,
+Active = status active AND not ended (no end date and no end reason, or an end date after
+now). Ingestion records why a request ended (`ended_reason`, e.g. the patient's death with no
+date given), so an end without a date still ends it. Stopped, completed,
 cancelled, on-hold and entered-in-error requests are not active; entered-in-error ones are
 never returned at all. Names are matched case-folded, which folds tall-man lettering.
 """
@@ -20,7 +22,8 @@ MedicationStatus = Literal["active", "all"]
 
 
 def medication_is_active(t: Table, now: dt.datetime) -> ColumnElement[bool]:
-    return and_(t.c.status == "active", or_(t.c.ended_at.is_(None), t.c.ended_at > now))
+    not_ended = or_(and_(t.c.ended_at.is_(None), t.c.ended_reason.is_(None)), t.c.ended_at > now)
+    return and_(t.c.status == "active", not_ended)
 
 
 def text_match(t: Table, query: str | None) -> ColumnElement[bool] | None:

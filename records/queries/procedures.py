@@ -11,8 +11,8 @@ from records.models import Procedure
 from records.queries.common import (
     Page,
     all_terms_in,
+    did_not_happen_excluded,
     fold,
-    not_entered_in_error,
     page_from_rows,
     search_terms,
     total_over,
@@ -32,7 +32,7 @@ def list_procedures(
     t = Procedure.__table__
     where = [
         t.c.patient_id == patient_id,
-        not_entered_in_error(t.c.status),
+        did_not_happen_excluded(t.c.status, "not-done"),  # a procedure not done is not one the patient had
         *window(t.c.performed_start, since, until),
     ]
     terms = search_terms(query)

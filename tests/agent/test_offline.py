@@ -202,3 +202,21 @@ def test_build_agent_without_a_key_is_offline(registry, db):
     assert agent.mode == "offline"
     done = run(agent, ask("What medications am I taking?"))[-1]
     assert done.mode == "offline" and re.search(r"\[M1\]", done.answer)
+
+
+@pytest.mark.parametrize(
+    ("question", "routed"),
+    [
+        ("What does my most recent note say about my education?", True),
+        ("What insurance does my note record?", True),
+        ("Do my notes say I smoke?", True),
+        ("What is the patient's marital status in the notes?", True),
+        ("Search my notes for back pain", False),
+    ],
+)
+def test_life_facts_in_notes_are_searched_in_the_social_history_section(question, routed):
+    """Synthea keeps education, insurance, smoking, marital status… in one Social History passage
+    that a one-word topic query does not reach; the planner searches that section by name."""
+    from agent.offline import notes_query
+
+    assert notes_query(question).startswith("social history") is routed

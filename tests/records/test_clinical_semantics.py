@@ -33,12 +33,27 @@ def test_active_medications_are_status_active_and_not_ended(clean_db):
     rec.medication("completed course", status="completed")
     rec.medication("on hold drug", status="on-hold")
     rec.medication("mistake drug", status="entered-in-error")
+    # the patient died on an unknown date: ingestion ends the request without a date
+    rec.medication("ended by death, no date", status="active", ended_reason="patient-deceased")
     rec.write(clean_db)
     assert active_med_names(clean_db) == {"still taking 10 MG", "ends next month"}
     with patient_transaction(clean_db.app, "p-a") as conn:
         everything = medications.list_medications(conn, patient_id="p-a", status="all", now=NOW)
     assert "mistake drug" not in {m.display for m in everything.items}
-    assert everything.total == 6
+    assert everything.total == 7
+
+
+def test_cancelled_visits_and_procedures_not_done_are_not_history(clean_db, call):
+    rec = RecordBuilder("p-a")
+    rec.encounter("Checkup that happened")
+    rec.encounter("Cancelled checkup", status="cancelled")
+    rec.procedure("Colonoscopy done")
+    rec.procedure("Colonoscopy not done", status="not-done")
+    rec.write(clean_db)
+    visits = call("p-a", "get_encounters", limit=50)
+    procedures = call("p-a", "get_procedures", limit=50)
+    assert visits.total == 1 and "Cancelled" not in visits.text
+    assert procedures.total == 1 and "not done" not in procedures.text
 
 
 def test_tall_man_names_match_either_way(clean_db, call):

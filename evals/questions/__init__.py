@@ -1,0 +1,1 @@
+"""Question builders, one module per family; each turns ground truth into `Fact`s."""

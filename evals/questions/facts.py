@@ -1,0 +1,92 @@
+"""A `Fact` is one thing worth asking, with its truth; it becomes a question per role.
+
+Builders produce facts; `emit` turns each into a patient-phrased and a clinician-phrased
+question that share a `pair_id`, so a report can show whether an agent answers the same
+fact equally well for both audiences.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from evals.model import Expected, GoldRecord, Question, Setup
+
+
+@dataclass(frozen=True)
+class Fact:
+    category: str
+    template: str
+    key: str  # tells apart facts of one template for one patient (a code, a drug, a year…)
+    expected: Expected
+    patient: tuple[str, ...] | None  # turns in a patient's words; None: patients are not asked this
+    clinician: tuple[str, ...] | None
+    explanation: str
+    gold: tuple[GoldRecord, ...] = ()
+    tags: tuple[str, ...] = ()
+    setup: tuple[Setup, ...] = field(default_factory=tuple)
+
+
+def pair_id(patient_id: str, template: str, key: str) -> str:
+    digest = hashlib.sha256(f"{patient_id}\x1f{template}\x1f{key}".encode()).hexdigest()[:10]
+    return f"{template}-{digest}"
+
+
+def emit(facts: Iterable[Fact], patient_id: str, now: dt.datetime) -> Iterator[Question]:
+    for fact in facts:
+        pid = pair_id(patient_id, fact.template, fact.key)
+        for role, turns in (("patient", fact.patient), ("clinician", fact.clinician)):
+            if not turns:
+                continue
+            yield Question(
+                id=f"{pid}-{role[0]}",
+                pair_id=pid,
+                patient_id=patient_id,
+                role=role,
+                category=fact.category,
+                template=fact.template,
+                turns=turns,
+                expected=fact.expected,
+                gold=fact.gold,
+                now=now,
+                setup=fact.setup,
+                tags=fact.tags + (("multi-turn",) if len(turns) > 1 else ()),
+                explanation=fact.explanation,
+            )
+
+
+def gold(kind: str, ids: Iterable[str]) -> tuple[GoldRecord, ...]:
+    seen: dict[str, None] = {}
+    for record_id in ids:
+        seen.setdefault(record_id, None)
+    return tuple(GoldRecord(kind=kind, id=i) for i in seen)
+
+
+def day(value: dt.datetime | dt.date) -> dt.date:
+    """The calendar day of an instant, in UTC (how the record stores and the tools show it)."""
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).date()
+    return value
+
+
+def spoken_date(value: dt.datetime | dt.date) -> str:
+    d = day(value)
+    return f"{d.day} {d.strftime('%B')} {d.year}"
+
+
+def iso_date(value: dt.datetime | dt.date) -> str:
+    return day(value).isoformat()
+
+
+def number_tolerance(value: float, *, exact: bool = False) -> float:
+    """Stated values may be rounded to one decimal, or to whole units for large numbers."""
+    if exact:
+        return 0.0
+    return round(max(0.05, abs(value) * 0.005), 6)
+
+
+def shown(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return text or "0"
