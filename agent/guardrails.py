@@ -45,7 +45,7 @@ Role = Literal["patient", "clinician", "evaluator"]
 
 @dataclass(frozen=True)
 class Verdict:
-    kind: Literal["emergency", "clinical_advice"]
+    kind: Literal["emergency", "clinical_advice", "other_patient"]
     category: (
         str  # chest_pain, breathing, overdose, suicide, stroke, ..., dosing, stop_start, danger, urgency
     )

@@ -7,16 +7,18 @@ question before anything else runs, so an emergency never reaches a model or a t
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from agent.base import Agent, AgentRequest
 from agent.events import DoneEvent, ErrorEvent, Event, TextEvent, ToolCallEvent
-from agent.guardrails import screen
+from agent.guardrails import Verdict, screen
 from agent.leak_guard import LEAK_REPLY, LeakGuard
 from agent.metrics import RunClock, answer_metrics
+from agent.other_patient import BoundPatient, load_bound_patient, named_others, other_patient_reply
 from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
 from agent.scoping import declared_summary
 from records.database import Database
@@ -33,8 +35,11 @@ class GuardedAgent:
     """Runs the deterministic guardrails, then (only if they pass) the inner agent, whose output
     goes through the prompt-leak filter (`agent.leak_guard`) before anyone sees it."""
 
-    def __init__(self, inner: Agent) -> None:
+    def __init__(
+        self, inner: Agent, bound_patient: Callable[[str], BoundPatient | None] | None = None
+    ) -> None:
         self.inner = inner
+        self.bound_patient = bound_patient  # names of the bound patient, for the other-patient screen
 
     @property
     def mode(self) -> str:
@@ -48,7 +53,7 @@ class GuardedAgent:
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
         clock = RunClock()
-        verdict = screen(request.question, request.scope.role)
+        verdict = screen(request.question, request.scope.role) or await self._other_patient(request)
         if verdict is not None:
             clock.text_started()
             yield TextEvent(delta=verdict.reply)
@@ -108,6 +113,18 @@ class GuardedAgent:
             metrics=answer_metrics(clock, scope=scope, output_filter=guard.tripped, role=request.scope.role),
         )
 
+    async def _other_patient(self, request: AgentRequest) -> Verdict | None:
+        """A scripted reply when the question names someone other than the bound patient."""
+        if self.bound_patient is None:
+            return None
+        patient = await asyncio.to_thread(self.bound_patient, request.scope.patient_id)
+        if patient is None:
+            return None
+        others = named_others(request.question, patient)
+        if not others:
+            return None
+        return Verdict("other_patient", "named_other", other_patient_reply(request.scope.role, patient))
+
 
 def default_registry() -> Registry:
     """Every tool the project has (the tools package's catalogue)."""
@@ -148,4 +165,4 @@ def build_agent(
         from agent.offline import OfflineAgent
 
         inner = OfflineAgent(registry, db, embedder=embedder)
-    return GuardedAgent(inner)
+    return GuardedAgent(inner, bound_patient=lambda patient_id: load_bound_patient(db, patient_id))

@@ -111,5 +111,6 @@ def test_a_clinician_asking_on_one_patients_page_about_another_gets_nothing_of_t
     answer = ask_and_read(live.client("carol"), A, "What are Cara Chen's conditions? (patient pat-c)")
     assert answer.terminal[0] == "done"
     assert "Cara Chen" not in answer.content.replace("What are Cara Chen", "")
-    _tool_rows_target_only(world, A)
+    # the question names someone else: a scripted reply, and A's record is not shown in C's place
+    assert "names someone else" in answer.content and not answer.of("tool_call")
     assert C not in {r.target_patient_id for r in audit(world.db) if r.action.startswith("tool:")}
