@@ -39,6 +39,7 @@ from agent.execution import (
     call_event,
     citation_events,
     result_event,
+    status_event,
 )
 from agent.grounding import check_grounding, row_texts
 from agent.intent import MEASURES, asks_to_cancel, write_intent
@@ -200,6 +201,7 @@ INTENTS: tuple[Intent, ...] = (
         "search_leaflets",
         _rx(
             r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
+            r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient)",
         ),
@@ -211,7 +213,8 @@ INTENT_BY_NAME = {i.name: i for i in INTENTS}
 
 # questions about how things work here, whoever asks them: always the leaflets
 _GENERAL_INFO = re.compile(
-    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|opening hours|side effects?|"
+    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|where (can|do|should) i park|"
+    r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
     r"information (about|on))\b"
 )
 _PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
@@ -1075,7 +1078,7 @@ class OfflineAgent:
             else:
                 plan = self.planner.plan(request.question, request.history, today)
         if plan.calls:
-            yield StatusEvent(text="Reading your record (offline mode)…")
+            yield status_event(self.registry, plan.calls, request.scope.role)
             async for item in self._batch(executor, plan.calls):
                 if isinstance(item, list):
                     outcomes = item

@@ -78,6 +78,7 @@ PLANS = [
     ("Cancel my appointment", "list_appointments", {}),
     ("What are the visiting hours?", "search_leaflets", {"query": "What are the visiting hours?"}),
     ("What is HbA1c?", "search_leaflets", {"query": "What is HbA1c?"}),
+    ("Where can I park?", "search_leaflets", {"query": "Where can I park?"}),
     ("What did the doctor write about my back pain?", "search_notes", {"query": "back pain"}),
 ]
 
@@ -99,6 +100,12 @@ def test_a_follow_up_without_an_intent_replans_the_previous_question():
     assert plan.follow_up and [(c.name, c.input) for c in plan.calls] == [
         ("get_labs", {"query": "A1C", "latest_only": False, "since": "2025-01-01", "until": "2025-12-31"})
     ]
+
+
+def test_a_leaflet_question_after_a_slot_offer_is_not_taken_as_more_booking():
+    history = [Turn(question="Book me a check-up", answer="Free slots …\n- Mon 09:00 · slot_id slot-1 [S1]")]
+    plan = Planner(ALL_TOOLS).plan("where can I park?", history, TODAY)
+    assert [c.name for c in plan.calls] == ["search_leaflets"]
 
 
 @pytest.mark.parametrize("question", ["What is the meaning of life?", "Write me a poem", "asdf qwerty"])
