@@ -788,7 +788,7 @@ class Planner:
     def plan(self, question: str, history: Sequence[Turn], today: dt.date) -> Plan:
         previous = history[-1] if history else None
         if previous is not None:
-            follow = self._confirmation(question, previous)
+            follow = self._confirmation(question, previous) or self._named_earlier_slot(question, history)
             if follow is not None:
                 return follow
         scores = keyword_scores(question)
@@ -909,6 +909,22 @@ class Planner:
             "offer_cancel", intents=["appointments"], calls=[ToolCall("offline_1", "list_appointments", {})]
         )
 
+    def _named_earlier_slot(self, question: str, history: Sequence[Turn]) -> Plan | None:
+        """'Book … (slot_id X)' for a slot offered before the last turn (the page's confirmation
+        names the slot it shows, even after another question). Only an explicit slot_id counts
+        here: "yes" or "the first one" refer to the last answer alone."""
+        if "book_appointment" not in self.available or not re.search(r"\bbook\b", question.lower()):
+            return None
+        named = re.search(r"\bslot_id ([^\s;,)\[\]]+)", question)
+        if named is None:
+            return None
+        slot_id = named.group(1).rstrip(".")
+        for turn in reversed(history):
+            if any(record == slot_id for _, record in offered_ids(turn.answer, "S", "slot_id")):
+                call = ToolCall("offline_1", "book_appointment", {"slot_id": slot_id, "reason": None})
+                return Plan("book", intents=["book"], calls=[call])
+        return None
+
     def _confirmation(self, question: str, previous: Turn) -> Plan | None:
         offered = offered_ids(previous.answer, "S", "slot_id")
         if offered and "book_appointment" in self.available:
@@ -954,6 +970,11 @@ def for_people(text: str) -> str:
     return " ".join(s for s in sentences if not _FOR_THE_MODEL.search(s))
 
 
+# "… 242 more not shown; choose a later from_date to see them.": the hint names a tool argument
+_MORE_NOT_SHOWN = re.compile(r"^… (\d+) more not shown; .*$")
+MORE_FOR_PEOPLE = "… {n} more not shown (ask a narrower question, or about a later date, to see them)."
+
+
 def render_result(text: str) -> str:
     """A tool's cited text as an answer block: "[M1] line" → "- line [M1]"."""
     out = []
@@ -961,18 +982,24 @@ def render_result(text: str) -> str:
         m = _CITED_LINE.match(line.strip())
         if m:
             out.append(f"- {m.group(2)} [{m.group(1)}]")
+        elif more := _MORE_NOT_SHOWN.match(line.strip()):
+            out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
         elif not _FOR_THE_MODEL.search(line):
             out.append(line.strip())
     return "\n".join(out)
 
 
 def uncited_lines(outcomes: Sequence[ToolOutcome]) -> set[str]:
-    """A tool's own headers and notes (query windows, counts): copied verbatim, not claims."""
-    return {
+    """A tool's own headers and notes (query windows, counts): copied (or reworded for
+    people, as render_result does), not claims."""
+    lines = {
         line.strip()
         for o in outcomes
         for line in o.result.text.splitlines()
         if line.strip() and not _CITED_LINE.match(line.strip())
+    }
+    return lines | {
+        MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))
     }
 
 

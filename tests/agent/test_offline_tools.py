@@ -165,7 +165,7 @@ def test_medications(world):
 )
 def test_the_status_line_names_the_lookup_in_the_readers_words(world, role, question, status):
     events = ask(world, question, role=role, conversation=f"conv-status-{role}")
-    assert [e.text for e in events if isinstance(e, StatusEvent)][0] == status
+    assert next(e.text for e in events if isinstance(e, StatusEvent)) == status
 
 
 def test_labs_latest_a1c(world):
