@@ -475,6 +475,7 @@
       ["practitioner", "Clinician"],
       ["clinician", "Clinician"],
       ["location", "Place"],
+      ["address", "Address"],
     ]) {
       if (row[key] && !pairs.some(([, value]) => value === row[key])) pairs.push([label, row[key]]);
     }
