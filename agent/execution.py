@@ -25,7 +25,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from agent.events import CitationEvent, ToolCallEvent, ToolResultEvent
+from agent.events import CitationEvent, StatusEvent, ToolCallEvent, ToolResultEvent
 from agent.intent import WRITE_TOOLS
 from tools.registry import Registry, ToolContext
 from tools.results import Citation, ToolResult
@@ -165,6 +165,22 @@ def result_event(outcome: ToolOutcome) -> ToolResultEvent:
         rows=result.rows,
         background=outcome.call.background,
     )
+
+
+GENERIC_STATUS = "Looking up your record…"
+
+
+def status_event(registry: Registry, calls: Sequence[ToolCall], role: str) -> StatusEvent:
+    """The status line while a batch of tools runs, in the tools' own words ("Looking up your
+    lab results…"); several different lookups read as one. A clinician reads about "the
+    patient's" record, not "your" record."""
+    texts = list(
+        dict.fromkeys((t.status_text if (t := registry.get(c.name)) else GENERIC_STATUS) for c in calls)
+    )
+    text = texts[0] if len(texts) == 1 else GENERIC_STATUS
+    if role != "patient":
+        text = text.replace("your ", "the patient's ")
+    return StatusEvent(text=text)
 
 
 def citation_events(citations: Iterable[Citation]) -> list[CitationEvent]:

@@ -49,6 +49,7 @@ from agent.execution import (
     call_event,
     citation_events,
     result_event,
+    status_event,
 )
 from agent.grounding import check_grounding, row_texts
 from agent.intent import stated_values, write_intent
@@ -234,6 +235,7 @@ class ClaudeAgent:
                     )
                     return
                 messages.append({"role": "assistant", "content": assistant_content(final)})
+                yield status_event(self.registry, calls, request.scope.role)
                 for call in calls:
                     yield call_event(call)
                 outcomes = await executor.run(calls)

@@ -39,6 +39,7 @@ from agent.execution import (
     call_event,
     citation_events,
     result_event,
+    status_event,
 )
 from agent.grounding import check_grounding, row_texts
 from agent.intent import MEASURES, asks_to_cancel, write_intent
@@ -200,6 +201,7 @@ INTENTS: tuple[Intent, ...] = (
         "search_leaflets",
         _rx(
             r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
+            r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient)",
         ),
@@ -211,7 +213,8 @@ INTENT_BY_NAME = {i.name: i for i in INTENTS}
 
 # questions about how things work here, whoever asks them: always the leaflets
 _GENERAL_INFO = re.compile(
-    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|opening hours|side effects?|"
+    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|where (can|do|should) i park|"
+    r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
     r"information (about|on))\b"
 )
 _PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
@@ -805,7 +808,7 @@ class Planner:
     def plan(self, question: str, history: Sequence[Turn], today: dt.date) -> Plan:
         previous = history[-1] if history else None
         if previous is not None:
-            follow = self._confirmation(question, previous)
+            follow = self._confirmation(question, previous) or self._named_earlier_slot(question, history)
             if follow is not None:
                 return follow
         scores = keyword_scores(question)
@@ -926,6 +929,22 @@ class Planner:
             "offer_cancel", intents=["appointments"], calls=[ToolCall("offline_1", "list_appointments", {})]
         )
 
+    def _named_earlier_slot(self, question: str, history: Sequence[Turn]) -> Plan | None:
+        """'Book … (slot_id X)' for a slot offered before the last turn (the page's confirmation
+        names the slot it shows, even after another question). Only an explicit slot_id counts
+        here: "yes" or "the first one" refer to the last answer alone."""
+        if "book_appointment" not in self.available or not re.search(r"\bbook\b", question.lower()):
+            return None
+        named = re.search(r"\bslot_id ([^\s;,)\[\]]+)", question)
+        if named is None:
+            return None
+        slot_id = named.group(1).rstrip(".")
+        for turn in reversed(history):
+            if any(record == slot_id for _, record in offered_ids(turn.answer, "S", "slot_id")):
+                call = ToolCall("offline_1", "book_appointment", {"slot_id": slot_id, "reason": None})
+                return Plan("book", intents=["book"], calls=[call])
+        return None
+
     def _confirmation(self, question: str, previous: Turn) -> Plan | None:
         offered = offered_ids(previous.answer, "S", "slot_id")
         if offered and "book_appointment" in self.available:
@@ -971,6 +990,11 @@ def for_people(text: str) -> str:
     return " ".join(s for s in sentences if not _FOR_THE_MODEL.search(s))
 
 
+# "… 242 more not shown; choose a later from_date to see them.": the hint names a tool argument
+_MORE_NOT_SHOWN = re.compile(r"^… (\d+) more not shown; .*$")
+MORE_FOR_PEOPLE = "… {n} more not shown (ask a narrower question, or about a later date, to see them)."
+
+
 def render_result(text: str) -> str:
     """A tool's cited text as an answer block: "[M1] line" → "- line [M1]"."""
     out = []
@@ -978,18 +1002,24 @@ def render_result(text: str) -> str:
         m = _CITED_LINE.match(line.strip())
         if m:
             out.append(f"- {m.group(2)} [{m.group(1)}]")
+        elif more := _MORE_NOT_SHOWN.match(line.strip()):
+            out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
         elif not _FOR_THE_MODEL.search(line):
             out.append(line.strip())
     return "\n".join(out)
 
 
 def uncited_lines(outcomes: Sequence[ToolOutcome]) -> set[str]:
-    """A tool's own headers and notes (query windows, counts): copied verbatim, not claims."""
-    return {
+    """A tool's own headers and notes (query windows, counts): copied (or reworded for
+    people, as render_result does), not claims."""
+    lines = {
         line.strip()
         for o in outcomes
         for line in o.result.text.splitlines()
         if line.strip() and not _CITED_LINE.match(line.strip())
+    }
+    return lines | {
+        MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))
     }
 
 
@@ -1095,7 +1125,7 @@ class OfflineAgent:
             else:
                 plan = self.planner.plan(request.question, request.history, today)
         if plan.calls:
-            yield StatusEvent(text="Reading your record (offline mode)…")
+            yield status_event(self.registry, plan.calls, request.scope.role)
             async for item in self._batch(executor, plan.calls):
                 if isinstance(item, list):
                     outcomes = item

@@ -69,7 +69,8 @@ def prepare_notes(db: Database) -> None:
     report = index_notes(db, get_embedder(db.settings), show_progress=True)
     if report.notes:
         console.print(
-            f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks)"
+            f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
+            f"{report.embedded} distinct texts embedded)"
         )
 
 

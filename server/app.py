@@ -37,6 +37,7 @@ from mcp_server.http import McpMount
 from records.database import Database, open_database
 from records.settings import Settings
 from server.errors import ApiError
+from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
 from server.runs import RunManager
 from server.throttle import RateLimits, StreamSlots
@@ -113,6 +114,7 @@ def create_app(
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
     templates = Jinja2Templates(env=env)
     templates.env.globals["static_version"] = _static_version()
+    templates.env.filters["when"] = appointment_when
 
     mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
 

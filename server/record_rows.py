@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
+from records.queries.appointments import get_appointment
 
 # kind -> (table, title column, [(column, label)])
 PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
@@ -127,11 +128,17 @@ KINDS = tuple(PATIENT_KINDS) + NOTE_KINDS + REFERENCE_KINDS
 
 def _fmt(value: Any) -> str:
     if isinstance(value, dt.datetime):
-        return (
-            value.strftime("%Y-%m-%d %H:%M")
-            if (value.hour, value.minute) != (0, 0)
-            else value.date().isoformat()
-        )
+        if (value.hour, value.minute) == (0, 0):
+            return value.date().isoformat()
+        # the zone as the answers name it ("09:00–09:30 UTC"), so a dialog and its answer agree
+        offset = value.utcoffset()
+        if offset is None:
+            zone = ""
+        else:
+            minutes = int(offset.total_seconds() // 60)
+            sign = "+" if minutes >= 0 else "-"
+            zone = " UTC" + (f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}" if minutes else "")
+        return value.strftime("%Y-%m-%d %H:%M") + zone
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, float):
@@ -150,21 +157,25 @@ def open_record(
 ) -> dict[str, Any] | None:
     """The cited thing as {kind, record_id, title, fields, text?, passage?}; None = not found.
 
-    Search citations name a passage as `<note id or leaflet slug>#<passage seq>` (the search
-    tools' record ids); `?passage=` may say the same separately.
+    The search tools cite passages as `<note id>#<seq>` and `<leaflet slug>#<seq>` (the
+    position of the chunk in its note or leaflet), so a citation's own record id opens the
+    cited passage; `passage=` (a chunk id or position) is the older, explicit form.
     """
-    by_seq = False
-    if kind in ("note", "leaflet") and "#" in record_id and passage is None:
-        record_id, _, passage = record_id.rpartition("#")
-        by_seq = True
+    base, anchor = record_id, None
+    if kind in ("note", "leaflet") and "#" in record_id:
+        base, _, anchor = record_id.partition("#")
+        if not anchor.isdigit():
+            return None
     if kind in PATIENT_KINDS or kind in NOTE_KINDS:
         with patient_transaction(db.app, patient_id) as conn:
             if kind == "note":
-                return _note(conn, patient_id, record_id, passage, by_seq=by_seq)
+                return _note(conn, patient_id, base, passage, seq=int(anchor) if anchor is not None else None)
+            if kind == "appointment":
+                return _appointment(conn, patient_id, record_id)
             return _patient_row(conn, patient_id, kind, record_id)
     if kind == "leaflet":
         with db.app.connect() as conn:
-            return _leaflet(conn, record_id, passage)
+            return _leaflet(conn, base, anchor if anchor is not None else passage)
     if kind == "slot":
         with db.app.connect() as conn:
             return _slot(conn, record_id)
@@ -218,8 +229,36 @@ def _patient_row(conn: Connection, patient_id: str, kind: str, record_id: str) -
     return out
 
 
+def _appointment(conn: Connection, patient_id: str, appointment_id: str) -> dict[str, Any] | None:
+    """A booking as the patient needs it: when, where, with whom (not just a slot id)."""
+    row = get_appointment(conn, patient_id=patient_id, appointment_id=appointment_id)
+    if row is None:
+        return None
+    data = dict(row._mapping)
+    data["place"] = ", ".join(v for v in (row.location_name, row.location_address, row.location_city) if v)
+    return {
+        "kind": "appointment",
+        "record_id": appointment_id,
+        "title": f"{row.department_name} appointment",
+        "fields": _fields(
+            data,
+            [
+                ("status", "Status"),
+                ("starts_at", "Starts"),
+                ("ends_at", "Ends"),
+                ("organization_name", "Clinic"),
+                ("practitioner_name", "Clinician"),
+                ("place", "Place"),
+                ("reason", "Reason"),
+                ("created_at", "Booked at"),
+                ("booked_by", "Booked by"),
+            ],
+        ),
+    }
+
+
 def _note(
-    conn: Connection, patient_id: str, note_id: str, passage: str | None, *, by_seq: bool = False
+    conn: Connection, patient_id: str, note_id: str, passage: str | None, *, seq: int | None = None
 ) -> dict[str, Any] | None:
     note = conn.execute(
         text(
@@ -238,16 +277,20 @@ def _note(
         "text": note.text,
     }
     chunk = None
-    if passage is not None and passage.isdigit():
+    if seq is not None:  # a citation's own anchor: the chunk's position in the note
+        chunk = conn.execute(
+            text(
+                "SELECT seq, heading_path, text FROM note_chunks "
+                "WHERE patient_id = :pid AND note_id = :n AND seq = :s"
+            ),
+            {"pid": patient_id, "n": note_id, "s": seq},
+        ).one_or_none()
+    elif passage is not None and passage.isdigit():
         # a passage is a note chunk: by its id, or by its position in the note
         chunk = conn.execute(
             text(
                 "SELECT seq, heading_path, text FROM note_chunks WHERE patient_id = :pid AND note_id = :n "
-                + (
-                    "AND seq = :p LIMIT 1"
-                    if by_seq
-                    else "AND (id = :p OR seq = :p) ORDER BY (id = :p) DESC LIMIT 1"
-                )
+                "AND (id = :p OR seq = :p) ORDER BY (id = :p) DESC LIMIT 1"
             ),
             {"pid": patient_id, "n": note_id, "p": int(passage)},
         ).one_or_none()

@@ -1,5 +1,5 @@
-"""The record at a glance (the side panel): active problems, medicines, allergies, key labs,
-recent visits, immunizations given and recent notes — each section and row can be asked about.
+"""The record at a glance (the side panel): upcoming appointments, active problems, medicines,
+allergies, key labs, recent visits, immunizations given and recent notes — each section and row can be asked about.
 
 Presentation queries, read in one patient transaction under row-level security. The clinical
 rules are the product's everywhere: active medication = status active and not ended;
@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
+from records.queries.appointments import list_appointments
 
 # (LOINC, short label) in display order: what patients and clinicians look for first
 KEY_LABS: tuple[tuple[str, str], ...] = (
@@ -40,6 +41,7 @@ ACTIVE_CONDITION = ("active", "recurrence", "relapse")
 FINDING_SUFFIXES = ("(finding)", "(situation)", "(person)", "(observable entity)")
 EPOCH = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 RECENT_ROWS = 5  # visits and notes shown in the panel (the agent reads the rest)
+UPCOMING_APPOINTMENTS = 10
 
 
 @dataclass
@@ -74,6 +76,7 @@ class Glance:
     encounters: list[dict[str, Any]] = field(default_factory=list)
     immunizations: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
+    appointments: list[dict[str, Any]] = field(default_factory=list)  # upcoming, booked, soonest first
 
     def as_json(self) -> dict[str, Any]:
         def iso(v: Any) -> Any:
@@ -91,6 +94,7 @@ class Glance:
             "encounters": [clean(r) for r in self.encounters],
             "immunizations": [clean(r) for r in self.immunizations],
             "notes": [clean(r) for r in self.notes],
+            "appointments": [clean(r) for r in self.appointments],
             "labs": [
                 {
                     "code": s.code,
@@ -168,6 +172,25 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
             p=patient_id,
             n=RECENT_ROWS,
         )
+        upcoming = list_appointments(
+            conn,
+            patient_id=patient_id,
+            now=dt.datetime.now(dt.UTC),
+            include_past=False,
+            include_cancelled=False,
+            limit=UPCOMING_APPOINTMENTS,
+        ).items
+        appointments = [
+            {
+                "id": a.id,
+                "starts_at": a.starts_at,
+                "ends_at": a.ends_at,
+                "department": a.department_name,
+                "organization": a.organization_name,
+                "practitioner": a.practitioner_name,
+            }
+            for a in upcoming
+        ]
     disorders = [c for c in conditions if not str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     findings = [c for c in conditions if str(c["display"] or "").endswith(FINDING_SUFFIXES)]
     return Glance(
@@ -180,6 +203,7 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
         encounters=encounters,
         immunizations=immunizations,
         notes=notes,
+        appointments=appointments,
     )
 
 

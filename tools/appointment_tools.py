@@ -135,6 +135,7 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
                 "organization": r.organization_name,
                 "practitioner": r.practitioner_name,
                 "location": r.location_name,
+                "address": ", ".join(v for v in (r.location_address, r.location_city) if v) or None,
             },
         )
     names = ", ".join(sorted({f"{m.name} ({m.organization_name})" for m in chosen}))

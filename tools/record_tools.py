@@ -201,10 +201,12 @@ def get_medications(ctx: ToolContext, args: MedicationsInput) -> ToolResult:
                 f", ended {end}" if end else ""
             )
         extras = []
+        # Synthea's instruction texts end in a newline; a cited line must stay one line
+        dosage = " ".join(m.dosage_text.split()) if m.dosage_text else None
         if m.reason_display:
             extras.append(f"for {m.reason_display}")
-        if m.dosage_text:
-            extras.append(f"dosage: {m.dosage_text}")
+        if dosage:
+            extras.append(f"dosage: {dosage}")
         if m.as_needed:
             extras.append("as needed")
         if m.requester_name:
@@ -214,9 +216,7 @@ def get_medications(ctx: ToolContext, args: MedicationsInput) -> ToolResult:
             m.id,
             f"{name} — {state}" + (f"; {'; '.join(extras)}" if extras else ""),
             label=name,
-            facts=facts_of(
-                name, start, end, m.status, m.reason_display, m.dosage_text, m.code, m.requester_name
-            ),
+            facts=facts_of(name, start, end, m.status, m.reason_display, dosage, m.code, m.requester_name),
             fields={
                 "name": name,
                 "code": m.code,

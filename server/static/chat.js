@@ -253,7 +253,8 @@
     li.append(result);
     item.tools[data.id] = result;
     item.trace.querySelector("ol").append(li);
-    item.trace.querySelector(".trace-count").textContent = String(item.trace.querySelectorAll("li").length);
+    const steps = item.trace.querySelectorAll("li").length;
+    item.trace.querySelector(".trace-count").textContent = steps + (steps === 1 ? " step" : " steps");
     show(item.trace, true);
   }
 
@@ -288,13 +289,41 @@
     }
   }
 
+  // The answer as paragraphs and lists ("- " lines), citation handles as buttons. Built from
+  // text nodes only: whatever the answer quotes (note text, leaflet text) stays text.
   function renderAnswer(item) {
+    const nodes = [];
+    for (const block of item.text.split(/\n{2,}/)) {
+      let list = null;
+      let current = null; // the <p> or <li> that a following plain line continues
+      for (const line of block.split("\n")) {
+        const bullet = /^\s*[-•]\s+/.exec(line);
+        if (bullet) {
+          if (!list) {
+            list = el("ul");
+            nodes.push(list);
+          }
+          current = el("li");
+          current.append(...inline(item, line.slice(bullet[0].length)));
+          list.append(current);
+        } else if (current) {
+          current.append(el("br"), ...inline(item, line));
+        } else {
+          current = el("p");
+          current.append(...inline(item, line));
+          nodes.push(current);
+        }
+      }
+    }
+    item.answer.replaceChildren(...nodes);
+  }
+
+  function inline(item, text) {
     const parts = [];
     let last = 0;
-    const text = item.text;
-    HANDLE_RE.lastIndex = 0;
+    const re = new RegExp(HANDLE_RE.source, "g");
     let match;
-    while ((match = HANDLE_RE.exec(text)) !== null) {
+    while ((match = re.exec(text)) !== null) {
       if (match.index > last) parts.push(document.createTextNode(text.slice(last, match.index)));
       const handle = match[1];
       const citation = item.citations[handle];
@@ -313,7 +342,7 @@
       last = match.index + match[0].length;
     }
     if (last < text.length) parts.push(document.createTextNode(text.slice(last)));
-    item.answer.replaceChildren(...parts);
+    return parts;
   }
 
   function passageOf(citation) {
@@ -385,11 +414,34 @@
   // ---- booking: choose → confirm → ask ------------------------------------------------------
 
   let pendingSlot = null;
+  const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+  function pad(n) {
+    return String(n).padStart(2, "0");
+  }
+
+  // "Mon 2026-11-30 09:00–09:30 UTC": the words the answers use (server/formatting.py), so the
+  // slot on a button, in the confirmation and in the answer is recognisably the same one.
+  function when(starts, ends) {
+    const s = new Date(starts);
+    if (!starts || Number.isNaN(s.getTime())) return starts || "";
+    let text =
+      WEEKDAYS[s.getUTCDay()] + " " + s.getUTCFullYear() + "-" + pad(s.getUTCMonth() + 1) + "-" + pad(s.getUTCDate()) +
+      " " + pad(s.getUTCHours()) + ":" + pad(s.getUTCMinutes());
+    const e = new Date(ends);
+    if (ends && !Number.isNaN(e.getTime())) text += "–" + pad(e.getUTCHours()) + ":" + pad(e.getUTCMinutes());
+    return text + " UTC";
+  }
+
+  function place(row) {
+    return [row.department || row.specialty, row.organization].filter(Boolean).join(", ");
+  }
 
   function slotLabel(row) {
-    return [row.department || row.specialty, row.starts_at || row.start, row.clinician || row.practitioner]
+    const who = row.practitioner || row.clinician;
+    return [when(row.starts_at || row.start, row.ends_at), place(row), who ? "with " + who : ""]
       .filter(Boolean)
-      .join(" · ");
+      .join(" — ");
   }
 
   function showSlots(item, rows) {
@@ -399,27 +451,33 @@
       const slotId = row.slot_id || row.id;
       if (!slotId) continue;
       const li = el("li");
-      const button = el("button", "Choose " + (row.handle ? row.handle + ": " : "") + slotLabel(row), "secondary");
+      const button = el("button", null, "secondary slot");
       button.type = "button";
-      button.addEventListener("click", () => confirmSlot(row, slotId));
+      button.setAttribute("aria-label", "Choose " + (row.handle ? row.handle + ": " : "") + slotLabel(row));
+      if (row.handle) button.append(el("span", row.handle, "slot-handle"));
+      button.append(el("strong", when(row.starts_at || row.start, row.ends_at), "slot-when"));
+      const who = row.practitioner || row.clinician;
+      button.append(el("span", place(row) + (who ? " · " + who : ""), "slot-where"));
+      button.addEventListener("click", () => confirmSlot(row, slotId, button));
       li.append(button);
       list.append(li);
     }
     show(item.slots, list.children.length > 0);
   }
 
-  function confirmSlot(row, slotId) {
-    pendingSlot = { row: row, slotId: slotId };
-    const pairs = [];
+  function confirmSlot(row, slotId, button) {
+    pendingSlot = { row: row, slotId: slotId, button: button };
+    const pairs = [["When", when(row.starts_at || row.start, row.ends_at)]];
     for (const [key, label] of [
       ["department", "Department"],
       ["specialty", "Specialty"],
-      ["starts_at", "Starts"],
-      ["ends_at", "Ends"],
+      ["organization", "Clinic"],
+      ["practitioner", "Clinician"],
       ["clinician", "Clinician"],
-      ["location", "Location"],
+      ["location", "Place"],
+      ["address", "Address"],
     ]) {
-      if (row[key]) pairs.push([label, row[key]]);
+      if (row[key] && !pairs.some(([, value]) => value === row[key])) pairs.push([label, row[key]]);
     }
     fillFields(confirmDialog.querySelector("dl"), pairs);
     confirmDialog.showModal();
@@ -432,15 +490,18 @@
     // the handle is what the answer offered ("book S1"); the slot_id lets any agent act on it
     const label = slotLabel(pendingSlot.row);
     const handle = pendingSlot.row.handle;
+    const chosen = pendingSlot.button;
     const question =
-      (handle ? "Book " + handle + " (slot_id " + pendingSlot.slotId + ")" : "Book slot_id " + pendingSlot.slotId) +
-      (label ? ": " + label : "") +
-      ".";
+      "Book " + (handle ? handle + ": " : "") + (label || "this slot") + " (slot_id " + pendingSlot.slotId + ").";
     pendingSlot = null;
     // one confirmation per offer: the choices that led here cannot be sent twice by accident
     document.querySelectorAll(".slots button").forEach((b) => {
       b.disabled = true;
     });
+    if (chosen) {
+      chosen.classList.add("chosen");
+      chosen.setAttribute("aria-label", "Chosen: " + chosen.getAttribute("aria-label").replace(/^Choose /, ""));
+    }
     ask(question, null);
   });
 
@@ -452,8 +513,37 @@
 
   function showBooking(item, rows) {
     const row = rows[0] || {};
-    item.booking.replaceChildren(el("strong", "Booked. "), document.createTextNode(slotLabel(row) || "Your appointment is confirmed."));
+    item.booking.replaceChildren(
+      el("strong", "Booked. "),
+      document.createTextNode(slotLabel(row) ? slotLabel(row) + "." : "The appointment is confirmed."),
+    );
+    if (row.appointment_id) {
+      item.booking.append(el("span", " It is listed under Upcoming appointments.", "muted"));
+      addUpcoming(row);
+    }
     show(item.booking, true);
+  }
+
+  // the record panel's "Upcoming appointments" gains the booking at once (a reload renders it from the database)
+  function addUpcoming(row) {
+    const list = document.getElementById("upcoming-appointments");
+    if (!list || list.querySelector('[data-id="' + CSS.escape(row.appointment_id) + '"]')) return;
+    const li = el("li");
+    li.dataset.kind = "appointment";
+    li.dataset.id = row.appointment_id;
+    const open = el("button", row.department || "Appointment", "row-link");
+    open.type = "button";
+    open.addEventListener("click", () => openRecord("appointment", row.appointment_id, null));
+    li.append(open, document.createTextNode(" "));
+    li.append(el("span", when(row.starts_at, row.ends_at) + (row.organization ? " · " + row.organization : ""), "muted"));
+    const items = Array.from(list.children);
+    const later = items.find((other) => (other.dataset.starts || "") > (row.starts_at || ""));
+    li.dataset.starts = row.starts_at || "";
+    list.insertBefore(li, later || null);
+    const count = list.closest("section").querySelector(".count");
+    if (count) count.textContent = String(list.children.length);
+    const none = document.getElementById("no-appointments");
+    if (none) none.hidden = true;
   }
 
   // ---- opening a cited row / passage -----------------------------------------------------------
@@ -478,17 +568,30 @@
       title.textContent = data.title;
       fillFields(fields, data.fields || []);
       const p = data.passage;
+      passageNode.classList.toggle("cited", Boolean(p && p.text));
       if (p && p.text) {
-        passageHeading.textContent = p.heading || "";
-        show(passageHeading, Boolean(p.heading));
-        passageNode.replaceChildren(el("mark", p.text));
+        // "Leaflet title › Section": the title is the dialog's own heading already
+        const heading = (p.heading || "").startsWith(data.title + " › ") ? p.heading.slice(data.title.length + 3) : p.heading;
+        passageHeading.textContent = heading || "";
+        show(passageHeading, Boolean(heading));
+        passageNode.textContent = p.text;
         show(passageNode, true);
       } else if (data.text) {
         passageNode.textContent = data.text;
         show(passageNode, true);
       }
       if (data.text && p && p.text) {
-        full.querySelector("pre").textContent = data.text;
+        const whole = full.querySelector(".note-text");
+        if (Number.isInteger(p.start) && Number.isInteger(p.end)) {
+          whole.replaceChildren(
+            document.createTextNode(data.text.slice(0, p.start)),
+            el("mark", data.text.slice(p.start, p.end)),
+            document.createTextNode(data.text.slice(p.end)),
+          );
+        } else {
+          whole.textContent = data.text;
+        }
+        full.open = false;
         show(full, true);
       }
     } catch (err) {

@@ -78,6 +78,7 @@ PLANS = [
     ("Cancel my appointment", "list_appointments", {}),
     ("What are the visiting hours?", "search_leaflets", {"query": "What are the visiting hours?"}),
     ("What is HbA1c?", "search_leaflets", {"query": "What is HbA1c?"}),
+    ("Where can I park?", "search_leaflets", {"query": "Where can I park?"}),
     ("What did the doctor write about my back pain?", "search_notes", {"query": "back pain"}),
 ]
 
@@ -99,6 +100,23 @@ def test_a_follow_up_without_an_intent_replans_the_previous_question():
     assert plan.follow_up and [(c.name, c.input) for c in plan.calls] == [
         ("get_labs", {"query": "A1C", "latest_only": False, "since": "2025-01-01", "until": "2025-12-31"})
     ]
+
+
+def test_a_confirmation_naming_a_slot_offered_before_the_last_answer_books_that_slot():
+    offer = Turn(question="Book me a check-up", answer="Free slots …\n- Mon 09:00 · slot_id slot-7 [S1]")
+    other = Turn(question="where can I park?", answer="Parking … [K1]")
+    planner = Planner(ALL_TOOLS)
+    plan = planner.plan("Book S1: Mon 09:00 (slot_id slot-7).", [offer, other], TODAY)
+    assert [(c.name, c.input["slot_id"]) for c in plan.calls] == [("book_appointment", "slot-7")]
+    # never offered in this conversation, or not explicitly named: no booking from an old offer
+    assert planner.plan("Book S1 (slot_id slot-99).", [offer, other], TODAY).kind != "book"
+    assert planner.plan("yes please book it", [offer, other], TODAY).kind != "book"
+
+
+def test_a_leaflet_question_after_a_slot_offer_is_not_taken_as_more_booking():
+    history = [Turn(question="Book me a check-up", answer="Free slots …\n- Mon 09:00 · slot_id slot-1 [S1]")]
+    plan = Planner(ALL_TOOLS).plan("where can I park?", history, TODAY)
+    assert [c.name for c in plan.calls] == ["search_leaflets"]
 
 
 @pytest.mark.parametrize("question", ["What is the meaning of life?", "Write me a poem", "asdf qwerty"])
@@ -146,6 +164,12 @@ def test_render_puts_each_handle_after_its_row():
     assert render_result(text) == (
         "Active medications (2):\n- Lisinopril 10 MG [M1]\n- Metformin 500 MG [M2]\n… 3 more not shown."
     )
+
+
+def test_render_words_the_more_hint_for_people_not_in_tool_arguments():
+    text = "Free slots (8 of 250 shown):\n[S1] Mon 09:00\n… 242 more not shown; choose a later from_date to see them."
+    rendered = render_result(text)
+    assert "from_date" not in rendered and "… 242 more not shown (ask" in rendered
 
 
 def _offline(registry, db):

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import text
 
 from agent.base import Turn
-from agent.events import DoneEvent, ToolCallEvent
+from agent.events import DoneEvent, StatusEvent, ToolCallEvent
 from agent.offline import OFFLINE_BANNER, OfflineAgent
 from agent.runner import GuardedAgent
 from tests.agent.conftest import run
@@ -102,10 +102,16 @@ def build_patient(db) -> None:
     rec.write(db)
 
 
-def ask(world, question: str, history: list[Turn] | None = None, conversation: str = "conv-offline") -> list:
+def ask(
+    world,
+    question: str,
+    history: list[Turn] | None = None,
+    conversation: str = "conv-offline",
+    role: str = "patient",
+) -> list:
     scope = PatientScope(
         patient_id=world["patient"],
-        role="patient",
+        role=role,
         actor="test",
         conversation_id=conversation,
         message_id=question,
@@ -147,6 +153,19 @@ def test_medications(world):
     for (display,) in active:
         assert display in done.answer
     assert sum(h.startswith("M") for h in done.grounding.cited_handles) == len({d for (d,) in active})
+
+
+@pytest.mark.parametrize(
+    ("role", "question", "status"),
+    [
+        ("patient", "What medications am I taking?", "Looking up your medications…"),
+        ("clinician", "What medications is the patient taking?", "Looking up the patient's medications…"),
+        ("patient", "Book me a check-up", "Looking for free appointment slots…"),
+    ],
+)
+def test_the_status_line_names_the_lookup_in_the_readers_words(world, role, question, status):
+    events = ask(world, question, role=role, conversation=f"conv-status-{role}")
+    assert next(e.text for e in events if isinstance(e, StatusEvent)) == status
 
 
 def test_labs_latest_a1c(world):

@@ -249,6 +249,43 @@ def test_note_index_is_resumable_and_follows_the_model(clean_db, embedder):
     assert models == [embedder.model_name] and seqs[0] == seqs[1]
 
 
+class CountingEmbedder:
+    """The real embedder, counting the passages it is asked to embed."""
+
+    def __init__(self, embedder):
+        self.inner, self.model_name, self.embedded = embedder, embedder.model_name, []
+
+    def embed_passages(self, texts, **kw):
+        self.embedded.extend(texts)
+        return self.inner.embed_passages(texts, **kw)
+
+
+def test_repeated_note_text_is_embedded_once_and_stays_searchable_for_each_patient(clean_db, embedder):
+    db = clean_db
+    with db.admin.begin() as conn:
+        for pid in ("p1", "p2"):
+            add_patient(conn, pid)
+            add_note(conn, pid, f"{pid}-a", NOTE, date=dt.datetime(2023, 1, 10, tzinfo=dt.UTC))
+            add_note(conn, pid, f"{pid}-b", NOTE, date=dt.datetime(2023, 6, 10, tzinfo=dt.UTC))
+        add_note(conn, "p2", "p2-c", NOTE.replace("bronchitis", "sinusitis"))
+    counting = CountingEmbedder(embedder)
+    report = index_notes(db, counting)
+    with db.admin.connect() as conn:
+        chunks, distinct = conn.execute(
+            text("SELECT count(*), count(DISTINCT coalesce(heading_path::text, '') || text) FROM note_chunks")
+        ).one()
+        vectors_per_text = conn.execute(
+            text(
+                "SELECT count(DISTINCT embedding::text) FROM note_chunks GROUP BY text ORDER BY 1 DESC LIMIT 1"
+            )
+        ).scalar_one()
+    assert report.chunks == chunks and len(counting.embedded) == len(set(counting.embedded)) == distinct
+    assert report.embedded == distinct < chunks and vectors_per_text == 1
+    for pid in ("p1", "p2"):
+        found = _notes(db, embedder, pid, "amoxicillin", floor=0.3, limit=10, collapse_repeats=False)
+        assert {p.meta["note_id"] for p in found.passages} >= {f"{pid}-a", f"{pid}-b"}
+
+
 @pytest.mark.samples
 def test_real_synthea_notes_are_sectioned_and_searchable(clean_db, embedder, samples_dir):
     db = clean_db

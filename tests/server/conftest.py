@@ -256,6 +256,14 @@ def serve(world: World) -> Iterator[ServeFactory]:
         live.__exit__(None, None, None)
 
 
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    """Headless Chromium (Debian's package, driven by Playwright): tests.server.browser_support."""
+    from tests.server.browser_support import launch
+
+    yield from launch()
+
+
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 
 

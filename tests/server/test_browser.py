@@ -1,17 +1,11 @@
-"""End to end in headless Chromium: log in, ask, open a citation, book through the confirmation
-step; a clinician switches patients. Screenshots go to test-artifacts/.
-
-Chromium is Debian's package (`.ci/run` apt-gets it when absent) driven by Playwright for
-Python with `executable_path` — Playwright never downloads a browser here. Without the
-package the test skips with the reason on a developer machine and FAILS under CI, so a CI
-run cannot pass without having exercised the browser.
+"""The chat page in headless Chromium with a SCRIPTED agent, for what the real product cannot
+be made to do on demand: record text that is hostile markup, and an agent whose runs and side
+effects are counted (so a reload is proven to replay rather than re-run). The product's own
+journeys — a demo patient asking, booking, opening citations; a clinician switching patients —
+run against the real agent in test_e2e_browser.py.
 """
 
 from __future__ import annotations
-
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -19,35 +13,16 @@ from sqlalchemy import text
 from agent.events import CitationEvent, DoneEvent, StatusEvent, TextEvent, ToolCallEvent, ToolResultEvent
 from records.database import patient_transaction
 from server.scripted_agent import Effect
-from tests.conftest import PROJECT_ROOT
-from tests.server.conftest import PASSWORD, A, C
+from tests.server.browser_support import ARTIFACTS, ask, log_in, watch
+from tests.server.conftest import PASSWORD, A
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = PROJECT_ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def _require_chromium() -> None:
-    if CHROMIUM.exists():
-        return
-    reason = "Debian's chromium is not installed (apt-get install chromium; .ci/run does it)"
-    if os.environ.get("CI"):
-        pytest.fail(reason)
-    pytest.skip(reason)
+HOSTILE_CONDITION = "<script>alert('x')</script> (disorder)"  # seeded for patient A (conftest)
 
 
 def _script(db):
-    """A stand-in for the agent with the shapes the real one emits (lab answer, slots, booking)."""
+    """A stand-in for the agent with the shapes the real one emits (lab answer, passages, slots, booking)."""
 
     def book(request):
         with patient_transaction(db.app, request.scope.patient_id) as conn:
@@ -66,7 +41,8 @@ def _script(db):
             "handle": "B1",
             "appointment_id": "appt-1",
             "department": "Diabetes clinic",
-            "starts_at": "in 3 days",
+            "starts_at": "2030-01-07T09:00:00+00:00",
+            "ends_at": "2030-01-07T09:30:00+00:00",
         }
         return [
             ToolCallEvent(id="t2", name="book_appointment", input={"slot_id": "slot-1"}),
@@ -77,7 +53,7 @@ def _script(db):
 
     def script(request):
         q = request.question.lower()
-        if q.startswith("book s1 (slot_id slot-1)"):
+        if q.startswith("book s1") and "(slot_id slot-1)" in q:
             return [
                 StatusEvent(text="Booking your appointment…"),
                 Effect("book_appointment", book),
@@ -90,10 +66,11 @@ def _script(db):
                 "handle": "S1",
                 "slot_id": "slot-1",
                 "department": "Diabetes clinic",
-                "starts_at": "in 3 days, 09:00",
+                "starts_at": "2030-01-07T09:00:00+00:00",
+                "ends_at": "2030-01-07T09:30:00+00:00",
             }
             return [
-                StatusEvent(text="Looking for free appointments…"),
+                StatusEvent(text="Looking for free appointment slots…"),
                 ToolCallEvent(id="t1", name="find_slots", input={"specialty_or_department": "diabetes"}),
                 ToolResultEvent(
                     id="t1", name="find_slots", ok=True, summary="1 free slot", handles=["S1"], rows=[slot]
@@ -104,6 +81,14 @@ def _script(db):
                     answer="There is a free slot at the Diabetes clinic [S1]. Shall I book it?",
                     mode="offline",
                 ),
+            ]
+        if "note" in q:  # the seeded note and leaflet both carry markup that must stay text
+            answer = "The note says diabetes is well controlled [N1]. The leaflet advises regular meals [K1]."
+            return [
+                TextEvent(delta=answer),
+                CitationEvent(handle="N1", kind="note", record_id="note-a1#1", label="Progress note"),
+                CitationEvent(handle="K1", kind="leaflet", record_id="diabetes#0", label="Diet"),
+                DoneEvent(answer=answer, mode="offline"),
             ]
         answer = "Your latest HbA1c was 6.1 % on 2024-03-01 [L1]."
         return [
@@ -121,109 +106,67 @@ def _script(db):
     return script
 
 
-@pytest.fixture()
-def browser():
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-def _login(page, base: str, username: str) -> None:
-    page.goto(f"{base}/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
-def _ask(page, question: str):
-    before = page.locator("#messages > li").count()
-    page.get_by_role("textbox", name="Ask about").fill(question)
-    page.keyboard.press("Enter")
-    message = page.locator("#messages > li").nth(before)
-    message.locator('.answer[aria-busy="false"]').wait_for(timeout=20_000)
-    return message
-
-
-def test_patient_asks_opens_a_citation_and_books(serve, world, browser):
+def test_record_note_and_leaflet_markup_stays_text(serve, world, browser):
     served = serve(_script(world.db))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    external: list[str] = []
-    page.on("request", lambda r: external.append(r.url) if not r.url.startswith(served.url) else None)
-
-    _login(page, served.url, "alice")
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    seen = watch(page, served.url)
+    alerts: list[str] = []
+    page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+    log_in(page, served.url, "alice", PASSWORD)
     page.wait_for_url(f"**/patients/{A}")
-    message = _ask(page, "What is my latest HbA1c?")
-    answer = message.locator(".answer")
-    assert answer.inner_text().startswith("Your latest HbA1c was 6.1 %")
-    assert message.locator(".trace summary").inner_text().startswith("How this was answered (1 steps)")
-    message.locator("button.cite", has_text="L1").click()
+    assert HOSTILE_CONDITION in page.locator("aside.record").inner_text()
+
+    message = ask(page, "What do my notes say?")
+    message.locator("button.cite", has_text="N1").click()
     dialog = page.locator("#record-dialog")
-    dialog.get_by_text("Hemoglobin A1c/Hemoglobin.total in Blood").wait_for()
-    assert "6.1" in dialog.locator(".fields").inner_text()
-    page.screenshot(path=str(ARTIFACTS / "patient-citation.png"), full_page=True)
+    dialog.locator(".passage.cited").get_by_text("Assessment: diabetes well controlled.").wait_for()
+    dialog.locator(".full-text summary").click()
+    assert "<img src=https://evil.example/x.png>" in dialog.locator(".note-text").inner_text()
+    assert dialog.locator(".note-text mark").inner_text() == "Assessment: diabetes well controlled."
+    assert dialog.locator("img").count() == 0
     dialog.get_by_role("button", name="Close").click()
 
-    offer = _ask(page, "Please book me a diabetes check-up")
+    message.locator("button.cite", has_text="K1").click()
+    dialog.locator("h2", has_text="Living with type 2 diabetes").wait_for()
+    assert "![x](https://evil.example/track.png)" in dialog.locator(".passage").inner_text()
+    assert page.locator("main img").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "hostile-text.png"))
+    assert alerts == [] and seen.problems == [] and seen.external == []
+
+
+def test_a_reload_replays_the_conversation_without_running_the_agent_again(serve, world, browser):
+    served = serve(_script(world.db))
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    seen = watch(page, served.url)
+    log_in(page, served.url, "alice", PASSWORD)
+    page.wait_for_url(f"**/patients/{A}")
+    message = ask(page, "What is my latest HbA1c?")
+    assert message.locator(".answer").inner_text().startswith("Your latest HbA1c was 6.1 %")
+    assert message.locator(".trace summary").inner_text() == "How this was answered (1 step)"
+
+    offer = ask(page, "Please book me a diabetes check-up")
     offer.get_by_role("button", name="Choose S1").click()
     confirm = page.locator("#confirm-dialog")
-    assert confirm.is_visible() and "Diabetes clinic" in confirm.inner_text()
-    with patient_transaction(world.db.admin, A) as conn:
-        assert (
-            conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 0
-        )  # not before confirming
+    assert "Mon 2030-01-07 09:00–09:30 UTC" in confirm.inner_text()
     confirm.get_by_role("button", name="Confirm booking").click()
     booked = page.locator("#messages > li").nth(2)
     booked.locator(".booking").wait_for()
-    assert booked.locator(".booking").inner_text().startswith("Booked.")
-    page.screenshot(path=str(ARTIFACTS / "patient-view.png"), full_page=True)
-    with patient_transaction(world.db.admin, A) as conn:
-        assert conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 1
+    assert booked.locator(".booking").inner_text().startswith("Booked. Mon 2030-01-07 09:00–09:30 UTC")
+    assert "Mon 2030-01-07 09:00–09:30 UTC" in page.locator("#upcoming-appointments").inner_text()
 
-    # a reload replays the conversation from storage without running anything again
     page.reload()
     page.locator('#messages > li:nth-child(3) .answer[aria-busy="false"]').wait_for(timeout=20_000)
     assert page.locator("#messages > li").count() == 3
     assert served.agent.runs == 3 and served.agent.effects["book_appointment"] == 1
-
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=str(ARTIFACTS / "patient-phone.png"), full_page=False)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    assert problems == [] and external == []
-    context.close()
-
-
-def test_clinician_switches_patients(serve, world, browser):
-    served = serve(_script(world.db))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    _login(page, served.url, "carol")
-    page.wait_for_url("**/patients")
-    page.get_by_role("link", name="Alice Anders").click()
-    page.wait_for_url(f"**/patients/{A}")
-    _ask(page, "HbA1c trend since 2020?")
-    page.screenshot(path=str(ARTIFACTS / "clinician-view.png"), full_page=True)
-    page.get_by_text("Switch patient").click()
-    page.get_by_role("link", name="Cara Chen").click()
-    page.wait_for_url(f"**/patients/{C}")
-    assert page.get_by_role("heading", level=1).inner_text() == "Cara Chen"
-    assert "Alice" not in page.locator("aside.record").inner_text()
-    page.screenshot(path=str(ARTIFACTS / "clinician-switched.png"), full_page=True)
-    context.close()
+    with patient_transaction(world.db.admin, A) as conn:
+        assert conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 1
+    assert seen.problems == [] and seen.external == []
 
 
 def test_keyboard_only_user_can_ask(serve, world, browser):
     served = serve(_script(world.db))
     page = browser.new_context().new_page()
-    _login(page, served.url, "alice")
+    log_in(page, served.url, "alice", PASSWORD)
     page.wait_for_url(f"**/patients/{A}")
     page.get_by_role("textbox", name="Ask about").focus()
     page.keyboard.type("What is my latest HbA1c?")
@@ -235,4 +178,3 @@ def test_keyboard_only_user_can_ask(serve, world, browser):
     page.locator("#record-dialog[open]").wait_for()
     page.keyboard.press("Escape")
     assert page.locator("#record-dialog[open]").count() == 0
-    assert shutil.which("chromium") or CHROMIUM.exists()

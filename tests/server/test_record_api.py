@@ -64,6 +64,20 @@ def test_opening_a_leaflet_passage(alice):
     assert by_slug["passage"] == leaflet["passage"]
 
 
+def test_a_search_citations_own_record_id_opens_its_passage(alice):
+    """search_notes cites `<note id>#<seq>`, search_leaflets `<slug>#<seq>`: the id alone opens it."""
+    note = alice.get(f"/api/patients/{A}/records/note/note-a1%231").json()
+    assert note["passage"]["text"] == "Assessment: diabetes well controlled."
+    assert note["text"][note["passage"]["start"] : note["passage"]["end"]] == note["passage"]["text"]
+    leaflet = alice.get(f"/api/patients/{A}/records/leaflet/diabetes%230").json()
+    assert leaflet["title"] == "Living with type 2 diabetes" and leaflet["passage"]["heading"] == "Diet"
+    for missing in ("note/note-a1%23x", "leaflet/diabetes%237", "note/note-b1%231"):
+        assert alice.get(f"/api/patients/{A}/records/{missing}").status_code == 404
+    # a passage no longer indexed: the whole note still opens, without a highlighted passage
+    whole = alice.get(f"/api/patients/{A}/records/note/note-a1%239").json()
+    assert "passage" not in whole and whole["text"].startswith("Chief complaint")
+
+
 def test_unknown_kinds_and_ids_are_not_found(alice):
     assert alice.get(f"/api/patients/{A}/records/secrets/1").status_code == 404
     assert alice.get(f"/api/patients/{A}/records/note/none").status_code == 404

@@ -13,9 +13,9 @@ import re
 import pytest
 
 from tests.fakes.anthropic_server import FakeMessagesAPI, text_message, tool_use_message, usage
-from tests.server.conftest import A
+from tests.server.browser_support import ARTIFACTS, log_in
+from tests.server.conftest import PASSWORD, A
 from tests.server.real_agents import claude_factory, offline_factory, serve_agent
-from tests.server.test_browser import ARTIFACTS, _login, browser  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -51,11 +51,11 @@ def _metrics(message) -> dict[str, str]:
     return dict(zip(terms, values, strict=True))
 
 
-def test_offline_ask_about_this_lab_row_gives_a_scoped_cited_answer(world, browser):  # noqa: F811
+def test_offline_ask_about_this_lab_row_gives_a_scoped_cited_answer(world, browser):
     with serve_agent(world.db, offline_factory) as url:
         page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
         problems = _watch(page)
-        _login(page, url, "alice")
+        log_in(page, url, "alice", PASSWORD)
         page.wait_for_url(f"**/patients/{A}")
         message = _ask_about_the_a1c_row(page, "Is this normal?")
 
@@ -95,7 +95,7 @@ def test_offline_ask_about_this_lab_row_gives_a_scoped_cited_answer(world, brows
         assert problems == []
 
 
-def test_claude_record_scoped_answer_with_its_metrics_panel_open(world, browser):  # noqa: F811
+def test_claude_record_scoped_answer_with_its_metrics_panel_open(world, browser):
     fake = FakeMessagesAPI().start()
     fake.enqueue(
         tool_use_message(
@@ -115,7 +115,7 @@ def test_claude_record_scoped_answer_with_its_metrics_panel_open(world, browser)
         with serve_agent(world.db, claude_factory(fake), anthropic_api_key="sk-ant-test-fake") as url:
             page = browser.new_context(viewport={"width": 1280, "height": 1100}).new_page()
             problems = _watch(page)
-            _login(page, url, "alice")
+            log_in(page, url, "alice", PASSWORD)
             page.wait_for_url(f"**/patients/{A}")
             assert "Offline mode" not in page.locator(".chat").inner_text()
             message = _ask_about_the_a1c_row(page, "Is this normal?")

@@ -53,6 +53,11 @@ def test_every_read_tool_answers_for_every_sample_patient(db, sampled):
             ), name
             for row in result.rows:
                 assert f"[{row['handle']}]" in result.text
+            if REGISTRY.get(name).section not in ("notes", "leaflets"):
+                # one record, one line: free text from Synthea (instructions end in newlines)
+                # must not spill a citation's claims onto an uncited line
+                body = result.text.splitlines()[1:]
+                assert all(line.startswith(("[", "…", "Note:")) for line in body), (name, result.text)
 
 
 def test_sample_labs_latest_a1c_and_blood_pressure(db, sampled):
