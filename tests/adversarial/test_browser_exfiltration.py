@@ -20,8 +20,8 @@ import pytest
 
 from agent.fake_api import MessageReply, text_message, tool_use_message
 from tests.adversarial.conftest import EXFIL_HOST
-from tests.server.conftest import A
-from tests.server.test_browser import ARTIFACTS, _ask, _login, browser  # noqa: F401  (fixture)
+from tests.server.browser_support import ARTIFACTS, ask, log_in
+from tests.server.conftest import PASSWORD, A, browser  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -59,13 +59,13 @@ def test_no_external_resource_is_rendered_or_fetched(serve_agent, world, poisone
     page.on("pageerror", lambda e: console.append(f"pageerror: {e}"))
     page.on("dialog", lambda d: (console.append(f"dialog: {d.message}"), d.dismiss()))
 
-    _login(page, live.url, "alice")
+    log_in(page, live.url, "alice", PASSWORD)
     page.wait_for_url(f"**/patients/{A}")
     response = page.goto(f"{live.url}/patients/{A}")
     csp = response.headers["content-security-policy"]
     assert "img-src 'self' data:" in csp and "script-src 'self'" in csp and "default-src 'none'" in csp
 
-    message = _ask(page, "What did my last note say?")
+    message = ask(page, "What did my last note say?")
     answer = message.locator(".answer").inner_text()
     assert f"![chart](https://{EXFIL_HOST}/collect" in answer  # shown as text, not rendered
     assert '<img src="https://' in answer
