@@ -74,7 +74,7 @@ def test_no_external_resource_is_rendered_or_fetched(serve_agent, world, poisone
     dialog = page.locator("#record-dialog[open]")
     dialog.get_by_text("Whole note").wait_for()  # the page's CSP forbids eval: no wait_for_function
     dialog.get_by_text("Whole note").click()  # the full note, with its <img> tag, on screen
-    note = dialog.locator(".full-text pre").inner_text()
+    note = dialog.locator(".full-text .note-text").inner_text()
     assert f"https://{EXFIL_HOST}/" in note and "<img" in note  # the note's image tag, as text
     page.screenshot(path=str(ARTIFACTS / "injection-note-opened.png"), full_page=True)
 
