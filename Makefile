@@ -9,7 +9,7 @@ PIP_PROGRESS = awk '/^Collecting/ { n++; printf "\r  %d packages resolved (%s)  
 	/^Installing collected/ { printf "\n  installing %d packages (a minute or two)…\n", n; fflush() } \
 	/^Successfully installed/ { print "  installed" }'
 
-.PHONY: run test test-fast test-slow lint format venv eval bench clean-db
+.PHONY: run test test-slow lint format venv eval clean-db
 
 venv: $(VENV)/.installed
 

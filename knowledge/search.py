@@ -21,7 +21,7 @@ from knowledge.fusion import reciprocal_rank_fusion
 from knowledge.gate import ExactTerm, contains_exact, exact_terms, passes_gate
 
 KeywordBackend = Literal["fts", "bm25"]
-DEFAULT_KEYWORD_BACKEND: KeywordBackend = "bm25"  # measured: see README "Search quality"
+DEFAULT_KEYWORD_BACKEND: KeywordBackend = "bm25"  # measured: README "Retrieval quality", docs/search.md
 CANDIDATES_PER_LEG = 30
 HNSW_EF_SEARCH = 100
 
