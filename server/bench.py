@@ -81,18 +81,19 @@ def _serve(settings_json: dict[str, Any], database_name: str, port: int) -> None
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
 
-def _wait_until_up(base: str, server: Any) -> None:
-    deadline = time.monotonic() + 60
+def wait_until_up(base: str, server: Any, *, what: str = "benchmark", timeout_s: float = 60) -> None:
+    """Poll /healthz of a server started in another process until it answers (or dies)."""
+    deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if not server.is_alive():
-            raise RuntimeError("the benchmark server exited at start")
+            raise RuntimeError(f"the {what} server exited at start")
         try:
             if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.1)
-    raise RuntimeError("the benchmark server did not start")
+    raise RuntimeError(f"the {what} server did not start")
 
 
 def _trivial_route() -> Route:
@@ -186,7 +187,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
         server.start()
         try:
             base = f"http://127.0.0.1:{port}"
-            _wait_until_up(base, server)
+            wait_until_up(base, server)
             results = asyncio.run(_measure(base, token, streams, rounds))
         finally:
             server.terminate()

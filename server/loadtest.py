@@ -41,6 +41,7 @@ from records import migrate
 from records.database import Database, open_database
 from records.embedded import drop_database
 from records.settings import Settings, get_settings
+from server.bench import wait_until_up
 from tools.bench import percentile
 from tools.bench_population import fill, fill_reference, patient_ids
 
@@ -156,20 +157,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def _wait_until_up(base: str, server: Any) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if not server.is_alive():
-            raise RuntimeError("the load-test server exited at start")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("the load-test server did not start")
 
 
 # --- the client side ---------------------------------------------------------------------------
@@ -300,7 +287,7 @@ def run_load_test(
         server.start()
         processes.append(server)
         base = f"http://127.0.0.1:{port}"
-        _wait_until_up(base, server)
+        wait_until_up(base, server, what="load-test", timeout_s=90)
         results = []
         total = sum(n * questions for n in levels)
         with progress() if show_progress else _NoBar() as bar:
