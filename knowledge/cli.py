@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from chartside.console import console, err_console, fail
 from chartside.groups import bench_app, eval_app
+from chartside.patient_arg import patient_or_exit
 from knowledge import retrieval_eval as reval
 from knowledge.embeddings import Embedder, EmbeddingSetupError, check_dimensions, get_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ingest_leaflets
@@ -118,7 +119,8 @@ def notes_index_command(
     """Embed every clinical note not yet indexed with the current model (resumable)."""
     db, embedder = _open()
     try:
-        report = index_notes(db, embedder, patient or None, show_progress=True)
+        chosen = [patient_or_exit(db, p).patient_id for p in patient or ()]
+        report = index_notes(db, embedder, chosen or None, show_progress=True)
     finally:
         db.dispose()
     console.print(
@@ -136,6 +138,7 @@ def notes_search_command(
     """Search ONE patient's notes as the search_notes tool does."""
     db, embedder = _open()
     try:
+        patient = patient_or_exit(db, patient).patient_id
         with patient_transaction(db.app, patient) as conn:
             outcome = search_notes(
                 conn,
