@@ -30,7 +30,7 @@ from typing import Any
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
 from agent.intent import WRITE_TOOLS
-from records.database import Database
+from records.database import Database, retry_after_disconnect
 from records.settings import Settings
 from server import store
 from server.store import StoredEvent, StoredMessage
@@ -292,6 +292,7 @@ class RunManager:
             return
         try:
             await self._to_thread(
+                retry_after_disconnect,  # a killed connection committed nothing: write the batch again
                 store.append_events,
                 self.db,
                 patient_id=run.message.patient_id,
