@@ -39,6 +39,7 @@ from records.settings import Settings
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
+from server.request_guard import RequestLineGuard
 from server.runs import RunManager
 from server.throttle import RateLimits, StreamSlots
 
@@ -151,6 +152,7 @@ def create_app(
     middleware = [
         Middleware(SecurityHeadersMiddleware),
         Middleware(GenericErrorMiddleware),
+        Middleware(RequestLineGuard),
         Middleware(
             SessionMiddleware,
             secret_key=load_secret_key(settings),

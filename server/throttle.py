@@ -28,6 +28,8 @@ class RateLimits:
                 "You are asking faster than this service allows.",
             ),
             "login": (parse(f"{settings.login_rate_per_minute}/minute"), "Too many login attempts."),
+            # requests without a valid session or token, per client address
+            "anonymous": (parse(f"{settings.api_rate_per_minute}/minute"), "Too many requests."),
         }
 
     def hit(self, kind: str, key: str) -> None:
