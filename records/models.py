@@ -657,6 +657,8 @@ class Account(Base):
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     # sessions issued before this are refused (logout, a new password); NULL = none revoked
     sessions_valid_after: Mapped[dt.datetime | None] = mapped_column(TZ)
+    # an evaluator account of an evaluation sandbox may book (records.capabilities)
+    evaluation_sandbox: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class ClinicianPanel(Base):

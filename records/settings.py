@@ -105,7 +105,12 @@ class Settings(BaseSettings):
     ask_rate_per_minute: int = Field(default=12, ge=1, description="Questions per account per minute.")
     api_rate_per_minute: int = Field(default=300, ge=1, description="API requests per account per minute.")
     login_rate_per_minute: int = Field(
-        default=10, ge=1, description="Login attempts per username per minute."
+        default=10,
+        ge=1,
+        description="Failed logins per (username, client address) per minute; then that pair waits.",
+    )
+    login_spray_per_minute: int = Field(
+        default=30, ge=1, description="Failed logins per client address per minute, across all usernames."
     )
     max_streams_per_account: int = Field(default=3, ge=1, description="Open answer streams per account.")
     stream_grace_s: float = Field(

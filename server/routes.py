@@ -245,7 +245,11 @@ async def message_events(request: Request) -> Response:
         raise too_many(f"At most {slots.limit} answers can stream at once for one account.", 5)
     try:
         events = svc.runs.events(
-            message, actor=access.principal.actor, role=access.principal.role, after_seq=after
+            message,
+            actor=access.principal.actor,
+            role=access.principal.role,
+            after_seq=after,
+            writes=access.principal.account.write_mode,
         )
         response = EventSourceResponse(
             _sse(events), ping=svc.settings.stream_ping_s, headers={"X-Accel-Buffering": "no"}

@@ -30,6 +30,7 @@ from typing import Any
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
 from agent.intent import WRITE_TOOLS
+from records.capabilities import WriteMode
 from records.database import Database, retry_after_disconnect
 from records.settings import Settings
 from server import store
@@ -118,7 +119,13 @@ class RunManager:
     # --- readers ---------------------------------------------------------------------------
 
     async def events(
-        self, message: StoredMessage, *, actor: str, role: str, after_seq: int
+        self,
+        message: StoredMessage,
+        *,
+        actor: str,
+        role: str,
+        after_seq: int,
+        writes: WriteMode | None = None,
     ) -> AsyncIterator[StoredEvent]:
         """Every event after `after_seq`, live when the run is here, from storage otherwise."""
         key = (message.patient_id, message.id)
@@ -128,7 +135,7 @@ class RunManager:
             if run is None and message.status == "pending":
                 turns = await self._to_thread(store.claim, self.db, message)
                 if turns is not None:
-                    run = self._start(message, turns, actor=actor, role=role)
+                    run = self._start(message, turns, actor=actor, role=role, writes=writes)
         if not lock.locked() and key not in self._runs:
             self._locks.pop(key, None)
         if run is not None:
@@ -185,12 +192,20 @@ class RunManager:
 
     # --- the run ---------------------------------------------------------------------------
 
-    def _start(self, message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> Run:
+    def _start(
+        self,
+        message: StoredMessage,
+        turns: list[Turn],
+        *,
+        actor: str,
+        role: str,
+        writes: WriteMode | None = None,
+    ) -> Run:
         run = Run(message=message, next_seq=message.last_seq + 1, actor=actor, role=role)
         self._runs[run.key] = run
         self.started += 1
         run.task = asyncio.create_task(
-            self._drive(run, turns, actor=actor, role=role), name=f"run-{message.id}"
+            self._drive(run, turns, actor=actor, role=role, writes=writes), name=f"run-{message.id}"
         )
         return run
 
@@ -203,11 +218,13 @@ class RunManager:
         else:
             run.cancel_timer = asyncio.get_running_loop().call_later(grace, run.task.cancel)
 
-    async def _drive(self, run: Run, turns: list[Turn], *, actor: str, role: str) -> None:
+    async def _drive(
+        self, run: Run, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
+    ) -> None:
         writer = asyncio.create_task(self._write_loop(run), name=f"writer-{run.message.id}")
         terminal: DoneEvent | ErrorEvent | None = None
         try:
-            request = self._request(run.message, turns, actor=actor, role=role)
+            request = self._request(run.message, turns, actor=actor, role=role, writes=writes)
             async with asyncio.timeout(self.settings.run_timeout_s):
                 async with contextlib.aclosing(self.agent.run(request)) as stream:
                     async for event in stream:
@@ -236,13 +253,16 @@ class RunManager:
         await asyncio.shield(self._close(run, terminal, writer))
 
     @staticmethod
-    def _request(message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> AgentRequest:
+    def _request(
+        message: StoredMessage, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
+    ) -> AgentRequest:
         scope = PatientScope(
             patient_id=message.patient_id,
             role=role,  # type: ignore[arg-type]
             actor=actor,
             conversation_id=message.conversation_id,
             message_id=message.id,
+            writes=writes,  # the account's, from records.capabilities
         )
         return AgentRequest(
             scope=scope,
