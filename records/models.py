@@ -79,6 +79,22 @@ class SourceFile(Base):
     warnings: Mapped[list] = mapped_column(JSONB, server_default=text("'[]'::jsonb"))
 
 
+class RunClaim(Base):
+    """Which server process is answering which message (server.sweeper).
+
+    Written with the claim and deleted with the final event. Holds no clinical data, only
+    ids, so it is not under row-level security: a sweeper must see every process's claims
+    to close the messages of a process that died mid-answer.
+    """
+
+    __tablename__ = "run_claims"
+
+    message_id: Mapped[str] = mapped_column(Text, primary_key=True)
+    run_patient_id: Mapped[str] = mapped_column(Text)
+    owner: Mapped[str] = mapped_column(Text, index=True)  # the process's id (its advisory lock)
+    claimed_at: Mapped[dt.datetime] = mapped_column(TZ, server_default=_now())
+
+
 # --------------------------------------------------------------------------------------------
 # Reference data (no patient_id)
 # --------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
 from server.request_guard import RequestLineGuard
 from server.runs import RunManager
+from server.sweeper import sweeping
 from server.throttle import RateLimits, StreamSlots
 
 log = logging.getLogger(__name__)
@@ -124,7 +125,10 @@ def create_app(
         database = db or await run_in_threadpool(open_database, settings)
         embedder = await run_in_threadpool(load_embedder, settings)
         agent = (agent_factory or default_agent_factory)(Resources(settings, database, embedder))
-        runs = RunManager(db=database, settings=settings, agent=agent)
+        # this process's run-owner lock, and the sweep of answers a dead process left running
+        stack = contextlib.AsyncExitStack()
+        owner = await stack.enter_async_context(sweeping(database))
+        runs = RunManager(db=database, settings=settings, agent=agent, owner=owner.id if owner else None)
         app.state.services = Services(
             settings=settings,
             db=database,
@@ -146,6 +150,7 @@ def create_app(
                 yield
         finally:
             await runs.shutdown()
+            await stack.aclose()
             if db is None:
                 database.dispose()
 

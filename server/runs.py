@@ -106,8 +106,10 @@ class RunManager:
         settings: Settings,
         agent: Agent,
         run_in_thread: Callable[..., Any] | None = None,
+        owner: str | None = None,
     ) -> None:
         self.db = db
+        self.owner = owner  # this process's id in run_claims (server.sweeper), if it keeps one
         self.settings = settings
         self.agent = agent
         self._runs: dict[tuple[str, str], Run] = {}
@@ -133,7 +135,7 @@ class RunManager:
         async with lock:
             run = self._runs.get(key)
             if run is None and message.status == "pending":
-                turns = await self._to_thread(store.claim, self.db, message)
+                turns = await self._to_thread(store.claim, self.db, message, self.owner)
                 if turns is not None:
                     run = self._start(message, turns, actor=actor, role=role, writes=writes)
         if not lock.locked() and key not in self._runs:

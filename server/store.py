@@ -174,11 +174,13 @@ def _history(conn: Connection, message: StoredMessage) -> list[Turn]:
     return [Turn(question=r.question, answer=r.answer) for r in reversed(rows)]
 
 
-def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
+def claim(db: Database, message: StoredMessage, owner: str | None = None) -> list[Turn] | None:
     """pending → running, for exactly one caller across all server processes.
 
     Returns the conversation's earlier turns (read in the same transaction) to the winner,
-    None to everyone else.
+    None to everyone else. With `owner` (this process's id, server.sweeper) the claim is
+    recorded in `run_claims` in the same transaction, so a sweeper can close the message if
+    the process dies before answering.
     """
     with patient_transaction(db.app, message.patient_id) as conn:
         won = conn.execute(
@@ -189,6 +191,11 @@ def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
         ).rowcount
         if won != 1:
             return None
+        if owner is not None:
+            conn.execute(
+                text("INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (:m, :p, :o)"),
+                {"m": message.id, "p": message.patient_id, "o": owner},
+            )
         return _history(conn, message)
 
 
@@ -239,6 +246,7 @@ def append_events(
                     "m": message_id,
                 },
             )
+            conn.execute(text("DELETE FROM run_claims WHERE message_id = :m"), {"m": message_id})
         if outcome is not None:
             write_audit(
                 conn,
