@@ -92,6 +92,34 @@ def _pending_notes(conn: Connection, patient_id: str, model_name: str) -> list:
     ).all()
 
 
+def patients_with_pending_notes(db: Database, patient_ids: Iterable[str], model_name: str) -> list[str]:
+    """Those of `patient_ids` with a note that has no chunks from `model_name` (one cheap
+    indexed query per patient: row-level security needs the patient set)."""
+    pending = []
+    for patient_id in patient_ids:
+        with patient_transaction(db.admin, patient_id) as conn:
+            if conn.execute(
+                text(
+                    "SELECT 1 FROM clinical_notes n WHERE n.patient_id = :p AND NOT EXISTS (SELECT 1 "
+                    "FROM note_chunks c WHERE c.patient_id = n.patient_id AND c.note_id = n.id "
+                    "AND c.embedding_model = :m) LIMIT 1"
+                ),
+                {"p": patient_id, "m": model_name},
+            ).first():
+                pending.append(patient_id)
+    return pending
+
+
+def lock_patient_index(conn: Connection, patient_id: str) -> None:
+    """Serialise indexers of one patient (two concurrent ingests of one folder): the second
+    waits for the first to commit, then finds nothing pending instead of inserting the same
+    chunks again. Released with the transaction."""
+    conn.execute(
+        text("SELECT pg_advisory_xact_lock(hashtextextended('chartside-note-index:' || :p, 0))"),
+        {"p": patient_id},
+    )
+
+
 def note_chunks_for(note_text: str) -> list:
     return chunk_blocks(note_blocks(note_text), budget=NOTE_BUDGET_WORDS)
 
@@ -103,6 +131,7 @@ def index_patient(
     report: NoteIndexReport,
     repeated: RepeatedPassages | None = None,
 ) -> None:
+    lock_patient_index(conn, patient_id)
     pending = _pending_notes(conn, patient_id, embedder.model_name)
     if not pending:
         return
