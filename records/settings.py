@@ -124,6 +124,11 @@ class Settings(BaseSettings):
         default=1800.0, gt=0, description="An idle MCP session (and its conversation) ends after this."
     )
     mcp_max_sessions: int = Field(default=1000, ge=1, description="Open MCP sessions at most (HTTP).")
+    mcp_max_sessions_per_account: int = Field(
+        default=8,
+        ge=1,
+        description="Open MCP sessions per account (HTTP), so one account cannot fill the pool.",
+    )
 
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)

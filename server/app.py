@@ -34,6 +34,7 @@ from starlette.templating import Jinja2Templates
 
 from agent.base import Agent
 from mcp_server.http import McpMount
+from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_metadata
 from records.database import Database, open_database
 from records.settings import Settings
 from server.errors import ApiError
@@ -173,6 +174,8 @@ def create_app(
             *pages.page_routes(),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
             Route("/mcp", endpoint=mcp),
+            Route(PROTECTED_RESOURCE_PATH, _protected_resource),
+            Route(f"{PROTECTED_RESOURCE_PATH}/mcp", _protected_resource),
             *extra_routes,
         ],
         middleware=middleware,
@@ -188,6 +191,12 @@ def create_app(
     )
     app.state.templates = templates
     return app
+
+
+async def _protected_resource(request: Request) -> Response:
+    """RFC 9728 metadata of `/mcp` (what an MCP client reads after a 401)."""
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    return JSONResponse(protected_resource_metadata(headers, request.url.scheme))
 
 
 def _static_version() -> str:
