@@ -92,6 +92,7 @@ def mcp_command(
         bind_stdio,
         build_stdio_server,
         protocol_streams_diverted,
+        refuse_stdio,
         serve_stdio,
     )
 
@@ -119,6 +120,7 @@ def mcp_command(
             try:
                 patient = resolve_patient(db, patient).patient_id
             except PatientNotResolved as exc:
+                refuse_stdio(db, patient, role.value, str(exc))
                 db.dispose()
                 raise fail(str(exc), code=USAGE_ERROR) from None
             binding = bind_stdio(db, patient, role.value)

@@ -40,7 +40,6 @@ from records.settings import Settings
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
-from server.request_guard import RequestLineGuard
 from server.runs import RunManager
 from server.sweeper import sweeping
 from server.throttle import RateLimits, StreamSlots
@@ -158,7 +157,6 @@ def create_app(
     middleware = [
         Middleware(SecurityHeadersMiddleware),
         Middleware(GenericErrorMiddleware),
-        Middleware(RequestLineGuard),
         Middleware(
             SessionMiddleware,
             secret_key=load_secret_key(settings),
@@ -185,6 +183,7 @@ def create_app(
             sa_exc.OperationalError: _database_unavailable,
             sa_exc.InterfaceError: _database_unavailable,
             sa_exc.TimeoutError: _database_unavailable,
+            sa_exc.DataError: _unstorable_input,
         },
         lifespan=lifespan,
         max_body_size=settings.max_body_bytes,
@@ -241,6 +240,19 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code, message = GENERIC.get(exc.status_code, ("error", "The request could not be handled."))
     return _error_response(request, exc.status_code, code, message, dict(exc.headers or {}))
+
+
+async def _unstorable_input(request: Request, exc: Exception) -> Response:
+    """A value the database cannot hold or compare reached a query (a NUL in a path parameter,
+    text where a number belongs): the request is bad, not the server. 400, one log line.
+
+    Every handler gets this from one place; patient ids never get here, because the access
+    guard refuses (and audits) an id that names no patient before any record query runs.
+    """
+    log.info("unstorable input on %s %s: %s", request.method, request.url.path, type(exc.orig).__name__)
+    return _error_response(
+        request, 400, "bad_request", "The request contains characters or values that are not allowed.", {}
+    )
 
 
 DB_RETRY_AFTER_S = 5
