@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio
@@ -132,7 +133,8 @@ def mcp_command(
             raise fail(
                 f"cannot read the database ({type(exc).__name__}); run `chartside db upgrade`"
             ) from None
-        embedder = load_embedder(settings)
+    # loaded in the background: `initialize` is answered at once (mcp_server.server.ready)
+    embedder = ThreadPoolExecutor(1, thread_name_prefix="embedder").submit(load_embedder, settings)
     server = build_stdio_server(registry, db, binding, embedder=embedder)
     try:
         anyio.run(serve_stdio, server)
