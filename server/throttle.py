@@ -36,12 +36,9 @@ class RateLimits:
 
     def check(self, kind: str, key: str) -> None:
         """Raise 429 if `key` has used up its allowance, without counting this request."""
-        item, message = self._items[kind]
-        if self._limiter.test(item, kind, key):
-            return
-        reset_at, _ = self._limiter.get_window_stats(item, kind, key)
-        wait = math.ceil(reset_at - time.time())
-        raise too_many(f"{message} Try again in {max(1, wait)} s.", wait)
+        item, _ = self._items[kind]
+        if not self._limiter.test(item, kind, key):
+            self._refuse(kind, key)
 
     def count(self, kind: str, key: str) -> None:
         """Count one event against `key` (refusals are made by `check`)."""
@@ -54,9 +51,12 @@ class RateLimits:
 
     def hit(self, kind: str, key: str) -> None:
         """Count one request; raise 429 with the seconds until the window has room again."""
+        item, _ = self._items[kind]
+        if not self._limiter.hit(item, kind, key):
+            self._refuse(kind, key)
+
+    def _refuse(self, kind: str, key: str) -> None:
         item, message = self._items[kind]
-        if self._limiter.hit(item, kind, key):
-            return
         reset_at, _ = self._limiter.get_window_stats(item, kind, key)
         wait = math.ceil(reset_at - time.time())
         raise too_many(f"{message} Try again in {max(1, wait)} s.", wait)
