@@ -126,4 +126,3 @@ def retry_after_disconnect(fn: Callable[..., T], *args: Any, attempts: int = 3, 
             if not exc.connection_invalidated or attempt == attempts - 1:
                 raise
     raise AssertionError("unreachable")
-

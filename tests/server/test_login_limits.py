@@ -13,9 +13,7 @@ from tests.server.conftest import CSRF_META, PASSWORD, audit_rows
 
 def _client(served, source: str) -> httpx.Client:
     """A client connecting from another loopback address (another machine, to the server)."""
-    return httpx.Client(
-        base_url=served.url, timeout=30, transport=httpx.HTTPTransport(local_address=source)
-    )
+    return httpx.Client(base_url=served.url, timeout=30, transport=httpx.HTTPTransport(local_address=source))
 
 
 def _try(client: httpx.Client, username: str, password: str) -> httpx.Response:
