@@ -107,7 +107,9 @@ class StateGuard:
         )
         conn.execute(
             # the slot names its patient too (the slot guard policy, migration 0009)
-            text("UPDATE appointment_slots SET booked_appointment_id = :id, booked_patient_id = :pid WHERE id = :slot"),
+            text(
+                "UPDATE appointment_slots SET booked_appointment_id = :id, booked_patient_id = :pid WHERE id = :slot"
+            ),
             {"id": setup.appointment_id, "pid": patient_id, "slot": setup.slot_id},
         )
 

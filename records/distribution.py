@@ -45,6 +45,14 @@ REFERENCE_TABLES = (
     "accounts",
     "clinician_panels",
 )
+# Reference tables the application role writes (booking claims a slot; logout stamps an
+# account). Citus serialises every write to a reference table by also locking, on the first
+# worker, each reference table it points at by foreign key — through `lock_shard_resources`,
+# which demands modify rights on those tables. The app role may only read departments,
+# practitioners and locations, so each booking failed with "permission denied for table
+# organizations" (measured). These tables keep no foreign keys to other reference tables on
+# Citus; their writer of record is the owner (slot generation), which resolves the ids itself.
+APP_WRITTEN_REFERENCE_TABLES = ("appointment_slots", "accounts")
 # bookkeeping and security logging that never joins patient data on the request path
 COORDINATOR_LOCAL_TABLES = ("source_files", "audit_log", "audit_events", "alembic_version")
 
@@ -54,6 +62,7 @@ class DistributionReport:
     distributed: list[str] = field(default_factory=list)
     reference: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
+    dropped_keys: list[str] = field(default_factory=list)  # "table.constraint" not re-created
 
     @property
     def changed(self) -> bool:
@@ -88,6 +97,11 @@ def _foreign_keys(conn: Connection, tables: set[str]) -> list[tuple[str, str, st
     return [(t, name, definition) for t, name, definition in rows]
 
 
+def _target(definition: str) -> str:
+    """The referenced table of a `FOREIGN KEY (…) REFERENCES t(…)` definition."""
+    return definition.split(" REFERENCES ", 1)[1].split("(", 1)[0].strip().strip('"')
+
+
 def distribute(conn: Connection) -> DistributionReport:
     """Make every table of the schema what docs/scaling.md says it is. Idempotent."""
     report = DistributionReport()
@@ -95,11 +109,13 @@ def distribute(conn: Connection) -> DistributionReport:
         return report
     database = conn.execute(text("SELECT current_database()")).scalar_one()
     # the patient setting (SET LOCAL) must travel with every transaction to the workers
-    conn.execute(text(f'ALTER DATABASE "{database}" SET citus.propagate_set_commands = \'local\''))
+    conn.execute(text(f"ALTER DATABASE \"{database}\" SET citus.propagate_set_commands = 'local'"))
     conn.execute(text("SET LOCAL citus.propagate_set_commands = 'local'"))
     # DDL and the data copy of create_distributed_table in one transaction: sequential mode
     conn.execute(text("SET LOCAL citus.multi_shard_modify_mode = 'sequential'"))
-    existing = set(conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars())
+    existing = set(
+        conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
+    )
     known = _known(conn)
     todo = (set(REFERENCE_TABLES) | set(patient_tables())) & existing - set(known)
     if not todo:
@@ -132,6 +148,9 @@ def distribute(conn: Connection) -> DistributionReport:
         )
         report.distributed.append(table)
     for table, name, definition in keys:
+        if table in APP_WRITTEN_REFERENCE_TABLES and _target(definition) in REFERENCE_TABLES:
+            report.dropped_keys.append(f"{table}.{name}")
+            continue
         conn.execute(text(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}'))
     return report
 
