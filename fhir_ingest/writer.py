@@ -264,11 +264,13 @@ class RecordWriter:
             if c in row and c not in ("source_path", "ingested_at")
         ]
         updates = ", ".join(f"{_quote(c)} = EXCLUDED.{_quote(c)}" for c in columns if c != "patient_id")
+        # EXCLUDED.ingested_at, not now(): Citus refuses a non-IMMUTABLE function in the DO UPDATE
+        # SET of an INSERT into a distributed table (the VALUES' now() is evaluated once, the same)
         cur.execute(
             f"INSERT INTO patients ({', '.join(map(_quote, columns))}, source_path, ingested_at) "
             f"VALUES ({', '.join(['%s'] * len(columns))}, %s, now()) "
             f"ON CONFLICT (patient_id) DO UPDATE SET {updates}, source_path = EXCLUDED.source_path, "
-            "ingested_at = now()",
+            "ingested_at = EXCLUDED.ingested_at",
             (*(row[c] for c in columns), source_path),
         )
 

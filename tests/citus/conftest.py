@@ -41,3 +41,14 @@ def citus_db(db: Database) -> Database:
         workers = conn.execute(text("SELECT count(*) FROM pg_dist_node WHERE groupid > 0")).scalar_one()
     assert workers >= 2, f"expected a coordinator and at least 2 workers, found {workers} workers"
     return db
+
+
+def node_of(conn, table: str, patient_id: str) -> int:
+    """The port of the worker that holds `patient_id`'s shard of `table`."""
+    return conn.execute(
+        text(
+            "SELECT nodeport FROM pg_dist_shard_placement WHERE shardid = "
+            "get_shard_id_for_distribution_column(CAST(:t AS regclass), CAST(:p AS text))"
+        ),
+        {"t": table, "p": patient_id},
+    ).scalar_one()

@@ -89,7 +89,7 @@ def test_the_app_role_on_a_worker_sees_only_its_patient(two, cluster):
         shard, port = conn.execute(
             text(
                 "SELECT shard_name, nodeport FROM citus_shards WHERE table_name = 'conditions'::regclass "
-                "AND shardid = get_shard_id_for_distribution_column('conditions', :p)"
+                "AND shardid = get_shard_id_for_distribution_column('conditions', CAST(:p AS text))"
             ),
             {"p": A},
         ).one()
