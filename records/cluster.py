@@ -86,6 +86,9 @@ class Cluster:
 
     root: Path
     citus: CitusBuild
+    # False for throwaway test clusters: no fsync (TRUNCATE of every shard and Citus's
+    # two-phase commits are fsync-bound on a shared disk). Never for data you keep.
+    durable: bool = True
 
     @property
     def state_file(self) -> Path:
@@ -146,6 +149,11 @@ class Cluster:
                     # sized for production clusters; docs/scaling.md)
                     "citus.shard_count = 8",
                     "logging_collector = off",
+                    *(
+                        []
+                        if self.durable
+                        else ["fsync = off", "synchronous_commit = off", "full_page_writes = off"]
+                    ),
                     "",
                 ]
             )
@@ -294,9 +302,9 @@ class Cluster:
             time.sleep(0.5)
 
 
-def default_cluster(data_dir: Path, citus_root: Path | None = None) -> Cluster:
-    """The project's cluster: `<data_dir>/cluster`, Citus from `<data_dir>/citus` (make citus)."""
-    return Cluster(root=data_dir / "cluster", citus=CitusBuild(citus_root or data_dir / "citus"))
+def default_cluster(data_dir: Path, name: str = "cluster", durable: bool = True) -> Cluster:
+    """The project's cluster: `<data_dir>/<name>`, Citus from `<data_dir>/citus` (make citus)."""
+    return Cluster(root=data_dir / name, citus=CitusBuild(data_dir / "citus"), durable=durable)
 
 
 __all__ = ["CitusBuildError", "Cluster", "ClusterError", "Node", "NodeStatus", "default_cluster"]

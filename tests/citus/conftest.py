@@ -30,7 +30,9 @@ def _require_cluster() -> None:
 
 @pytest.fixture(scope="session")
 def cluster() -> Cluster:
-    return default_cluster(PROJECT_ROOT / ".chartside")
+    return default_cluster(
+        PROJECT_ROOT / ".chartside", name=os.environ.get("CHARTSIDE_CITUS_CLUSTER", "cluster")
+    )
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,7 @@ from records.cluster import ClusterError, default_cluster
 from tests.conftest import PROJECT_ROOT
 
 DATABASE = "chartside_citus_test"
+CLUSTER = "cluster-test"
 WORKERS = 2
 # the existing suites that exercise what distribution could break, run unchanged on the cluster
 SUITES = [
@@ -43,7 +44,8 @@ SUITES = [
 
 def main(argv: list[str]) -> int:
     started = time.monotonic()
-    cluster = default_cluster(PROJECT_ROOT / ".chartside")
+    # its own throwaway cluster (not the one `chartside cluster up` made), without fsync
+    cluster = default_cluster(PROJECT_ROOT / ".chartside", name=CLUSTER, durable=False)
     was_running = bool(cluster.nodes()) and all(s.running for s in cluster.status())
     try:
         cluster.up(workers=WORKERS, progress=lambda line: print(f"cluster: {line}", flush=True))
@@ -53,7 +55,14 @@ def main(argv: list[str]) -> int:
         print(f"test-citus: FAILED to start the Citus cluster: {exc}", file=sys.stderr)
         return 2
     print(f"test-citus: coordinator + {WORKERS} workers ready, database {url}", flush=True)
-    env = {**os.environ, "CHARTSIDE_TEST_DATABASE_URL": url, "CHARTSIDE_CITUS": "1"}
+    env = {
+        **os.environ,
+        "CHARTSIDE_TEST_DATABASE_URL": url,
+        "CHARTSIDE_CITUS": "1",
+        "CHARTSIDE_CITUS_CLUSTER": CLUSTER,
+    }
+    options = [a for a in argv if a.startswith("-")]
+    paths = [a for a in argv if not a.startswith("-")] or SUITES
     try:
         result = subprocess.run(
             [
@@ -65,7 +74,8 @@ def main(argv: list[str]) -> int:
                 "not slow",
                 "-p",
                 "no:cacheprovider",
-                *(argv or SUITES),
+                *options,
+                *paths,
             ],
             cwd=PROJECT_ROOT,
             env=env,
