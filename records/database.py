@@ -29,11 +29,20 @@ from records.settings import Settings
 
 def set_patient_sql(patient_id: str) -> str:
     """`SET LOCAL app.patient_id = '<id>'`: a utility command takes no bind parameters, so the
-    id is quoted by psycopg as a literal (run it with `exec_driver_sql`, never `text()`, whose
-    `:name` parsing would mangle ids with colons)."""
+    id is quoted by psycopg as a literal (run it with `set_patient`, never through `text()`,
+    whose `:name` parsing would mangle ids with colons)."""
     if not patient_id:
         raise ValueError("patient_id is required")
     return "SET LOCAL app.patient_id = " + sql.Literal(patient_id).as_string(None).strip()
+
+
+def set_patient(conn: Connection, patient_id: str) -> None:
+    """Set the patient for the rest of `conn`'s transaction.
+
+    Sent through the psycopg connection without parameters: SQLAlchemy's `exec_driver_sql`
+    passes an empty parameter list, which makes psycopg read a `%` in the id as a placeholder.
+    """
+    conn.connection.driver_connection.execute(set_patient_sql(patient_id))
 
 
 def normalise_url(url: str) -> str:
@@ -116,5 +125,5 @@ def patient_transaction(engine: Engine, patient_id: str) -> Iterator[Connection]
     if not patient_id:
         raise ValueError("patient_id is required")
     with engine.begin() as conn:
-        conn.exec_driver_sql(set_patient_sql(patient_id))
+        set_patient(conn, patient_id)
         yield conn
