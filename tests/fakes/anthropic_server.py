@@ -34,6 +34,7 @@ from agent.fake_api import (
     stream_error_frame,
     text_block,
     text_message,
+    thinking_block,
     tool_use_block,
     tool_use_message,
     usage,
@@ -57,6 +58,7 @@ __all__ = [
     "stream_error_frame",
     "text_block",
     "text_message",
+    "thinking_block",
     "tool_use_block",
     "tool_use_message",
     "usage",
@@ -71,6 +73,7 @@ def model_client_for(
     max_retry_wait_s: float = 5.0,
     timeout_s: float = 10.0,
     model: str = "claude-sonnet-5-5",
+    thinking: str = "auto",
 ) -> ModelClient:
     """A real SDK client pointed at the fake (a test key; never the environment's)."""
     return ModelClient(
@@ -84,6 +87,7 @@ def model_client_for(
             overloaded_retries=overloaded_retries,
             max_retry_wait_s=max_retry_wait_s,
             max_tokens=1024,
+            thinking=thinking,
         )
     )
 
