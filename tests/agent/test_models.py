@@ -43,5 +43,5 @@ def test_cost_on_the_default_model_uses_its_published_prices():
 def test_bedrock_ids_resolve_to_the_same_row_and_unknown_ids_have_no_price():
     assert model_info("anthropic.claude-sonnet-5-5").id == "claude-sonnet-5-5"
     assert estimate_cost("claude-unknown-1", Usage(input_tokens=10)) is None
-    with pytest.raises(UnknownModel, match="agent/models.py"):
+    with pytest.raises(UnknownModel, match=r"agent/models\.py"):
         model_info("gpt-4")
