@@ -311,6 +311,7 @@ class FakeMessagesAPI:
         known_models: Iterable[str] | None = None,
         bedrock_models: Iterable[str] | None = None,
         aws: AWSCredentials | None = None,
+        port: int = 0,
     ) -> None:
         if known_models is None or bedrock_models is None:
             from agent.llm import sdk_model_ids
@@ -324,6 +325,7 @@ class FakeMessagesAPI:
         self.known_models = frozenset(known_models)
         self.bedrock_models = frozenset(bedrock_models)
         self.aws = aws
+        self.port = port
         self.violations: list[tuple[RecordedRequest, contract.Violation]] = []
         self.issued_thinking: dict[str, str] = {}  # signature -> thinking text sent out
         self.queue: deque[Reply] = deque()
@@ -365,7 +367,7 @@ class FakeMessagesAPI:
             fake = api
 
         self._release.clear()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="fake-messages-api", daemon=True
