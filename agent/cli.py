@@ -266,6 +266,7 @@ def _transcript_for(agent: Any, settings: Any, patient_id: str, role: str, path:
         patient_id=patient_id,
         role=role,
         today=dt.datetime.now(dt.UTC).date().isoformat(),
+        thinking=client.config.thinking,
     )
     return record, path
 

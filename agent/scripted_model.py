@@ -92,7 +92,8 @@ def respond(request: RecordedRequest) -> MessageReply:
     offered = {t.get("name") for t in body.get("tools") or []}
     calls = calls_for(question, offered)
     content: list[dict[str, Any]] = []
-    if any(w in question.lower() for w in THINK_WORDS):
+    thinking_on = (body.get("thinking") or {}).get("type") in ("adaptive", "enabled")
+    if thinking_on and any(w in question.lower() for w in THINK_WORDS):
         content.append(
             thinking_block(f"The question asks for {', '.join(n for n, _ in calls)}; look them up first.")
         )

@@ -6,7 +6,7 @@ serves those messages from the fake API and compares each new request with the r
 one; the first difference (a changed prompt, tool schema, tool result, or one model call
 more or less) fails with the path where they differ. Transcripts are plain JSON:
 
-    {"format": 1, "model": …, "provider": …, "patient_id": …, "role": …, "today": "YYYY-MM-DD",
+    {"format": 1, "model": …, "provider": …, "patient_id": …, "role": …, "today": "YYYY-MM-DD", "thinking": …,
      "questions": [{"question": …, "exchanges": [{"request": {…}, "response": {…}}]}]}
 """
 
@@ -29,6 +29,7 @@ class Transcript:
     patient_id: str
     role: str
     today: str
+    thinking: str = "auto"  # the CHARTSIDE_THINKING the run used (replay uses the same)
     questions: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, question: str, exchanges: list[Any]) -> None:
@@ -61,7 +62,8 @@ class Transcript:
         for i, q in enumerate(data["questions"]):
             if not q.get("exchanges") or any(e.get("response") is None for e in q["exchanges"]):
                 raise ValueError(f"{path}: questions[{i}] has an exchange without a response")
-        return cls(**{k: data[k] for k in ("model", "provider", "patient_id", "role", "today", "questions")})
+        keys = ("model", "provider", "patient_id", "role", "today", "questions")
+        return cls(**{k: data[k] for k in keys}, thinking=data.get("thinking", "auto"))
 
 
 def first_difference(recorded: Any, sent: Any, where: str = "request") -> str | None:
