@@ -90,7 +90,7 @@ def test_first_difference_names_the_path():
 def test_unreadable_or_incomplete_transcripts_are_clear_errors(tmp_path):
     bad = tmp_path / "t.json"
     bad.write_text("{not json", encoding="utf-8")
-    with pytest.raises(ValueError, match="t.json: not a readable transcript"):
+    with pytest.raises(ValueError, match=r"t\.json: not a readable transcript"):
         Transcript.read(bad)
     bad.write_text('{"format": 1, "model": "m"}', encoding="utf-8")
     with pytest.raises(ValueError, match="missing field"):
