@@ -319,3 +319,31 @@ def test_contract_checks_can_be_switched_off_for_raw_wire_tests():
         loose.enqueue(text_message("ok"))
         client(loose).messages.create(**base_request(model="not-a-model", messages=copy.deepcopy([])))
         assert not loose.violations
+
+
+# -- streaming like the real API --------------------------------------------------------------
+
+
+def test_the_fake_streams_pings_thinking_deltas_and_full_usage_which_the_sdk_reads(api):
+    from agent.fake_api import message, sse_frames, usage
+
+    reply = message(
+        [thinking_block("Check the labs."), {"type": "text", "text": "Done [L1]."}],
+        usage_=usage(input_tokens=900, output_tokens=30, cache_read=800, cache_write=100),
+    )
+    frames = [f for f in sse_frames(reply) if isinstance(f, tuple)]
+    names = [name for name, _ in frames]
+    assert names[:2] == ["message_start", "ping"]
+    deltas = [data["delta"]["type"] for name, data in frames if name == "content_block_delta"]
+    assert "thinking_delta" in deltas and "signature_delta" in deltas and "text_delta" in deltas
+    final_usage = next(data["usage"] for name, data in frames if name == "message_delta")
+    assert final_usage["input_tokens"] == 900 and final_usage["cache_read_input_tokens"] == 800
+
+    api.enqueue(reply)
+    with client(api).messages.stream(**base_request(max_tokens=4096, thinking={"type": "adaptive"})) as stream:
+        kinds = {event.type for event in stream}
+        final = stream.get_final_message()
+    assert {"thinking", "signature", "text"} <= kinds
+    assert final.content[0].type == "thinking" and final.content[0].signature == reply["content"][0]["signature"]
+    assert final.usage.input_tokens == 900 and final.usage.cache_read_input_tokens == 800
+    assert final.usage.cache_creation_input_tokens == 100 and final.usage.output_tokens == 30
