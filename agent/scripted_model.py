@@ -108,19 +108,32 @@ def main() -> None:  # pragma: no cover - a developer convenience
     import argparse
     import time
 
-    from agent.fake_api import FakeMessagesAPI
+    from agent.fake_api import AWSCredentials, FakeMessagesAPI
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--aws",
+        metavar="KEY:SECRET:REGION",
+        help="test credentials: re-derive each Bedrock request's SigV4 signature",
+    )
     options = parser.parse_args()
-    api = FakeMessagesAPI(port=options.port)
+    aws = None
+    if options.aws:
+        key, secret, region = options.aws.split(":", 2)
+        aws = AWSCredentials(access_key=key, secret_key=secret, region=region)
+    api = FakeMessagesAPI(port=options.port, aws=aws)
     api.responder = respond
     with api:
         print(f"contract-checking fake Messages API (scripted model) on {api.base_url}", flush=True)
-        seen = 0
+        seen = logged = 0
         try:
             while True:
                 time.sleep(0.2)
+                for request in api.requests[logged:]:
+                    auth = request.headers.get("authorization", "")[:60]
+                    print(f"{request.provider} {request.path} auth={auth}…", flush=True)
+                logged = len(api.requests)
                 for request, violation in api.violations[seen:]:
                     print(f"REFUSED {request.path}: [{violation.rule}] {violation.message}", flush=True)
                 seen = len(api.violations)
