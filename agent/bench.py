@@ -94,18 +94,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def _measure(questions: int, warmup: int, api: FakeMessagesAPI, db: Any) -> dict[str, list[float]]:
-    config = ModelConfig(
-        api_key="sk-ant-bench-fake",
-        base_url=api.base_url,
-        answer_model="claude-sonnet-5-5",
-        aux_model="claude-haiku-5-5",
-        timeout_s=30,
-        max_retries=0,
-        overloaded_retries=0,
-        max_retry_wait_s=0,
-        max_tokens=1024,
-    )
-    client = ModelClient(config)
+    client = ModelClient(ModelConfig.local(api.base_url))
     agent = GuardedAgent(ClaudeAgent(client, bench_registry(), db))
     scope = PatientScope(patient_id="bench-patient", role="patient", actor="bench", conversation_id="bench")
     bare_messages = [{"role": "user", "content": "What is my A1C and what do I take?"}]

@@ -98,19 +98,7 @@ def _results_chars(body: dict[str, Any]) -> int:
 
 
 async def _play(db: Database, api: FakeMessagesAPI, patients: list[str]) -> list[QuestionSize]:
-    client = ModelClient(
-        ModelConfig(
-            api_key="sk-ant-bench-fake",
-            base_url=api.base_url,
-            answer_model="claude-sonnet-5-5",
-            aux_model="claude-haiku-5-5",
-            timeout_s=30,
-            max_retries=0,
-            overloaded_retries=0,
-            max_retry_wait_s=0,
-            max_tokens=2048,
-        )
-    )
+    client = ModelClient(ModelConfig.local(api.base_url, max_tokens=2048))
     agent = GuardedAgent(ClaudeAgent(client, build_registry(), db))
     sizes: list[QuestionSize] = []
     try:

@@ -514,11 +514,40 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_sse(
         self, status: int, frames: list[Frame], headers: dict[str, str], request: RecordedRequest
     ) -> None:
+        def encode(frame: tuple[str, dict] | bytes) -> bytes:
+            if isinstance(frame, bytes):
+                return frame
+            return f"event: {frame[0]}\ndata: {json.dumps(frame[1])}\n\n".encode()
+
+        start = {
+            "content-type": "text/event-stream",
+            "cache-control": "no-cache",
+            "request-id": f"req_fake_{next(_ids)}",
+        }
+        self._send_chunked(status, {**start, **headers}, frames, encode, request)
+
+    def _send_eventstream(
+        self, frames: list[Frame], headers: dict[str, str], request: RecordedRequest
+    ) -> None:
+        """Bedrock's streaming framing: each SSE event's JSON as one AWS event-stream `chunk`."""
+        start = {
+            "content-type": "application/vnd.amazon.eventstream",
+            "x-amzn-requestid": f"req_fake_{next(_ids)}",
+        }
+        kept = [f for f in frames if not isinstance(f, bytes)]
+        self._send_chunked(200, {**start, **headers}, kept, lambda f: eventstream_chunk(f[1]), request)
+
+    def _send_chunked(
+        self,
+        status: int,
+        headers: dict[str, str],
+        frames: list[Frame],
+        encode: Callable[[Any], bytes],
+        request: RecordedRequest,
+    ) -> None:
+        """Chunked transfer of encoded frames; a `Hang` pauses (and notices a client hanging up)."""
         self.send_response(status)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
-        self.send_header("request-id", f"req_fake_{next(_ids)}")
         for key, value in headers.items():
             self.send_header(key, value)
         self.end_headers()
@@ -530,35 +559,7 @@ class _Handler(BaseHTTPRequestHandler):
                         self.close_connection = True
                         return
                     continue
-                data = (
-                    frame
-                    if isinstance(frame, bytes)
-                    else f"event: {frame[0]}\ndata: {json.dumps(frame[1])}\n\n".encode()
-                )
-                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-                self.wfile.flush()
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
-        except OSError:
-            request.disconnected = True
-            self.close_connection = True
-
-    def _send_eventstream(
-        self, frames: list[Frame], headers: dict[str, str], request: RecordedRequest
-    ) -> None:
-        """Bedrock's streaming framing: each SSE event's JSON as one AWS event-stream `chunk`."""
-        self.send_response(200)
-        self.send_header("content-type", "application/vnd.amazon.eventstream")
-        self.send_header("transfer-encoding", "chunked")
-        self.send_header("x-amzn-requestid", f"req_fake_{next(_ids)}")
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.end_headers()
-        try:
-            for frame in frames:
-                if not isinstance(frame, tuple):
-                    continue
-                data = eventstream_chunk(frame[1])
+                data = encode(frame)
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")

@@ -252,6 +252,23 @@ class ModelConfig:
             vertex_region=settings.vertex_region,
         )
 
+    @classmethod
+    def local(cls, base_url: str, *, max_tokens: int = 1024, **over: Any) -> ModelConfig:
+        """A config for the local fake API (tests, benchmarks): a test key, no retries."""
+        values: dict[str, Any] = dict(
+            api_key="sk-ant-test-fake",
+            base_url=base_url,
+            answer_model="claude-sonnet-5-5",
+            aux_model="claude-haiku-5-5",
+            timeout_s=30,
+            max_retries=0,
+            overloaded_retries=0,
+            max_retry_wait_s=0,
+            max_tokens=max_tokens,
+        )
+        values.update(over)
+        return cls(**values)
+
     def wire_model(self, model: str) -> str:
         """The id the chosen provider routes on (Bedrock has its own ids)."""
         if self.provider == "bedrock":

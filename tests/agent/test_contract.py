@@ -340,10 +340,14 @@ def test_the_fake_streams_pings_thinking_deltas_and_full_usage_which_the_sdk_rea
     assert final_usage["input_tokens"] == 900 and final_usage["cache_read_input_tokens"] == 800
 
     api.enqueue(reply)
-    with client(api).messages.stream(**base_request(max_tokens=4096, thinking={"type": "adaptive"})) as stream:
+    with client(api).messages.stream(
+        **base_request(max_tokens=4096, thinking={"type": "adaptive"})
+    ) as stream:
         kinds = {event.type for event in stream}
         final = stream.get_final_message()
     assert {"thinking", "signature", "text"} <= kinds
-    assert final.content[0].type == "thinking" and final.content[0].signature == reply["content"][0]["signature"]
+    assert (
+        final.content[0].type == "thinking" and final.content[0].signature == reply["content"][0]["signature"]
+    )
     assert final.usage.input_tokens == 900 and final.usage.cache_read_input_tokens == 800
     assert final.usage.cache_creation_input_tokens == 100 and final.usage.output_tokens == 30

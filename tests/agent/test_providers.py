@@ -27,14 +27,7 @@ AWS = AWSCredentials(
 def provider_client(api: FakeMessagesAPI, provider: str, **over) -> ModelClient:
     values = dict(
         api_key=None,
-        base_url=api.base_url + ("/v1" if provider == "vertex" else ""),
-        answer_model="claude-sonnet-5-5",
-        aux_model="claude-haiku-5-5",
         timeout_s=10,
-        max_retries=0,
-        overloaded_retries=0,
-        max_retry_wait_s=0,
-        max_tokens=1024,
         provider=provider,
         bedrock_region=AWS.region,
         aws_access_key=AWS.access_key,
@@ -44,7 +37,8 @@ def provider_client(api: FakeMessagesAPI, provider: str, **over) -> ModelClient:
         vertex_access_token="ya29.fake-token",
     )
     values.update(over)
-    return ModelClient(ModelConfig(**values))
+    base_url = api.base_url + ("/v1" if provider == "vertex" else "")
+    return ModelClient(ModelConfig.local(base_url, **values))
 
 
 def question(api, client, registry, db):

@@ -77,16 +77,13 @@ def model_client_for(
 ) -> ModelClient:
     """A real SDK client pointed at the fake (a test key; never the environment's)."""
     return ModelClient(
-        ModelConfig(
-            api_key="sk-ant-test-fake",
-            base_url=api.base_url,
+        ModelConfig.local(
+            api.base_url,
             answer_model=model,
-            aux_model="claude-haiku-5-5",
             timeout_s=timeout_s,
             max_retries=max_retries,
             overloaded_retries=overloaded_retries,
             max_retry_wait_s=max_retry_wait_s,
-            max_tokens=1024,
             thinking=thinking,
         )
     )

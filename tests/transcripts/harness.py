@@ -24,18 +24,7 @@ from tools.scope import PatientScope
 
 def client_for(api: FakeMessagesAPI, model: str, thinking: str) -> ModelClient:
     return ModelClient(
-        ModelConfig(
-            api_key="sk-ant-test-fake",
-            base_url=api.base_url,
-            answer_model=model,
-            aux_model="claude-haiku-5-5",
-            timeout_s=10,
-            max_retries=0,
-            overloaded_retries=0,
-            max_retry_wait_s=0,
-            max_tokens=2048,
-            thinking=thinking,
-        )
+        ModelConfig.local(api.base_url, max_tokens=2048, timeout_s=10, answer_model=model, thinking=thinking)
     )
 
 
