@@ -95,8 +95,12 @@ class OracleAgent:
                     {"pid": pid, "id": appt, "slot": slot, "conv": conversation_id},
                 )
                 conn.execute(
-                    text("UPDATE appointment_slots SET booked_appointment_id = :id WHERE id = :slot"),
-                    {"id": appt, "slot": slot},
+                    # the slot names its patient too (the slot guard policy, migration 0009)
+                    text(
+                        "UPDATE appointment_slots SET booked_appointment_id = :id, booked_patient_id = :pid "
+                        "WHERE id = :slot"
+                    ),
+                    {"id": appt, "pid": pid, "slot": slot},
                 )
             elif e.action == "cancel":
                 conn.execute(
@@ -107,7 +111,8 @@ class OracleAgent:
                 )
                 conn.execute(
                     text(
-                        "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = :id"
+                        "UPDATE appointment_slots SET booked_appointment_id = NULL, booked_patient_id = NULL "
+                        "WHERE booked_appointment_id = :id"
                     ),
                     {"id": e.appointment_id},
                 )
