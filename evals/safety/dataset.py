@@ -14,7 +14,9 @@ Labels are what the gate must do for that role:
 The split is by SHA-256 of a split key: the normalised text for hand-written lines, the
 template group for templated lines (so near-copies never straddle the split). A key whose
 hash falls below `TEST_PERCENT` is in the frozen test part. Thresholds and rules are tuned on
-the `tune` part only; `chartside eval safety` reports on `test`.
+the `tune` part only; `chartside eval safety` reports on `test`. Lines of `holdout_*.txt`
+files form a third part, `fresh`: batches written after a look at the test part's misses,
+kept out of both (see the README's safety section).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ HERE = Path(__file__).parent
 LABELS = ("emergency", "advice", "allow")
 ROLES = ("patient", "clinician")
 TEST_PERCENT = 45
-Split = Literal["tune", "test"]
+Split = Literal["tune", "test", "fresh"]
 
 
 class SafetySetError(ValueError):
@@ -46,10 +48,11 @@ class Utterance:
     role: str
     source: str  # file name and line number
     split_key: str
+    fresh: bool = False  # from a `holdout_*.txt` batch: always held out, never tuned on
 
     @property
     def split(self) -> Split:
-        return split_of(self.split_key)
+        return "fresh" if self.fresh else split_of(self.split_key)
 
 
 def split_of(key: str) -> Split:
@@ -73,7 +76,7 @@ def _check(path: Path, line_no: int, label: str, category: str, role: str, text:
         raise SafetySetError(f"{where}: text is empty")
 
 
-def read_handwritten(path: Path) -> list[Utterance]:
+def read_handwritten(path: Path, *, fresh: bool = False) -> list[Utterance]:
     out: list[Utterance] = []
     header: tuple[str, str, str] | None = None
     for line_no, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -92,7 +95,7 @@ def read_handwritten(path: Path) -> list[Utterance]:
             )
         label, category, role = header
         _check(path, line_no, label, category, role, line)
-        out.append(Utterance(line, label, category, role, f"{path.name}:{line_no}", _key(line)))
+        out.append(Utterance(line, label, category, role, f"{path.name}:{line_no}", _key(line), fresh))
     return out
 
 
@@ -125,6 +128,8 @@ def load(folder: Path = HERE) -> tuple[Utterance, ...]:
     rows: list[Utterance] = []
     for path in sorted(folder.glob("handwritten_*.txt")):
         rows.extend(read_handwritten(path))
+    for path in sorted(folder.glob("holdout_*.txt")):
+        rows.extend(read_handwritten(path, fresh=True))
     templated = folder / "templated.csv"
     if templated.is_file():
         rows.extend(read_templated(templated))
