@@ -22,6 +22,11 @@ _APOSTROPHES = str.maketrans({"’": "", "'": "", "`": "", "‘": ""})
 # Distinctive words of the rules (5+ letters). Typos are mended towards these only.
 RULE_WORDS = frozenset(
     [
+        "cannot",
+        "having",
+        "hospital",
+        "urgent",
+        "emergency",
         "chest",
         "pains",
         "painful",
@@ -208,6 +213,7 @@ RULE_WORDS = frozenset(
 
 
 SHORT_WORDS = frozenset(["pain", "hurt", "ache", "pill", "meds", "kill", "dead", "burn", "fall"])
+FROM_FOUR = ("chest", "bleed")  # 4-letter typos mended by one dropped letter (never "have" → "halve")
 _SHORT: dict[str, tuple[str, ...]] = {}
 for _w in sorted(SHORT_WORDS):
     _SHORT[_w[0]] = (*_SHORT.get(_w[0], ()), _w)
@@ -235,9 +241,14 @@ def mend(token: str) -> str:
     """The rule word this token is a typo of, or the token itself."""
     if len(token) < 4 or token in RULE_WORDS or not token.isalpha():
         return token
-    if len(token) == 4:  # four letters: only a swap of two neighbours ("pian" → "pain")
+    if len(token) == 4:  # four letters: a swap ("pian" → "pain") or one letter dropped ("ches" → "chest")
+        if token in SHORT_WORDS:
+            return token
         for word in _SHORT.get(token[0], ()):
             if sorted(word) == sorted(token) and OSA.distance(token, word) == 1:
+                return word
+        for word in FROM_FOUR:
+            if word[0] == token[0] and OSA.distance(token, word, score_cutoff=1) == 1:
                 return word
         return token
     best, best_distance = token, 3
