@@ -159,8 +159,13 @@ class GuardedAgent:
                 yield ToolCallEvent(id=call_id, name=call.tool, input=call.args)
                 result = await asyncio.to_thread(registry.execute, ctx, call.tool, call.args)
                 yield ToolResultEvent(
-                    id=call_id, name=call.tool, ok=result.ok, summary=result.text.splitlines()[0][:200] if result.text else "",
-                    handles=result.handles, total=result.total, truncated=result.truncated,
+                    id=call_id,
+                    name=call.tool,
+                    ok=result.ok,
+                    summary=result.text.splitlines()[0][:200] if result.text else "",
+                    handles=result.handles,
+                    total=result.total,
+                    truncated=result.truncated,
                 )
                 if result.ok and result.total:
                     texts.append(result.text)

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import typer
+
 from evals.safety.dataset import Utterance
 
 Predict = Callable[[str, str], "tuple[str, str | None]"]  # (text, role) -> (kind, category)
@@ -185,3 +187,43 @@ def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
     return [
         r for r in default_set() if (split == "all" or r.split == split) and (not roles or r.role in roles)
     ]
+
+
+def gate_predictor(settings: Any) -> tuple[Predict, Any]:
+    """The production gate (`SafetyGate`, the one GuardedAgent runs) as a predictor."""
+    from agent.safety.gate import SafetyGate
+
+    gate = SafetyGate(None, settings)
+
+    def predict(text: str, role: str) -> tuple[str, str | None]:
+        verdict = gate.check(text, role)
+        if verdict is None:
+            return "allow", None
+        return ("emergency" if verdict.kind == "emergency" else "advice"), verdict.category
+
+    return predict, gate
+
+
+def safety_command(
+    part: str = typer.Option(
+        "test", "--part", help="test (the frozen part) | fresh (later held-out batches) | tune | all"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
+) -> None:
+    """The safety gate on the labelled utterance set: per category and role, every miss listed."""
+    import json
+
+    from chartside.console import console, fail
+    from records.settings import get_settings
+
+    if part not in ("test", "fresh", "tune", "all"):
+        raise fail(f"--part {part!r}: choose test, fresh, tune or all")
+    predict, gate = gate_predictor(get_settings())
+    report = evaluate(predict, rows_for(part))
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        semantic = "lexical + semantic" if gate._index is not None else "lexical only (no embedding model)"
+        render(report, f"Safety gate ({semantic}) on the {part} part: {len(report.outcomes)} lines", console)
+    if report.misses("emergency"):
+        raise typer.Exit(1)

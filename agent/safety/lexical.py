@@ -102,13 +102,17 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "overdose",
         r"\b(?:overdose|overdosed|overdosing|over dosed|over dose|poisoned|poisoning)\b",
-        r"\b(?:i|he|she|they) (?:odd|od|oded|ode)\b",
-        r"\bod (?:on|d)\b",
         r"\bsobredosis\b",
     ),
     *_rules(
         "overdose",
-        rf"\b(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina)\b",
+        r"\b(?:i|he|she|they) (?:\w+ ){0,2}(?:odd|od|oded|ode)\b",
+        r"\bod (?:on|d)\b|\boverdos(?:ed|ing) on\b",
+        record_word=False,
+    ),
+    *_rules(
+        "overdose",
+        rf"\b(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
         r"\b(?:took|taken|swallowed|ate|downed|injected) (?:\w+ ){0,4}(?:on purpose|to end it|to make it stop|to die|a proposito)\b",
         rf"\b(?:took|taking|swallowed|downed) (?:\w+ ){{0,3}}{MEDS} (?:\w+ ){{0,2}}(?:on purpose|at once|to end|a proposito)\b",
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
@@ -175,6 +179,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
         r"\b(?:one|left|right|half|the) side (?:\w+ ){0,4}(?:weak|numb|paralys\w*|paralyz\w*|dead|dropped|drooping)\b",
+        r"\b(?:one|an) (?:arm|leg|hand) (?:is |went |feels )?(?:\w+ )?(?:weak|numb|limp|dead|heavy)\b",
         r"\bhalf (?:my |his |her |the )?(?:face|body) (?:\w+ ){0,2}(?:numb|weak|dead|drooping|went)\b",
         r"\b(?:arm|leg|hand) (?:\w+ ){0,2}(?:weak|numb|gave way|wont grip|paralys\w*|paralyz\w*)\b.*\b(?:sudden|face|speech|talk|words|one side)",
         r"\bsudden\w* (?:\w+ ){0,4}(?:weak|numb|cant (?:see|speak|talk|move|lift)|confus\w*|blind)",
@@ -229,6 +234,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:burned|burnt|burn|burns|scalded|scald) (?:\w+ ){0,5}(?:badly|severe\w*|skin|peeling|coming off|blister\w*|fire|acid|chemical|boiling|oil|white|cant feel|all over)\b",
         r"\b(?:badly|severely|seriously) (?:burned|burnt|scalded)\b|\b(?:huge|big|bad|severe|blistering) burn\b",
         r"\b(?:boiling|hot) (?:water|oil|coffee|tea) (?:\w+ ){0,5}(?:skin|blister\w*|burn\w*|peel\w*|spilled|over)\b",
+        r"\b(?:hot|boiling) (?:oil|water|fat) (?:\w+ ){0,2}(?:onto|on|over) (?:him|her|me|my|his|them|herself|himself|myself)\b",
         r"\b(?:acid|chemical|bleach) in (?:my |his |her )?eyes?\b|\belectric shock\b|\bcaught fire\b",
         r"\b(?:me queme|se quemo|quemadura (?:muy )?grave)\b",
         record_word=False,
@@ -254,7 +260,7 @@ RECORD_FRAMING = re.compile(
     r"discharge\w*|follow.?up|book\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
-    r"medications?|medicines?|meds|levels?|dose|dosage)\b|^(?:any|is there an?|date of)\b"
+    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b"
 )
 ACUTE = re.compile(
     r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
@@ -378,8 +384,12 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
             r"\bcan i (?:take|have|use|give) (?:more|extra|another|an extra|two|2|double|a double|half|less)\b",
             r"\b(?:missed|forgot|skipped|forgotten|miss) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
-            r"\bis (?:\w+ ){0,3}(?:too much|too little|too many|enough) (?:of|for)?\b(?!.*\b(?:visits|appointments)\b)",
-            r"\b(?:cuant[oa]s?) (?:\w+ ){0,4}(?:puedo tomar|me pongo|le doy|tomo|debo tomar)\b",
+            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
+            r"\b(?:missed|forgot|forgotten|skipped) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
+            r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
+            r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
+            r"\bwhats the (?:most|max)\b|\bwhat is the (?:most|max)\b",
+            r"\b(?:cuant[oa]s?) (?:\w+ ){0,4}(?:puedo tomar|me pongo|le doy|debo tomar)\b",
             r"\b(?:subir|bajar|doblar|partir) (?:la |las |el )?(?:dosis|pastillas|medicina)\b|\bel doble\b|\bdos pastillas\b|\btomo dos\b",
             r"\bdosis\b.*\b(?:debo|puedo)\b|\b(?:debo|puedo) (?:\w+ ){0,2}dosis\b",
         )
@@ -391,7 +401,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
             r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
             r"\b(?:which|what) (?:of )?my (?:medicines|meds|pills|tablets|medications) (?:are|is) (?:not |un)?(?:important|necessary|needed|optional)\b",
-            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on)\b|\bdo i still need my\b",
+            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on)\b|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b",
+            r"\bshould i (?:be |keep |still be )?taking\b",
             r"\bdo i have to take (?:all|these|them|it)\b",
             r"\b(?:what|which) (?:medicine|medication|pill|painkiller|drug|tablet)?s? ?(?:should|can|could) i (?:take|use|have) for\b",
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
@@ -418,6 +429,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is|are|isnt) (?:this|that|it|these|those|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|normal|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated)\b",
             r"\bis (?:a|an) (?:\w+ ){0,3}(?:of )?[\d./]+ (?:bad|dangerous|serious|normal|ok|high|low|too high|too low)\b",
             r"\b(?:is|was) (?:that|it|this) (?:bad|dangerous|serious|normal|ok|okay|high|low|worrying)\b",
+            r"\bis (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
+            r"\bis (?:a |an )?[\d./]+ (?:\w+ )?(?:high|low|bad|ok|normal|dangerous|too high|too low)\b",
+            r"\b(?:lump|bump|swelling|mole|rash|spot|growth|lesion)\b.*\b(?:what is it|is it|could it be|what could it be|whats that)\b",
             r"\b(?:fine|ok|okay|normal|bad) right\b",
             r"\b(?:do|could|might|can) i (?:have|be getting|get) (?:\w+ )?(?:cancer|diabetes|heart disease|kidney failure|leukemia|leukaemia|a tumou?r|an infection|dementia|prostate cancer|a heart problem)\b",
             r"\b(?:am i|will i|will i be|are we) (?:going to be |gonna be )?(?:in danger|going to die|dying|ok|okay|be ok|be okay|fine|healthy|at risk|all right|alright)\b",
@@ -456,7 +470,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
-    r"\b(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surgery|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
+    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surgery|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
     r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book)\b"

@@ -27,19 +27,43 @@ NOTHING_FOUND = "I found nothing in your record about this to show you."
 
 # lab words of the question → the query the labs tool understands
 LAB_TERMS = {
-    "haemoglobin": "hemoglobin", "hemoglobin": "hemoglobin", "hgb": "hemoglobin", "hb": "hemoglobin",
-    "a1c": "a1c", "hba1c": "a1c", "glucose": "glucose", "sugar": "glucose", "cholesterol": "cholesterol",
-    "ldl": "ldl", "hdl": "hdl", "potassium": "potassium", "sodium": "sodium", "creatinine": "creatinine",
-    "egfr": "egfr", "tsh": "tsh", "psa": "psa", "platelets": "platelets", "ferritin": "ferritin",
-    "triglycerides": "triglycerides", "pressure": "blood pressure", "bmi": "bmi", "weight": "weight",
-    "hemoglobina": "hemoglobin", "glucosa": "glucose", "azucar": "glucose", "colesterol": "cholesterol",
-    "presion": "blood pressure", "potasio": "potassium",
+    "haemoglobin": "hemoglobin",
+    "hemoglobin": "hemoglobin",
+    "hgb": "hemoglobin",
+    "hb": "hemoglobin",
+    "a1c": "a1c",
+    "hba1c": "a1c",
+    "glucose": "glucose",
+    "sugar": "glucose",
+    "cholesterol": "cholesterol",
+    "ldl": "ldl",
+    "hdl": "hdl",
+    "potassium": "potassium",
+    "sodium": "sodium",
+    "creatinine": "creatinine",
+    "egfr": "egfr",
+    "tsh": "tsh",
+    "psa": "psa",
+    "platelets": "platelets",
+    "ferritin": "ferritin",
+    "triglycerides": "triglycerides",
+    "pressure": "blood pressure",
+    "bmi": "bmi",
+    "weight": "weight",
+    "hemoglobina": "hemoglobin",
+    "glucosa": "glucose",
+    "azucar": "glucose",
+    "colesterol": "cholesterol",
+    "presion": "blood pressure",
+    "potasio": "potassium",
 }
 MEDICINE_WORDS = re.compile(
     r"\b(?:medicines?|medications?|meds|pills?|tablets?|dose|dosage|insulin|inhaler|statin|"
     r"blood thinner|water pill|antidepressants?|medicinas?|pastillas|medicamentos?|\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban))\b"
 )
-NAMED_MEDICINE = re.compile(r"\b\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban|thyroxine|tidine|semide|lamine|cillin|mycin)\b")
+NAMED_MEDICINE = re.compile(
+    r"\b\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban|thyroxine|tidine|semide|lamine|cillin|mycin)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -56,7 +80,9 @@ def fact_calls(question: str, available: set[str]) -> list[FactCall]:
     if "blood pressure" in text and "blood pressure" not in labs:
         labs.append("blood pressure")
     if "get_labs" in available:
-        calls += [FactCall("get_labs", {"query": q, "latest_only": True, "category": "all"}) for q in labs[:2]]
+        calls += [
+            FactCall("get_labs", {"query": q, "latest_only": True, "category": "all"}) for q in labs[:2]
+        ]
     if "get_medications" in available and (MEDICINE_WORDS.search(text) or not calls):
         named = NAMED_MEDICINE.search(text)
         if named:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from agent.events import DoneEvent, is_terminal
 from agent.guardrails import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY, emergency_category, screen
 from agent.loop import ClaudeAgent
-from agent.safety.refusal import ADVICE_LEAD, ASK_WHOM
 from agent.runner import GuardedAgent
+from agent.safety.refusal import ADVICE_LEAD, ASK_WHOM
 from tests.agent.conftest import ask, run
 from tests.fakes.anthropic_server import model_client_for, text_message
 
