@@ -264,7 +264,7 @@ RECORD_FRAMING = re.compile(
 )
 ACUTE = re.compile(
     r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
-    r"suddenly|all of a sudden|just (?:started|now|happened)|started|im having|i am having|having|getting worse|"
+    r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
@@ -292,27 +292,21 @@ def emergency_hits(text: str) -> list[LexicalHit]:
     return hits
 
 
+_FILLERS = frozenset(
+    ["more", "real", "really", "any", "longer", "having", "feeling", "have", "had", "got", "experiencing", "a", "an", "the", "currently"]
+)
+_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not"])
+
+
 def _negator_then_word(prefix: str) -> bool:
-    """'no more chest pain', 'not really suicidal': a negator one word before the match."""
+    """'no more chest pain', 'not having a stroke': a negator, then up to three filler words."""
     words = prefix.split()
-    return (
-        len(words) >= 2
-        and words[-2] in {"no", "not", "dont", "never", "isnt", "without"}
-        and words[-1]
-        in {
-            "more",
-            "real",
-            "really",
-            "any",
-            "longer",
-            "having",
-            "feeling",
-            "have",
-            "had",
-            "got",
-            "experiencing",
-        }
-    )
+    for word in reversed(words[-4:]):
+        if word in _NEGATOR_WORDS:
+            return True
+        if word not in _FILLERS:
+            return False
+    return False
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.intent import MEASURES
 from agent.safety.text import normalise
 
 ADVICE_LEAD = (
@@ -25,38 +26,26 @@ ASK_WHOM = (
 )
 NOTHING_FOUND = "I found nothing in your record about this to show you."
 
-# lab words of the question → the query the labs tool understands
-LAB_TERMS = {
+# words the planner's stated-value map (`agent.intent.MEASURES`) lacks → the labs tool's query
+EXTRA_MEASURES = {
     "haemoglobin": "hemoglobin",
-    "hemoglobin": "hemoglobin",
     "hgb": "hemoglobin",
-    "hb": "hemoglobin",
-    "a1c": "a1c",
-    "hba1c": "a1c",
-    "glucose": "glucose",
-    "sugar": "glucose",
-    "cholesterol": "cholesterol",
-    "ldl": "ldl",
-    "hdl": "hdl",
-    "potassium": "potassium",
-    "sodium": "sodium",
-    "creatinine": "creatinine",
-    "egfr": "egfr",
     "tsh": "tsh",
     "psa": "psa",
     "platelets": "platelets",
     "ferritin": "ferritin",
-    "triglycerides": "triglycerides",
-    "pressure": "blood pressure",
-    "bmi": "bmi",
-    "weight": "weight",
+    "sodium": "sodium",
     "hemoglobina": "hemoglobin",
     "glucosa": "glucose",
     "azucar": "glucose",
     "colesterol": "cholesterol",
-    "presion": "blood pressure",
+    "presion": "BP",
     "potasio": "potassium",
 }
+_MEASURE_WORDS = {**MEASURES, **EXTRA_MEASURES}
+_MEASURE_RE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _MEASURE_WORDS), key=len, reverse=True)) + r")\b"
+)
 MEDICINE_WORDS = re.compile(
     r"\b(?:medicines?|medications?|meds|pills?|tablets?|dose|dosage|insulin|inhaler|statin|"
     r"blood thinner|water pill|antidepressants?|medicinas?|pastillas|medicamentos?|\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban))\b"
@@ -76,9 +65,7 @@ def fact_calls(question: str, available: set[str]) -> list[FactCall]:
     """The look-ups that give the factual part of an advice question (possibly none)."""
     text = normalise(question)
     calls: list[FactCall] = []
-    labs = list(dict.fromkeys(LAB_TERMS[w] for w in text.split() if w in LAB_TERMS))
-    if "blood pressure" in text and "blood pressure" not in labs:
-        labs.append("blood pressure")
+    labs = list(dict.fromkeys(_MEASURE_WORDS[m.group(1)] for m in _MEASURE_RE.finditer(text)))
     if "get_labs" in available:
         calls += [
             FactCall("get_labs", {"query": q, "latest_only": True, "category": "all"}) for q in labs[:2]
