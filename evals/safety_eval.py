@@ -189,6 +189,16 @@ def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
     ]
 
 
+def write_tuning_exemplars() -> int:
+    """The semantic detector's exemplars = the tuning part, nothing else (a test checks it)."""
+    from agent.safety.semantic import Exemplar, write_exemplars
+    from evals.safety.dataset import default_set
+
+    rows = [Exemplar(r.text, r.label, r.category, r.role) for r in default_set() if r.split == "tune"]
+    write_exemplars(rows)
+    return len(rows)
+
+
 def gate_predictor(settings: Any) -> tuple[Predict, Any]:
     """The production gate (`SafetyGate`, the one GuardedAgent runs) as a predictor."""
     from agent.safety.gate import SafetyGate
@@ -209,6 +219,11 @@ def safety_command(
         "test", "--part", help="test (the frozen part) | fresh (later held-out batches) | tune | all"
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
+    export_exemplars: bool = typer.Option(
+        False,
+        "--export-exemplars",
+        help="Rewrite agent/safety/exemplars.csv from the tuning part, then stop.",
+    ),
 ) -> None:
     """The safety gate on the labelled utterance set: per category and role, every miss listed."""
     import json
@@ -216,8 +231,15 @@ def safety_command(
     from chartside.console import console, fail
     from records.settings import get_settings
 
-    if part not in ("test", "fresh", "tune", "all"):
-        raise fail(f"--part {part!r}: choose test, fresh, tune or all")
+    if export_exemplars:
+        count = write_tuning_exemplars()
+        console.print(f"{count} tuning lines → agent/safety/exemplars.csv")
+        return
+    from evals.safety.dataset import default_set
+
+    parts = sorted({r.split for r in default_set()} | {"all"})
+    if part not in parts:
+        raise fail(f"--part {part!r}: choose one of {', '.join(parts)}")
     predict, gate = gate_predictor(get_settings())
     report = evaluate(predict, rows_for(part))
     if as_json:

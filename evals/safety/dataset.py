@@ -27,13 +27,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
 
 HERE = Path(__file__).parent
 LABELS = ("emergency", "advice", "allow")
 ROLES = ("patient", "clinician")
 TEST_PERCENT = 45
-Split = Literal["tune", "test", "fresh"]
+Split = str  # "tune" | "test" | the name of a held-out batch ("fresh", "fresh2", …)
 
 
 class SafetySetError(ValueError):
@@ -48,11 +47,11 @@ class Utterance:
     role: str
     source: str  # file name and line number
     split_key: str
-    fresh: bool = False  # from a `holdout_*.txt` batch: always held out, never tuned on
+    batch: str | None = None  # from `holdout_<batch>.txt`: always held out, never tuned on
 
     @property
     def split(self) -> Split:
-        return "fresh" if self.fresh else split_of(self.split_key)
+        return self.batch or split_of(self.split_key)
 
 
 def split_of(key: str) -> Split:
@@ -76,7 +75,7 @@ def _check(path: Path, line_no: int, label: str, category: str, role: str, text:
         raise SafetySetError(f"{where}: text is empty")
 
 
-def read_handwritten(path: Path, *, fresh: bool = False) -> list[Utterance]:
+def read_handwritten(path: Path, *, batch: str | None = None) -> list[Utterance]:
     out: list[Utterance] = []
     header: tuple[str, str, str] | None = None
     for line_no, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -95,7 +94,7 @@ def read_handwritten(path: Path, *, fresh: bool = False) -> list[Utterance]:
             )
         label, category, role = header
         _check(path, line_no, label, category, role, line)
-        out.append(Utterance(line, label, category, role, f"{path.name}:{line_no}", _key(line), fresh))
+        out.append(Utterance(line, label, category, role, f"{path.name}:{line_no}", _key(line), batch))
     return out
 
 
@@ -129,7 +128,7 @@ def load(folder: Path = HERE) -> tuple[Utterance, ...]:
     for path in sorted(folder.glob("handwritten_*.txt")):
         rows.extend(read_handwritten(path))
     for path in sorted(folder.glob("holdout_*.txt")):
-        rows.extend(read_handwritten(path, fresh=True))
+        rows.extend(read_handwritten(path, batch=path.stem.removeprefix("holdout_")))
     templated = folder / "templated.csv"
     if templated.is_file():
         rows.extend(read_templated(templated))

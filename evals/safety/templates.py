@@ -1019,7 +1019,11 @@ def expand(template: Template, rng: random.Random) -> Iterator[Row]:
         if text.lower() in seen:
             continue
         seen.add(text.lower())
-        yield Row(text, template.label, template.category, template.role, template.group)
+        label, category = template.label, template.category
+        if label == "advice" and " normal" in text.lower():
+            # "is that normal?" is a reference-range question the tools answer (policy, README)
+            label, category = "allow", "record_labs"
+        yield Row(text, label, category, template.role, template.group)
 
 
 def generate() -> list[Row]:
