@@ -958,7 +958,8 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 
-def _typo(word: str, rng: random.Random) -> str:
+def typo(word: str, rng: random.Random) -> str:
+    """One edit that keeps the first letter: swap, drop, double or replace one letter."""
     i = rng.randrange(1, len(word) - 1)
     op = rng.choice(("swap", "drop", "double", "replace"))
     if op == "swap":
@@ -977,7 +978,7 @@ def _noise(text: str, rng: random.Random) -> str:
         candidates = [i for i, w in enumerate(words) if len(w) >= 6 and w.isalpha()]
         if candidates:
             i = rng.choice(candidates)
-            words[i] = _typo(words[i], rng)
+            words[i] = typo(words[i], rng)
     out = " ".join(words)
     roll = rng.random()
     if roll < 0.25:

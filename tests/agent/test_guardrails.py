@@ -13,6 +13,7 @@ from agent.guardrails import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY, emergency_c
 from agent.loop import ClaudeAgent
 from agent.runner import GuardedAgent
 from agent.safety.refusal import ADVICE_LEAD, ASK_WHOM
+from evals.safety.templates import typo as _typo
 from tests.agent.conftest import ask, run
 from tests.fakes.anthropic_server import model_client_for, text_message
 
@@ -116,19 +117,6 @@ def test_record_framed_suicide_questions_pass_but_present_ideation_never_does():
     # ... but present-tense wanting or feeling words make it a crisis, whatever the framing
     assert screen("Have I ever been treated for this? I still want to die", "patient").kind == "emergency"
     assert screen("my notes say depression, i feel suicidal", "patient").kind == "emergency"
-
-
-def _typo(word: str, rng: random.Random) -> str:
-    """One edit that keeps the first letter: swap, drop, double or replace one letter."""
-    i = rng.randrange(1, len(word))
-    op = rng.choice(["swap", "drop", "double", "replace"])
-    if op == "swap" and i < len(word) - 1:
-        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-    if op == "drop":
-        return word[:i] + word[i + 1 :]
-    if op == "double":
-        return word[:i] + word[i] + word[i:]
-    return word[:i] + rng.choice("abcdefghijklmnopqrstuvwxyz") + word[i + 1 :]
 
 
 @settings(max_examples=300, deadline=None)
