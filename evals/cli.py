@@ -354,3 +354,8 @@ def demo_command(
 
 def register(app: typer.Typer) -> None:
     """Commands are attached to the shared `eval` group at import; nothing else to add."""
+
+
+from evals.safety_eval import safety_command  # noqa: E402 (issue 14: `chartside eval safety`)
+
+eval_app.command("safety")(safety_command)
