@@ -10,7 +10,14 @@ from rich.table import Table
 
 from chartside.console import console, err_console, fail, progress
 from chartside.groups import eval_app
-from evals.agents import AgentUnavailable, build_eval_agent, judge_client, load_embedder, note_indexer
+from evals.agents import (
+    AGENT_KINDS,
+    AgentUnavailable,
+    build_eval_agent,
+    judge_client,
+    load_embedder,
+    note_indexer,
+)
 from evals.generate import GenerateOptions, GenerationError
 from evals.model import CATEGORIES, SetFileError
 from evals.pipeline import (
@@ -256,7 +263,9 @@ def _report(
 @eval_app.command("run")
 def run_command(
     set_path: Path = typer.Option(..., "--set", help="A question set from `chartside eval generate`."),
-    agent: str = typer.Option("offline", "--agent", help="offline | claude"),
+    agent: str = typer.Option(
+        "offline", "--agent", help="offline | claude | a baseline: dump, always-no, abstain, first-row"
+    ),
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=64, help="Questions in flight at once."),
     out: Path | None = typer.Option(None, "--out", help="Run folder (default eval-runs/<run id>)."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N questions."),
@@ -274,8 +283,8 @@ def run_command(
     ),
 ) -> None:
     """Ask every question through the agent (as the server does), record, score and report."""
-    if agent not in ("offline", "claude"):
-        raise fail(f"--agent {agent!r}: choose offline or claude")
+    if agent not in AGENT_KINDS:
+        raise fail(f"--agent {agent!r}: choose one of {', '.join(AGENT_KINDS)}")
     execute_run(
         set_path,
         agent,
