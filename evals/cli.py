@@ -63,7 +63,7 @@ def _summary_table(report: dict[str, Any], title: str) -> Table:
     rows = [*list(report["by_category"].items()), ("overall", report["overall"])]
     for name, b in rows:
         v = b["verdicts"]
-        other = v["unclear"] + v["refused"] + v["error"]
+        other = v["unclear"] + v["refused"] + v["error"] + v.get("no_answer", 0)
         recall = "—" if b["recall"] is None else f"{b['recall'] * 100:.0f}%"
         table.add_row(
             f"[bold]{name}[/]" if name == "overall" else name,

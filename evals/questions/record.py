@@ -52,6 +52,10 @@ def _group(rows: Iterable, key: Callable) -> dict[str, list]:
     return dict(out)
 
 
+def _values(series: Iterable[Measurement]) -> list[float]:
+    return [m.value for m in series]
+
+
 def _patient_gold(record: Record) -> tuple[GoldRecord, ...]:
     return (GoldRecord(kind="patient", id=record.patient.patient_id),)
 
@@ -345,7 +349,7 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
                 "latest_first",
                 "latest_value",
                 code,
-                NumberAnswer(value=last.value, unit=last.unit, tolerance=number_tolerance(last.value)),
+                NumberAnswer(value=last.value, unit=last.unit, tolerance=number_tolerance(last.value, printed=_values(series))),
                 patient_turns,
                 clinician_turns,
                 f"newest of {len(series)} values of {code} by effective time: {shown(last.value)}{_unit(last)} on {iso_date(last.effective)}",
@@ -378,7 +382,7 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
                 "latest_first",
                 "first_value",
                 code,
-                NumberAnswer(value=first.value, unit=first.unit, tolerance=number_tolerance(first.value)),
+                NumberAnswer(value=first.value, unit=first.unit, tolerance=number_tolerance(first.value, printed=_values(series))),
                 (f"What was my very first {pn} reading?",),
                 (f"What was the patient's earliest recorded {cn}?",),
                 f"oldest of {len(series)} values of {code}: {shown(first.value)}{_unit(first)} on {iso_date(first.effective)}",
@@ -443,7 +447,7 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
                 "aggregate",
                 "mean_in_year",
                 key,
-                NumberAnswer(value=round(mean, 4), unit=rows[-1].unit, tolerance=number_tolerance(mean)),
+                NumberAnswer(value=round(mean, 4), unit=rows[-1].unit, tolerance=number_tolerance(mean, printed=_values(rows))),
                 (f"What was my average {pn} in {year}?",),
                 (f"What was the mean {cn} across {year}?",),
                 f"mean of {len(rows)} values of {code} in {year}: " + ", ".join(shown(m.value) for m in rows),
@@ -462,7 +466,7 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
                 "aggregate",
                 f"{word_c}_value",
                 code,
-                NumberAnswer(value=target, unit=series[-1].unit, tolerance=number_tolerance(target)),
+                NumberAnswer(value=target, unit=series[-1].unit, tolerance=number_tolerance(target, printed=_values(series))),
                 (f"What was my {word_p} {pn} ever recorded?",),
                 (f"What is the patient's {word_c} recorded {cn}?",),
                 f"{word_c} of {len(series)} values of {code}",
@@ -520,7 +524,7 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
                 "trend",
                 "change_since_previous",
                 code,
-                NumberAnswer(value=round(diff, 4), unit=last.unit, tolerance=number_tolerance(diff)),
+                NumberAnswer(value=round(diff, 4), unit=last.unit, tolerance=number_tolerance(diff, printed=(prev.value, last.value))),
                 (f"By how much did my {pn} change between my last two measurements?",),
                 (f"What was the change in the patient's {cn} between the two most recent results?",),
                 f"|{shown(last.value)} − {shown(prev.value)}| = {shown(diff)}",
