@@ -9,7 +9,7 @@ and a risk-weighted score ≤ 0 on a generated set.
 * `dump` — calls every read tool (search tools with the question as the query) and answers
   with all of their output, citing every row: the "answer is in there somewhere" strategy.
 * `always-no` — "No. There is no record of that." whatever was asked.
-* `abstain` — "I can't tell from the record.", marked as an abstention, having searched nothing.
+* `abstain` — "I don't know.", marked as an abstention, having searched nothing.
 * `first-row` — reads the table the offline planner would read, and answers with its first row.
 
 They run without the product's guardrails: they are answering strategies, not product
@@ -31,7 +31,7 @@ from tools.results import HandleBook
 
 BASELINES: tuple[str, ...] = ("dump", "always-no", "abstain", "first-row")
 ALWAYS_NO = "No. There is no record of that."
-ABSTAIN = "I can't tell from the record."
+ABSTAIN = "I don't know."
 # tools that need an argument the question cannot supply, or that write
 _SKIP = frozenset({"find_slots", "book_appointment", "cancel_appointment"})
 

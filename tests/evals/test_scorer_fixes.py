@@ -246,7 +246,14 @@ def test_a_value_among_hundreds_of_cited_rows_is_not_correct():
     text = "\n".join(f"- Glucose {100 + i} mg/dL [L{i}]" for i in range(1, 300))
     answer = Answer(text, cited=frozenset(handles), handles=handles)
     result = grade(q(number(101), gold=gold), answer)
-    assert result.verdict == "partial" and result.utility == 0
+    assert result.verdict == "unclear" and result.credit == 0 and result.utility == 0
+    few = {k: v for k, v in handles.items() if int(k.split(":o")[1]) <= 10}
+    ten = Answer(
+        "\n".join(f"- Glucose {100 + i} mg/dL [L{i}]" for i in range(1, 11)),
+        cited=frozenset(few),
+        handles=few,
+    )
+    assert grade(q(number(101), gold=gold), ten).verdict == "partial"
     one = Answer(
         "- Glucose 101 mg/dL [L1]", cited=frozenset({"observation:o1"}), handles={"observation:o1": ("L1",)}
     )
