@@ -58,7 +58,9 @@ class _ToolBaseline:
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
         book = HandleBook()
-        ctx = ToolContext(scope=request.scope, db=self.db, handles=book, embedder=self.embedder, now=request.now)
+        ctx = ToolContext(
+            scope=request.scope, db=self.db, handles=book, embedder=self.embedder, now=request.now
+        )
         executor = ToolExecutor(self.registry, ctx)
         calls = self.calls(request)
         for call in calls:

@@ -191,10 +191,15 @@ class Question(_Strict):
     tags: tuple[str, ...] = ()
     explanation: str = Field(description="How the truth was computed, for a human reading a failure.")
     about: tuple[str, ...] = Field(
-        default=(), description="Names of what is asked about (lab, drug, vaccine…): the answering sentence names it."
+        default=(),
+        description="Names of what is asked about (lab, drug, vaccine…): the answering sentence names it.",
     )
-    family: str = Field(default="plain", description="Phrasing family: plain, pronoun, typo, lay, relative_time.")
-    bank: str = Field(default="dev", description="Phrase bank: dev (tuned on) or test (frozen, never tuned on).")
+    family: str = Field(
+        default="plain", description="Phrasing family: plain, pronoun, typo, lay, relative_time."
+    )
+    bank: str = Field(
+        default="dev", description="Phrase bank: dev (tuned on) or test (frozen, never tuned on)."
+    )
 
     @property
     def writes(self) -> bool:

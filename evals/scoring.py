@@ -549,7 +549,9 @@ def _check_support(question: Question, answer: Answer, result: Grade) -> Grade:
     if cited and others > MAX_EXTRA_CITED and len(cited & gold) / len(cited) < 0.2:
         if others > MAX_BURIED:
             return Grade("unclear", 0.0, 0.0, f"{result.detail}, but buried among {len(cited)} cited records")
-        return Grade("partial", 0.5, 0.0, f"{result.detail}, but among {len(cited)} cited records for one fact")
+        return Grade(
+            "partial", 0.5, 0.0, f"{result.detail}, but among {len(cited)} cited records for one fact"
+        )
     return result
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from evals.model import Expected, GoldRecord, Question, Setup
+from evals.questions.phrasing import choose
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class Fact:
     gold: tuple[GoldRecord, ...] = ()
     tags: tuple[str, ...] = ()
     setup: tuple[Setup, ...] = field(default_factory=tuple)
+    about: tuple[str, ...] = ()  # names of what is asked about (evals.questions.phrasing.describe)
+    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # role → phrase-bank slots
 
 
 def pair_id(patient_id: str, template: str, key: str) -> str:
@@ -40,6 +44,11 @@ def emit(facts: Iterable[Fact], patient_id: str, now: dt.datetime) -> Iterator[Q
         for role, turns in (("patient", fact.patient), ("clinician", fact.clinician)):
             if not turns:
                 continue
+            family, bank = "plain", "dev"
+            if len(turns) == 1 and fact.slots:
+                rng = random.Random(f"phrase:{pid}:{role}")
+                phrased = choose(fact.template, role, fact.slots.get(role, {}), rng, turns[0])
+                turns, family, bank = (phrased.text,), phrased.family, phrased.bank
             yield Question(
                 id=f"{pid}-{role[0]}",
                 pair_id=pid,
@@ -54,6 +63,9 @@ def emit(facts: Iterable[Fact], patient_id: str, now: dt.datetime) -> Iterator[Q
                 setup=fact.setup,
                 tags=fact.tags + (("multi-turn",) if len(turns) > 1 else ()),
                 explanation=fact.explanation,
+                about=fact.about,
+                family=family,
+                bank=bank,
             )
 
 
