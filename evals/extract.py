@@ -149,7 +149,8 @@ _ABSTAIN = re.compile(
     r"|\bno [\w-]+(?: [\w-]+){0,3} (?:matching|recorded|on record|on file|found|in (?:your|the|their) (?:record|chart))"
     r"|\b(?:has|have|holds|shows) no\b"
     r"|\b(?:have|has|had) never (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)"
-    r"|\bnever (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)\b",
+    r"|\bnever (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)\b"
+    r"|\bi (?:don't|do not) know\b|\bi (?:can't|cannot) tell\b",
     re.I,
 )
 _REFUSE = re.compile(
@@ -308,10 +309,16 @@ _HEADER_COUNT = re.compile(r"\((?:\d+ of )?\d+(?: shown)?\)|\b\d+ (?:given|shown
 _PAIR = re.compile(r"(?<![\d.])(\d{2,3})\s*/\s*(\d{2,3})(?![\d.])")
 
 
+_YEAR = re.compile(
+    r"\b(?:in|since|during|for|of|from|until|before|after|across|year)\s+(?:19|20)\d{2}\b", re.I
+)
+
+
 def stated_numbers(sentence: str, *, count: bool = False, part: str | None = None) -> list[float]:
-    """The numbers a sentence states as values: not reference ranges or windows, and (unless
-    a count is asked for) not header counts. `part` = systolic|diastolic picks from "120/80"."""
-    text = _RANGE.sub(" ", strip_handles(sentence))
+    """The numbers a sentence states as values: not reference ranges, windows or years ("in
+    2025"), and (unless a count is asked for) not header counts. `part` = systolic|diastolic
+    picks from "120/80"."""
+    text = _YEAR.sub(" ", _RANGE.sub(" ", strip_handles(sentence)))
     text = _WINDOW.sub(lambda m: " " if extract_dates(m.group(0)) else m.group(0), text)
     if not count:
         text = _HEADER_COUNT.sub(" ", text)

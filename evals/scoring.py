@@ -47,6 +47,7 @@ from evals.extract import (
     sentences,
     stated_dates,
     stated_numbers,
+    strip_handles,
     verdict_of,
 )
 from evals.model import (
@@ -64,6 +65,7 @@ from evals.model import (
     TextAnswer,
 )
 from evals.results import BookingObservation, QuestionResult
+from evals.vocab import fold
 
 Verdict = Literal["correct", "partial", "abstained", "refused", "unclear", "no_answer", "wrong", "error"]
 _EPS = 1e-9
@@ -221,14 +223,49 @@ def item_named(item: Item, answer: Answer) -> bool:
 
 
 def answer_units(part: str) -> list[str]:
-    """What an answer lists: its bullet lines; without bullets, the comma/"and" parts of its sentences."""
+    """What an answer lists: its bullet lines; without bullets, the parts of its sentences
+    between top-level commas, semicolons and "and" (a comma inside brackets does not split)."""
     bullets = bullet_lines(part)
     if bullets:
         return bullets
     units = []
     for sentence in sentences(part):
-        units.extend(u.strip() for u in re.split(r",\s+(?:and\s+)?|\s+and\s+|;\s*", sentence) if u.strip())
+        depth, start = 0, 0
+        pieces = []
+        for i, ch in enumerate(sentence):
+            depth += (ch in "([" and 1) or 0
+            depth -= (ch in ")]" and 1) or 0
+            if depth == 0 and ch in ",;":
+                pieces.append(sentence[start:i])
+                start = i + 1
+        pieces.append(sentence[start:])
+        for piece in pieces:
+            units.extend(u.strip() for u in re.split(r"\s+and\s+", piece) if u.strip())
     return units
+
+
+# words a list item is not made of
+_FILLER_WORDS = """you your the and for are were was had have has take taking takes took on in with since
+    also currently prescribed started after before diagnosis diagnosed medicine medicines
+    medication medications meds drug drugs vaccine vaccines vaccination given got get here
+    they them their patient patient's active list listed record records shows show this that
+    these those there is it its of to from at by a an as all both only one two three now still
+    daily once twice day week month year oral tablet capsule injection mg ml unit units dose
+    doses stopped resolved inactive current none nothing know don't i i'm me my mine what
+    which who condition conditions problem problems allergy allergies allergic"""
+_FILLER = frozenset(_FILLER_WORDS.split())
+
+
+def _content_words(unit: str) -> set[str]:
+    return {
+        w for w in fold(strip_handles(unit)).split() if len(w) >= 3 and w not in _FILLER and not w.isdigit()
+    }
+
+
+def _unknown_unit(unit: str, known: set[str]) -> bool:
+    """A listed unit that names something outside the expected, forbidden and asked-about names."""
+    words = _content_words(unit)
+    return bool(words) and not words <= known
 
 
 @dataclass(frozen=True)
@@ -292,24 +329,22 @@ def match_set(expected: SetAnswer, answer: Answer) -> SetMatch:
         forbidden_items.append(item)
     forbidden = [i.label for i in forbidden_items if claimed_as_current(i, answer)]
     extra = []
-    units = answer_units(answer.part)
-    listing = bullet_lines(answer.part) or [
-        u for u in units if any(_unit_names(u, i, answer) for i in (*expected.items, *forbidden_items))
-    ]
-    if listing:  # an answer that lists things: every listed unit must be one of them
-        for unit in units:
+    known = {
+        w
+        for i in (*expected.items, *forbidden_items)
+        for name in (i.label, *i.aliases)
+        for w in fold(name).split()
+    } | {w for name in answer.about for w in fold(name).split()}
+    bulleted = bool(bullet_lines(answer.part))
+    if not (answer.abstains() or is_refusal(answer.part)):
+        for unit in answer_units(answer.part):
             if any(_unit_names(unit, i, answer) for i in (*expected.items, *forbidden_items)):
                 continue
-            if _NOT_CURRENT.search(unit) or not (bullet_lines(answer.part) or _looks_listed(unit)):
-                continue
-            extra.append(unit[:60])
+            if _NOT_CURRENT.search(unit) or (not bulleted and len(_content_words(unit)) > 4):
+                continue  # honest "stopped" lines; prose that is not a list item
+            if _unknown_unit(unit, known):
+                extra.append(unit[:60])
     return SetMatch(tuple(found), tuple(missing), tuple(forbidden), tuple(extra))
-
-
-def _looks_listed(unit: str) -> bool:
-    """A part of a list sentence that names something (a word of three letters or more, short)."""
-    words = re.findall(r"[A-Za-z]{3,}", unit)
-    return 0 < len(words) <= 6
 
 
 def grade_set(expected: SetAnswer, answer: Answer) -> Grade:
@@ -333,6 +368,8 @@ def grade_set(expected: SetAnswer, answer: Answer) -> Grade:
         + (f"; missing {'; '.join(match.missing[:3])}" if match.missing else "")
     )
     if not match.found:
+        if re.match(r"^\W*(?:none|nothing|no)\b", answer.opening, re.I) and not is_abstention(answer.opening):
+            return Grade("wrong", 0.0, -1.0, f"says there are none; expected {len(expected.items)}")
         if match.forbidden_named or match.extra:
             return Grade("wrong", 0.0, -1.0 if match.forbidden_named else min(0.0, match.utility), summary)
         return _not_given(answer, summary, stated_other=False)
@@ -351,12 +388,14 @@ def grade_boolean(expected: BooleanAnswer, answer: Answer, template: str = "") -
     if is_failure_notice(part):
         return Grade("abstained", 0.0, 0.0, "a lookup failed; no yes or no")
     said, why = verdict_of(part)
+    if said is not None and answer.abstains() and not re.match(r"^\W*(?:yes|no)\b", part, re.I):
+        said, why = None, "abstained"  # "I don't know" is not a "no"
     if said is None and not why.startswith("says both") and not expected.value:
         # "there is no record of warfarin" answers "am I taking warfarin?" — when it names it
         opening = sentences(part)[0] if sentences(part) else ""
         if is_abstention(opening) and (not answer.about or any(mentions(opening, n) for n in answer.about)):
             said = False
-    if said is not None and template in _RISE_TEMPLATES:
+    if said is not None and said == expected.value and template in _RISE_TEMPLATES:
         moved = direction(" ".join(sentences(part)[1:]) or part)
         if moved is not None and moved != said:
             return Grade(
@@ -567,8 +606,9 @@ def grade(question: Question, answer: Answer) -> Grade:
         return Grade("wrong", 0.0, -1.0, f"booked {answer.writes} appointment(s) nobody asked for", True)
     if not answer.about and question.about:
         answer = replace(answer, about=question.about)
-    if not answer.text.strip() and expected.type != "refuse":
-        result = Grade("no_answer", 0.0, 0.0, "empty answer")
+    if not answer.part.strip() and expected.type != "refuse":
+        what = "empty answer" if not answer.text.strip() else "nothing outside the banner and background"
+        result = Grade("no_answer", 0.0, 0.0, what)
     elif expected.type == "number":
         result = grade_number(expected, answer)
     elif expected.type == "date":

@@ -124,7 +124,7 @@ def choose(template: str, role: str, slots: dict[str, str], rng: random.Random, 
     return Phrased(rng.choice(offered[family]), family, bank)
 
 
-def test_bank_fragments(min_chars: int = 14) -> set[str]:
+def frozen_fragments(min_chars: int = 14) -> set[str]:
     """The literal pieces of every test-bank phrasing (between slots), lower-cased: what no
     file of the answerer may contain."""
     out = set()
