@@ -50,7 +50,9 @@ def test_no_answerer_file_contains_a_test_bank_phrasing():
 
 def test_a_missing_slot_drops_the_phrasing():
     assert fill("Which vaccines did I get {relyear}?", {"year": "2019"}) is None
-    assert fill("Which vaccines did I get in {year}?", {"year": "2019"}) == "Which vaccines did I get in 2019?"
+    assert (
+        fill("Which vaccines did I get in {year}?", {"year": "2019"}) == "Which vaccines did I get in 2019?"
+    )
 
 
 @given(st.integers(min_value=0, max_value=10_000))
