@@ -21,7 +21,16 @@ from evals.questions.facts import Fact, emit
 from evals.questions.leaflets import leaflet_facts
 from evals.questions.notes import note_facts
 from evals.questions.phrasing import describe
-from evals.questions.record import aggregates, cross_resource, latest_first, lists, lookups, negations, trends
+from evals.questions.record import (
+    aggregates,
+    cross_resource,
+    latest_first,
+    lists,
+    lookups,
+    more_kinds,
+    negations,
+    trends,
+)
 from evals.questions.safety import safety_facts
 from evals.truth import Record, fingerprint, list_patients, load_record, read_free_slots, read_leaflets
 from records.database import Database
@@ -119,6 +128,7 @@ def facts_for(
     for category, build in builders:
         if category in wanted:
             facts.extend(f for f in build() if f.category == category)
+    facts.extend(f for f in more_kinds(record, rng) if f.category in wanted)
     return [_described(f, record, cohort) for f in facts]
 
 

@@ -197,6 +197,7 @@ LAB_TEMPLATES = frozenset(
         "above_range",
         "ever_outside_range",
         "absent_lab",
+        "latest_older_than_year",
     }
 )
 DRUG_TEMPLATES = frozenset(
@@ -207,6 +208,7 @@ DRUG_TEMPLATES = frozenset(
         "stopped_medication",
         "restarted_medication",
         "still_on_active",
+        "why_on_medication",
     }
 )
 VACCINE_TEMPLATES = frozenset({"last_vaccine_date", "absent_vaccine", "vaccine_given"})

@@ -23,6 +23,7 @@ from evals.model import (
     Item,
     NumberAnswer,
     SetAnswer,
+    TextAnswer,
 )
 from evals.questions.cohort import FALLBACK_DRUGS, Cohort
 from evals.questions.facts import Fact, day, gold, iso_date, number_tolerance, shown
@@ -971,6 +972,144 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
                 (f"When did I get the {name} vaccine?",),
                 (f"When was the patient given the {name} vaccine?",),
                 f"no completed immunization with CVX {code}",
+            )
+        )
+    return facts
+
+
+# ============================================================================================
+# More kinds people ask (issue 15): age, all-time counts, the newest result of any kind, "is
+# it older than a year?", diagnosis history, "why am I on X?"
+# ============================================================================================
+
+
+def _age(birth: dt.date, today: dt.date) -> int:
+    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+
+
+def more_kinds(record: Record, rng: random.Random) -> list[Fact]:
+    facts: list[Fact] = []
+    p = record.patient
+    today = record.now.date()
+    if p.birth_date and not p.deceased:
+        age = _age(p.birth_date, today)
+        facts.append(
+            Fact(
+                "lookup",
+                "age",
+                "",
+                NumberAnswer(value=age, unit="years", tolerance=0),
+                ("How old am I?",),
+                ("How old is the patient?",),
+                f"born {p.birth_date.isoformat()}, {age} on {today.isoformat()}",
+                _patient_gold(record),
+            )
+        )
+    encounters = record.valid_encounters()
+    if encounters:
+        facts.append(
+            Fact(
+                "aggregate",
+                "encounter_count_all",
+                "",
+                NumberAnswer(value=len(encounters), tolerance=0, count=True),
+                ("How many visits have I had in total?",),
+                ("How many encounters does the patient have on record in total?",),
+                f"all {len(encounters)} encounters up to now (entered-in-error and cancelled excluded)",
+                gold("encounter", [e.id for e in encounters]),
+            )
+        )
+        emergencies = [e for e in encounters if (e.class_code or "").upper() in ("EMER", "EMERGENCY")]
+        facts.append(
+            Fact(
+                "aggregate",
+                "emergency_count",
+                "",
+                NumberAnswer(value=len(emergencies), tolerance=0, count=True),
+                ("How many times have I been to the emergency department?",),
+                ("How many emergency encounters does the patient have?",),
+                f"{len(emergencies)} encounters of class EMER",
+                gold("encounter", [e.id for e in emergencies]),
+            )
+        )
+    measurements = record.valid_measurements()
+    if measurements:
+        newest = max(m.effective for m in measurements)
+        rows = [m for m in measurements if m.effective == newest]
+        facts.append(
+            Fact(
+                "latest_first",
+                "latest_any_result",
+                "",
+                DateAnswer(value=day(newest)),
+                ("When was my most recent test or measurement of any kind?",),
+                ("When was the patient's most recent result of any kind recorded?",),
+                f"newest effective time among {len(measurements)} values: {newest.isoformat()}",
+                gold("observation", [m.record_id for m in rows]),
+            )
+        )
+    series_by_code = _askable_series(record)
+    dated = {code: s for code, s in series_by_code.items() if s}
+    for code in _pick_polar(rng, dated, lambda s: s[-1].effective < record.now - YEAR):
+        last = dated[code][-1]
+        pn, cn = lab_names(code, last.display, record)
+        old = last.effective < record.now - YEAR
+        facts.append(
+            Fact(
+                "latest_first",
+                "latest_older_than_year",
+                code,
+                BooleanAnswer(value=old),
+                (f"Is my latest {pn} more than a year old?",),
+                (f"Is the patient's most recent {cn} older than a year?",),
+                f"latest {code} on {iso_date(last.effective)}; a year before now is {iso_date(record.now - YEAR)}",
+                gold("observation", [last.record_id]),
+            )
+        )
+    diagnoses = _group(
+        [c for c in record.valid_conditions() if is_diagnosis(c.display)], lambda c: c.code or c.display
+    )
+    if 1 <= len(diagnoses) <= MAX_SET * 2:
+        items = tuple(
+            Item(
+                label=rows[0].display,
+                aliases=(condition_name(rows[0].display),),
+                record_ids=tuple(sorted(r.id for r in rows)),
+            )
+            for _, rows in sorted(diagnoses.items())
+        )
+        facts.append(
+            Fact(
+                "list",
+                "diagnosis_history",
+                "",
+                SetAnswer(items=items),
+                ("What have I ever been diagnosed with?",),
+                ("List every diagnosis on the patient's record, past and present.",),
+                f"{len(items)} distinct disorders ever recorded (entered-in-error excluded; findings and situations are not diagnoses)",
+                gold("condition", [r.id for rows in diagnoses.values() for r in rows]),
+            )
+        )
+    by_id = {c.id: c for c in record.valid_conditions()}
+    by_code = {c.code: c for c in record.valid_conditions() if c.code}
+    reasons: dict[str, tuple[Medication, object]] = {}
+    for m in record.active_medications():
+        why = by_id.get(m.reason_condition_id or "") or by_code.get(m.reason_code or "")
+        if why is not None:
+            reasons.setdefault(drug_name(m.display), (m, why))
+    for name in _pick(rng, reasons, 1):
+        med, why = reasons[name]
+        reason = condition_name(why.display)
+        facts.append(
+            Fact(
+                "cross_resource",
+                "why_on_medication",
+                name,
+                TextAnswer(accepted=(reason,), reference=reason),
+                (f"Why am I taking {name}?",),
+                (f"What is {name} prescribed for?",),
+                f"the active prescription of {name} gives the reason {why.display}",
+                gold("medication", [med.id]),
             )
         )
     return facts

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evals.questions.phrasing import FAMILIES, choose, fill, load_bank, frozen_fragments, typo
+from evals.questions.phrasing import FAMILIES, choose, fill, frozen_fragments, load_bank, typo
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOTS = {"thing": "HbA1c", "year": "2025", "relyear": "last year", "cutoff": "2025-12-01"}
