@@ -398,7 +398,8 @@ def grade_boolean(expected: BooleanAnswer, answer: Answer, template: str = "") -
     if said is None and not why.startswith("says both") and not expected.value:
         # "there is no record of warfarin" answers "am I taking warfarin?" — when it names it
         opening = sentences(part)[0] if sentences(part) else ""
-        if is_abstention(opening) and (not answer.about or any(mentions(opening, n) for n in answer.about)):
+        named = not answer.about or any(mentions(opening, n) for n in answer.about)
+        if is_abstention(opening) and not _DONT_KNOW.search(opening) and named:
             said = False
     if said is not None and said == expected.value and template in _RISE_TEMPLATES:
         moved = direction(" ".join(sentences(part)[1:]) or part)

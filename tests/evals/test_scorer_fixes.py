@@ -258,3 +258,9 @@ def test_a_value_among_hundreds_of_cited_rows_is_not_correct():
         "- Glucose 101 mg/dL [L1]", cited=frozenset({"observation:o1"}), handles={"observation:o1": ("L1",)}
     )
     assert grade(q(number(101), gold=gold), one).verdict == "correct"
+
+
+def test_i_dont_know_is_not_a_no():
+    for abstained in (True, None):
+        answer = Answer("I don't know.", abstained=abstained)
+        assert grade(q(BooleanAnswer(value=False), "negation"), answer).verdict == "abstained"
