@@ -258,14 +258,14 @@ def _cell(text: str, limit: int = 160) -> str:
 
 def _bucket_table(title: str, buckets: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
-        f"| {title} | n | accuracy | score | correct | partial | abstained | wrong | unclear | refused | error | recall | precision | p50 ms |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {title} | n | accuracy | score | correct | partial | abstained | wrong | unclear | no answer | refused | error | recall | precision | p50 ms |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for name, b in buckets.items():
         v = b["verdicts"]
         lines.append(
             f"| {name} | {b['n']} | {_pct(b['accuracy'])} | {b['score']:+.2f} | {v['correct']} | {v['partial']} | "
-            f"{v['abstained']} | {v['wrong']} | {v['unclear']} | {v['refused']} | {v['error']} | "
+            f"{v['abstained']} | {v['wrong']} | {v['unclear']} | {v.get('no_answer', 0)} | {v['refused']} | {v['error']} | "
             f"{_pct(b['recall'])} | {_pct(b['precision'])} | {_num(b['latency_ms_p50'], 1)} |"
         )
     return lines
