@@ -20,8 +20,12 @@ from chartside.lazy import load_all as _load_all
 
 COMMANDS: dict[str, Lazy] = {
     "up": Lazy("chartside.up", "Start the database, load the demo data if absent, and serve the web app."),
-    "serve": Lazy("server.cli", "Serve the web app (login, chat, SSE answers) and print the URL and demo accounts."),
-    "ask": Lazy("agent.cli", "Ask a question about one patient's record; the answer is cited to rows of the record."),
+    "serve": Lazy(
+        "server.cli", "Serve the web app (login, chat, SSE answers) and print the URL and demo accounts."
+    ),
+    "ask": Lazy(
+        "agent.cli", "Ask a question about one patient's record; the answer is cited to rows of the record."
+    ),
     "ingest": Lazy(
         "fhir_ingest.cli",
         "Load Synthea FHIR bundles: support bundles first, one transaction per bundle.",
@@ -31,7 +35,10 @@ COMMANDS: dict[str, Lazy] = {
         "synthea_data.cli",
         "Generate a deterministic cohort in real Synthea's bundle format (patients + support bundles).",
     ),
-    "mcp": Lazy("mcp_server.cli", "Serve one patient's record to a local MCP client over stdio (the client starts this)."),
+    "mcp": Lazy(
+        "mcp_server.cli",
+        "Serve one patient's record to a local MCP client over stdio (the client starts this).",
+    ),
     "bench": Lazy("chartside.groups", "Benchmarks: ratios measured side by side in one run."),
     "eval": Lazy("chartside.groups", "Evaluations: question sets, runs, reports."),
     "db": Lazy("records.cli", "The database: schema upgrades and status."),

@@ -12,22 +12,31 @@ import typer
 from chartside.lazy import Lazy, LazyGroup
 
 BENCH: dict[str, Lazy] = {
-    "startup": Lazy("chartside.startup_cli", "How long commands take to start: the lazy CLI vs importing every command."),
-    "tools": Lazy("tools.cli", "p50/p95 of every tool vs a bare SELECT 1, on a small and a large population."),
+    "startup": Lazy(
+        "chartside.startup_cli", "How long commands take to start: the lazy CLI vs importing every command."
+    ),
+    "tools": Lazy(
+        "tools.cli", "p50/p95 of every tool vs a bare SELECT 1, on a small and a large population."
+    ),
     "serve": Lazy(
-        "server.cli", "SSE overhead: time to first event and to done, vs a trivial SSE endpoint of the same app."
+        "server.cli",
+        "SSE overhead: time to first event and to done, vs a trivial SSE endpoint of the same app.",
     ),
     "agent": Lazy(
-        "agent.cli", "Agent overhead per question with a zero-latency fake model, vs the SDK's own request time."
+        "agent.cli",
+        "Agent overhead per question with a zero-latency fake model, vs the SDK's own request time.",
     ),
-    "scoped": Lazy("agent.cli", "Scoped vs whole-record answers, and the background context's share of the time."),
+    "scoped": Lazy(
+        "agent.cli", "Scoped vs whole-record answers, and the background context's share of the time."
+    ),
     "ingest": Lazy("fhir_ingest.cli", "Ingest throughput vs."),
     "generate": Lazy(
         "synthea_data.cli",
         "Generation throughput (patients/s, MB/s), time per phase, and parse cost of the same bytes.",
     ),
     "mcp": Lazy(
-        "mcp_server.cli", "Per-call latency of the tools over MCP (in-process, stdio, HTTP) vs calling them directly."
+        "mcp_server.cli",
+        "Per-call latency of the tools over MCP (in-process, stdio, HTTP) vs calling them directly.",
     ),
     "search": Lazy(
         "knowledge.cli",
@@ -40,12 +49,18 @@ BENCH: dict[str, Lazy] = {
 }
 
 EVAL: dict[str, Lazy] = {
-    "generate": Lazy("evals.cli", "Generate questions whose answers are computed by SQL over the ingested records."),
-    "run": Lazy("evals.cli", "Ask every question through the agent (as the server does), record, score and report."),
+    "generate": Lazy(
+        "evals.cli", "Generate questions whose answers are computed by SQL over the ingested records."
+    ),
+    "run": Lazy(
+        "evals.cli", "Ask every question through the agent (as the server does), record, score and report."
+    ),
     "report": Lazy(
         "evals.cli", "Markdown + JSON + a per-category chart; side by side with regressions for several runs."
     ),
-    "demo": Lazy("evals.cli", "The whole loop on the demo cohort: prepare the database, generate, run offline, report."),
+    "demo": Lazy(
+        "evals.cli", "The whole loop on the demo cohort: prepare the database, generate, run offline, report."
+    ),
     "retrieval": Lazy(
         "knowledge.cli",
         "Hit@1/@5, MRR, answer present, out-of-scope rejected, and where the similarity floor belongs.",

@@ -23,9 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 LAZY = "import sys; from chartside.cli import main; sys.argv[0] = 'chartside'; main()"
-EAGER = (
-    "import sys; from chartside.cli import load_all, main; sys.argv[0] = 'chartside'; load_all(); main()"
-)
+EAGER = "import sys; from chartside.cli import load_all, main; sys.argv[0] = 'chartside'; load_all(); main()"
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

@@ -34,7 +34,11 @@ def startup_command(
         task = bar.add_task("start-up runs", total=len(selected) * repeats * 2)
         results = measure(selected, repeats, progress=lambda done, total: bar.update(task, completed=done))
     table = Table(
-        "command", "lazy (median s)", "eager (median s)", "eager / lazy", "lazy runs (s)",
+        "command",
+        "lazy (median s)",
+        "eager (median s)",
+        "eager / lazy",
+        "lazy runs (s)",
         title=f"Start-up, {repeats} runs each, fresh interpreter per run",
     )
     for t in results:
