@@ -21,9 +21,8 @@ from agent.metrics import RunClock, answer_metrics
 from agent.other_patient import BoundPatient, load_bound_patient, named_others, other_patient_reply
 from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
 from agent.scoping import declared_summary
-from records.database import Database
 from records.settings import Settings
-from tools.registry import Registry
+from tools.registry import Database, Registry
 
 
 def prompt_leak_guard() -> LeakGuard:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import typer
@@ -33,6 +34,17 @@ def progress() -> Progress:
         console=err_console,
         transient=False,
     )
+
+
+@contextmanager
+def reporter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """What library code's `progress=` parameter takes: a bar on stderr; yields `advance(n)`.
+
+    Library code never imports this module; the CLI passes this function in.
+    """
+    with progress() as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n=1: bar.advance(task, n)
 
 
 def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:

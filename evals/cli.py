@@ -10,7 +10,7 @@ from rich.table import Table
 
 from chartside.console import console, err_console, fail, progress
 from chartside.groups import eval_app
-from evals.agents import AgentUnavailable, build_eval_agent, judge_client, load_embedder, note_indexer
+from evals.agents import AgentUnavailable, build_eval_agent, judge_client, load_embedder
 from evals.generate import GenerateOptions, GenerationError
 from evals.model import CATEGORIES, SetFileError
 from evals.pipeline import (
@@ -350,6 +350,21 @@ def demo_command(
         execute_run(set_path, "offline", concurrency, out / "run", None, (), None, None, min_score, db=db)
     finally:
         db.dispose()
+
+
+def note_indexer(embedder: Any):
+    """Index a planted note the way ingestion's note pass does, so note search can find it.
+
+    Here in the CLI layer, which composes packages: `evals` itself does not import `knowledge`.
+    """
+    if embedder is None:
+        return None
+    from knowledge.note_index import NoteIndexReport, index_patient
+
+    def index(conn: Any, patient_id: str) -> None:
+        index_patient(conn, embedder, patient_id, NoteIndexReport())
+
+    return index
 
 
 def register(app: typer.Typer) -> None:

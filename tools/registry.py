@@ -40,8 +40,11 @@ from tools.scope import PatientScope
 
 log = logging.getLogger(__name__)
 
+# `Database` is re-exported: the agent and the transports hold the record store only to hand
+# it to tools (the import contract keeps `agent/` from importing `records`)
 __all__ = [
     "FORBIDDEN_FIELD_WORDS",
+    "Database",
     "Registry",
     "Tool",
     "ToolContext",
