@@ -15,10 +15,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from records.audit import write_audit
 from server import record_view, store
 from server.access import guard_patient
 from server.accounts import authenticate_password, end_sessions
-from server.audit import write_audit
 from server.auth import Principal, check_csrf, csrf_token, resolve_principal, start_session
 from server.charts import sparkline
 from server.errors import ApiError, forbidden, unauthenticated

@@ -29,9 +29,9 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from agent import scoping
+from records.audit import write_audit
 from server import record_rows, record_view, store
 from server.access import PatientAccess, guard_patient
-from server.audit import write_audit
 from server.auth import csrf_token, resolve_principal
 from server.errors import ApiError, bad_request, not_found, too_many, unauthenticated
 from server.question_text import QuestionError, clean_question

@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from records.audit import write_audit
 from records.database import Database, patient_transaction
 from tools.results import HandleBook, ToolResult
 from tools.schema import FORBIDDEN_FIELD_WORDS, strict_schema
@@ -54,12 +55,6 @@ __all__ = [
 ]
 
 ToolFn = Callable[["ToolContext", BaseModel], ToolResult]
-
-
-AUDIT_INSERT = text(
-    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
-    "conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, :detail, :conv)"
-)
 
 
 class ToolInput(BaseModel):
@@ -263,19 +258,16 @@ class Registry:
     def _insert_audit(
         conn: Connection, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
     ) -> None:
-        conn.execute(
-            AUDIT_INSERT,
-            {
-                "actor": ctx.scope.actor,
-                "role": ctx.scope.role,
-                "pid": ctx.scope.patient_id,
-                "action": f"tool:{name}",
-                "digest": args_digest(raw_args),
-                "outcome": "ok" if result.ok else (result.error_kind or "error"),
-                "detail": f"{ms:.1f} ms, {result.total} rows"
-                + ("" if result.ok else f": {result.text[:200]}"),
-                "conv": ctx.scope.conversation_id,
-            },
+        write_audit(
+            conn,
+            actor=ctx.scope.actor,
+            role=ctx.scope.role,
+            target_patient_id=ctx.scope.patient_id,
+            action=f"tool:{name}",
+            args_digest=args_digest(raw_args),
+            outcome="ok" if result.ok else (result.error_kind or "error"),
+            detail=f"{ms:.1f} ms, {result.total} rows" + ("" if result.ok else f": {result.text[:200]}"),
+            conversation_id=ctx.scope.conversation_id,
         )
 
     @classmethod

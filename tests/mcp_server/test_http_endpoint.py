@@ -160,6 +160,20 @@ async def test_http_patient_cannot_bind_another_patient(base_url, demo):
     assert denied and {(r["action"], r["target_patient_id"]) for r in denied} == {("mcp:bind", BOB)}
 
 
+async def test_a_nul_in_the_requested_patient_id_is_refused_and_still_audited(base_url, demo):
+    """PostgreSQL text cannot hold NUL: the one audit writer stores it visibly instead of
+    losing the row of exactly the request that probes for that."""
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{base_url}/mcp?patient=pat%00evil",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Authorization": f"Bearer {demo.tokens['dr-jones']}"},
+        )
+    assert response.status_code in (403, 404)
+    (row,) = audit_rows(demo.db, actor="mcp-http:dr-jones", outcome="denied")
+    assert (row["action"], row["target_patient_id"]) == ("mcp:bind", "pat\\x00evil")
+
+
 async def test_http_clinician_reads_a_panel_patient_named_by_header_or_query(base_url, demo):
     async with connect(base_url, demo.tokens["dr-jones"], ALICE) as (client, _):
         by_header = await client.call_tool("list_conditions", {})
