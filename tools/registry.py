@@ -182,6 +182,10 @@ class Registry:
     def names(self) -> list[str]:
         return list(self._tools)
 
+    def writing(self) -> frozenset[str]:
+        """The tools that change the record: `Tool.writes` is the only record of which do."""
+        return frozenset(name for name, tool in self._tools.items() if tool.writes)
+
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
