@@ -48,12 +48,6 @@ ALLOWANCES: tuple[tuple[str, str, str], ...] = (
         "records.*",
         "issue 16 rewrites the offline answerer into a package that reads only through tools/",
     ),
-    (
-        "mcp_server/access.py",
-        "server.a*",
-        "the server <-> mcp_server cycle: accounts and capabilities move below both (issue 20 item 3, "
-        "after issue 18 has changed them)",
-    ),
     *(
         (loader, "knowledge.embeddings*", "issue 21 makes one embedder loader; callers then go through it")
         for loader in ("agent/runner.py", "server/app.py", "mcp_server/catalog.py")
