@@ -190,16 +190,3 @@ def citation_events(citations: Iterable[Citation]) -> list[CitationEvent]:
         CitationEvent(handle=c.handle, kind=c.kind, record_id=c.record_id, label=c.label, data=c.data)
         for c in citations
     ]
-
-
-def tool_metrics(outcomes: Iterable[ToolOutcome]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": o.call.name,
-            "ms": round(o.ms, 2),
-            "rows": o.result.total,
-            "ok": o.result.ok,
-            **({"error": o.result.error_kind} if not o.result.ok else {}),
-        }
-        for o in outcomes
-    ]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
 
 import typer
 from rich.console import Console
@@ -19,8 +18,6 @@ from rich.progress import (
 
 console = Console()
 err_console = Console(stderr=True)
-
-T = TypeVar("T")
 
 
 def progress() -> Progress:
@@ -45,14 +42,6 @@ def reporter(description: str, total: int | None) -> Iterator[Callable[[int], No
     with progress() as bar:
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)
-
-
-def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
-    with progress() as bar:
-        task = bar.add_task(description, total=total)
-        for item in items:
-            yield item
-            bar.advance(task)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

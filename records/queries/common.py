@@ -65,11 +65,6 @@ def all_terms_in(haystack: ColumnElement[str], terms: Sequence[str]) -> ColumnEl
     return and_(*(haystack.contains(term, autoescape=True) for term in terms))
 
 
-def any_of(*conditions: ColumnElement[bool] | None) -> ColumnElement[bool]:
-    present = [c for c in conditions if c is not None]
-    return or_(*present) if present else literal(False)
-
-
 def day_start(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
 
