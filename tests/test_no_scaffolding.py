@@ -11,21 +11,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.test_import_contract import FIRST_PARTY as PROJECT_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[1]
-FIRST_PARTY = {
-    "records",
-    "fhir_ingest",
-    "synthea_data",
-    "knowledge",
-    "tools",
-    "agent",
-    "server",
-    "mcp_server",
-    "evals",
-    "chartside",
-    "tests",
-}
-PACKAGES = sorted(FIRST_PARTY - {"tests"})
+PACKAGES = sorted(PROJECT_PACKAGES)
+FIRST_PARTY = {*PACKAGES, "tests"}
 # temporary: the embedder loaders issue 21 replaces with one loader and one failure policy
 EMBEDDER_LOADERS = {"agent/runner.py", "server/app.py", "mcp_server/catalog.py"}
 

@@ -12,21 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_import_contract import FIRST_PARTY as PROJECT_PACKAGES
+
 ROOT = Path(__file__).resolve().parents[2]
 VERSIONS = ROOT / "records" / "migrations" / "versions"
-FIRST_PARTY = {
-    "records",
-    "fhir_ingest",
-    "synthea_data",
-    "knowledge",
-    "tools",
-    "agent",
-    "server",
-    "mcp_server",
-    "evals",
-    "chartside",
-    "tests",
-}
+FIRST_PARTY = {*PROJECT_PACKAGES, "tests"}
 
 
 def first_party_imports(source: str) -> list[str]:
