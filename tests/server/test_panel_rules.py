@@ -58,7 +58,7 @@ def test_a_future_abatement_has_not_ended_the_condition_yet(clean_db):
 
 def test_the_panel_reads_at_the_callers_clock_not_the_databases(clean_db):
     rec = RecordBuilder(PID)
-    rec.medication("Amoxicillin 500 MG Oral Capsule", ended="2019-03-10")  # long past, by the wall clock
+    rec.medication("Amoxicillin 500 MG Oral Capsule", authored="2019-02-20", ended="2019-03-10")  # long past
     rec.write(clean_db)
     pinned = dt.datetime(2019, 3, 1, tzinfo=dt.UTC)  # an evaluation pinned before the course ended
     assert [m["display"] for m in panel(clean_db, pinned).medications] == ["Amoxicillin 500 MG Oral Capsule"]
