@@ -71,9 +71,29 @@ class ToolInput(BaseModel):
         return value
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """What the search tools may tune, read once from the one settings object."""
+
+    leaflet_similarity_floor: float
+    leaflet_keyword_backend: str
+    note_similarity_floor: float
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> SearchSettings:
+        return cls(
+            leaflet_similarity_floor=settings.leaflet_similarity_floor,
+            leaflet_keyword_backend=settings.leaflet_keyword_backend,
+            note_similarity_floor=settings.note_similarity_floor,
+        )
+
+
 @dataclass
 class ToolContext:
-    """Everything a tool may use. The scope, not the arguments, says whose record it is."""
+    """Everything a tool may use — its typed dependencies, in the style of pydantic-ai's
+    `RunContext`: the scope (whose record: the scope, not the arguments, says), the
+    patient-scoped `connection`, the `clock()`, the `search` settings, the handle book and
+    the embedder. Tools read nothing else (no settings object, no environment)."""
 
     scope: PatientScope
     db: Database
@@ -81,6 +101,13 @@ class ToolContext:
     embedder: Any = None  # knowledge.embeddings.Embedder when search tools run
     conn: Connection | None = None  # the patient-scoped transaction, set by the registry
     now: Any = None  # datetime override for evaluations ("now" pinned); None = wall clock
+    search_settings: SearchSettings | None = None  # None: from the database's settings
+
+    @property
+    def search(self) -> SearchSettings:
+        if self.search_settings is None:
+            self.search_settings = SearchSettings.from_settings(self.db.settings)
+        return self.search_settings
 
     @property
     def connection(self) -> Connection:
