@@ -24,7 +24,8 @@ BENCH: dict[str, Lazy] = {
     ),
     "agent": Lazy(
         "agent.cli",
-        "Agent overhead per question with a zero-latency fake model, vs the SDK's own request time.",
+        "Agent overhead per question with a zero-latency fake model, vs the SDK's own request time; "
+        "then the request size (system + tools + tool results) of record questions.",
     ),
     "scoped": Lazy(
         "agent.cli", "Scoped vs whole-record answers, and the background context's share of the time."
