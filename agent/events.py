@@ -115,9 +115,5 @@ Event = Annotated[
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def parse_event(data: dict[str, Any]) -> Event:
-    return EVENT_ADAPTER.validate_python(data)
-
-
 def is_terminal(event: BaseModel) -> bool:
     return isinstance(event, DoneEvent | ErrorEvent)

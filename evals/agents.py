@@ -23,11 +23,9 @@ class AgentUnavailable(RuntimeError):
 
 
 def load_embedder(settings: Settings) -> Any:
-    """The search tools' embedding model, as the server loads it; None when not installed."""
-    try:
-        from agent.runner import default_embedder
-    except ImportError:
-        return None
+    """The search tools' embedding model, as the server loads it."""
+    from agent.runner import default_embedder
+
     try:
         return default_embedder(settings)
     except Exception as exc:  # a missing model file must not look like a bad answer
@@ -37,10 +35,8 @@ def load_embedder(settings: Settings) -> Any:
 def build_eval_agent(
     kind: AgentKind, settings: Settings, db: Database, *, embedder: Any = None, model_client: Any = None
 ) -> Any:
-    try:
-        from agent.runner import build_agent, default_registry
-    except ImportError as exc:
-        raise AgentUnavailable(f"the agent package is not installed on this branch ({exc})") from exc
+    from agent.runner import build_agent, default_registry
+
     if kind not in ("offline", "claude"):
         from evals.baselines import build_baseline
 
@@ -52,27 +48,10 @@ def build_eval_agent(
     )
 
 
-def note_indexer(embedder: Any):
-    """Index a planted note the way ingestion's note pass does, so note search can find it."""
-    if embedder is None:
-        return None
-    try:
-        from knowledge.note_index import NoteIndexReport, index_patient
-    except ImportError:
-        return None
-
-    def index(conn: Any, patient_id: str) -> None:
-        index_patient(conn, embedder, patient_id, NoteIndexReport())
-
-    return index
-
-
 def judge_client(settings: Settings) -> Any:
     """The project's Anthropic client (agent.llm), for `--judge claude`."""
     if settings.offline:
         raise AgentUnavailable("--judge claude needs ANTHROPIC_API_KEY (set it in the environment or .env)")
-    try:
-        from agent.llm import ModelClient
-    except ImportError as exc:
-        raise AgentUnavailable(f"the agent package is not installed on this branch ({exc})") from exc
+    from agent.llm import ModelClient
+
     return ModelClient.from_settings(settings)

@@ -16,7 +16,6 @@ from evals.agents import (
     build_eval_agent,
     judge_client,
     load_embedder,
-    note_indexer,
 )
 from evals.generate import GenerateOptions, GenerationError
 from evals.model import CATEGORIES, SetFileError
@@ -475,6 +474,21 @@ def demo_command(
         )
     finally:
         db.dispose()
+
+
+def note_indexer(embedder: Any):
+    """Index a planted note the way ingestion's note pass does, so note search can find it.
+
+    Here in the CLI layer, which composes packages: `evals` itself does not import `knowledge`.
+    """
+    if embedder is None:
+        return None
+    from knowledge.note_index import NoteIndexReport, index_patient
+
+    def index(conn: Any, patient_id: str) -> None:
+        index_patient(conn, embedder, patient_id, NoteIndexReport())
+
+    return index
 
 
 def register(app: typer.Typer) -> None:

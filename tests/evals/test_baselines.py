@@ -13,9 +13,6 @@ from evals.baselines import BASELINES
 from evals.generate import GenerateOptions
 from evals.pipeline import generate_set_file, report_runs, run_set
 
-pytest.importorskip("agent.offline", reason="needs the agent branch")
-pytest.importorskip("tools.catalog", reason="needs the tools branch")
-
 
 @pytest.fixture()
 def generated(cohort_db, tmp_path):
