@@ -56,8 +56,7 @@ from agent.intent import stated_values, write_intent
 from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
 from agent.metrics import RunClock, answer_metrics
 from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
-from records.database import Database
-from tools.registry import Registry, ToolContext
+from tools.registry import Database, Registry, ToolContext
 from tools.results import HandleBook
 
 log = logging.getLogger(__name__)
@@ -198,8 +197,13 @@ class ClaudeAgent:
         for iteration in range(1, self.max_iterations + 1):
             turn_started = time.perf_counter()
             turn_text: list[str] = []
+            thinking_shown = False
             async with self.client.stream(system=system, messages=messages, tools=self.tools) as stream:
                 async for chunk in stream:
+                    if chunk.type == "thinking" and not thinking_shown:
+                        # thinking is never answer text: one status line, the text stays in the turn
+                        thinking_shown = True
+                        yield StatusEvent(text="Thinking…")
                     if chunk.type != "text" or not chunk.text:
                         continue
                     state.clock.text_started()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import err_console
+from chartside.console import err_console, reporter
 
 
 def index_notes_after_ingest(db, report) -> None:
@@ -33,7 +33,7 @@ def index_notes_after_ingest(db, report) -> None:
     patients = patients_with_pending_notes(db, seen, embedder.model_name)
     if not patients:
         return
-    result = index_notes(db, embedder, patients, show_progress=True)
+    result = index_notes(db, embedder, patients, progress=reporter)
     if result.notes:
         err_console.print(
             f"notes: indexed {result.notes} notes of {result.patients} patients ({result.chunks} chunks)"

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, err_console, fail
+from chartside.console import console, err_console, fail, reporter
 from chartside.groups import bench_app, eval_app
 from chartside.patient_arg import patient_or_exit
 from knowledge import retrieval_eval as reval
@@ -69,7 +69,7 @@ def ingest_command(
     directory = directory or get_settings().leaflets_dir or SHIPPED_LEAFLETS
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, show_progress=True)
+        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, progress=reporter)
     except FileNotFoundError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -120,7 +120,7 @@ def notes_index_command(
     db, embedder = _open()
     try:
         chosen = [patient_or_exit(db, p).patient_id for p in patient or ()]
-        report = index_notes(db, embedder, chosen or None, show_progress=True)
+        report = index_notes(db, embedder, chosen or None, progress=reporter)
     finally:
         db.dispose()
     console.print(
@@ -160,9 +160,9 @@ def reindex_command() -> None:
     db, embedder = _open()
     try:
         outcomes = ingest_leaflets(
-            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, show_progress=True
+            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, progress=reporter
         )
-        report = index_notes(db, embedder, show_progress=True)
+        report = index_notes(db, embedder, progress=reporter)
         with db.admin.connect() as conn:
             stale = conn.execute(
                 text("SELECT count(*) FROM leaflet_chunks WHERE embedding_model <> :m"),

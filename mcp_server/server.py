@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -45,22 +44,6 @@ INSTRUCTIONS = (
 )
 
 Binder = Callable[[ServerRequestContext[Any, Any]], Binding]
-
-
-def ready(embedder: Any) -> Any:
-    """The embedder if it has finished loading, else None.
-
-    `chartside mcp` starts serving before the embedding model is loaded (a few seconds, far
-    more on a busy machine): desktop clients give `initialize` about 15 s, and only the search
-    tools need the model. Given None, a search tool asks `knowledge.embeddings.get_embedder`,
-    whose process-wide cache lock makes it wait for the load already under way (not start a
-    second one); every other tool never waits.
-    """
-    if isinstance(embedder, Future):
-        if not embedder.done() or embedder.exception() is not None:
-            return None
-        return embedder.result()
-    return embedder
 
 
 def chartside_version() -> str:
@@ -140,14 +123,15 @@ def build_mcp_server(
         arguments = dict(params.arguments or {})
         message_id = call_message_id(binding.conversation.id, ctx.request_id)
 
+        tool_ctx = ToolContext(
+            scope=binding.scope(message_id),
+            db=db,
+            handles=binding.conversation.handles,
+            embedder=embedder,
+            now=now,
+        )
+
         def run() -> ToolResult:
-            tool_ctx = ToolContext(
-                scope=binding.scope(message_id),
-                db=db,
-                handles=binding.conversation.handles,
-                embedder=ready(embedder),  # None while loading: search tools wait, others never
-                now=now,
-            )
             binding.conversation.first_call_done()
             return registry.execute(tool_ctx, params.name, arguments)
 

@@ -6,6 +6,8 @@ page's script (`static/chat.js`) streams answers; it is the only script on the s
 
 from __future__ import annotations
 
+import datetime as dt
+from functools import partial
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -116,7 +118,9 @@ async def panel_page(request: Request) -> Response:
 async def chat_page(request: Request) -> Response:
     access = await guard_patient(request, action="page:chat", capability="pages")
     svc = _svc(request)
-    glance = await run_in_threadpool(record_view.at_a_glance, svc.db, access.patient_id)
+    glance = await run_in_threadpool(
+        partial(record_view.at_a_glance, now=dt.datetime.now(dt.UTC)), svc.db, access.patient_id
+    )
     charts = {s.code: sparkline(s.points) for s in glance.labs}
     account = access.principal.account
     panel = []

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import orjson
 from sqlalchemy import Connection, text
 
+from records.audit import write_audit
 from records.database import Database, patient_transaction
-from server.audit import write_audit
 
 log = logging.getLogger(__name__)
 
