@@ -52,4 +52,11 @@ def build() -> typer.Typer:
 
 def main() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    build()()
+    from knowledge.embeddings import EmbeddingSetupError
+
+    try:
+        build()()
+    except EmbeddingSetupError as exc:  # the one embedder loader's one failure policy: stop, fix named
+        from chartside.console import fail
+
+        raise SystemExit(fail(f"the embedding model cannot be used: {exc}").exit_code) from None

@@ -63,10 +63,10 @@ def demo_hard_case_patients(settings: Settings) -> list[str]:
 
 def prepare_notes(db: Database) -> None:
     """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
-    from knowledge.embeddings import get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
-    report = index_notes(db, get_embedder(db.settings), show_progress=True)
+    report = index_notes(db, load_embedder(db.settings), show_progress=True)
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -76,11 +76,10 @@ def prepare_notes(db: Database) -> None:
 
 def prepare_leaflets(db: Database) -> None:
     """The shipped leaflets, embedded once (later runs compare checksums and do nothing)."""
-    from knowledge.embeddings import check_dimensions, get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.leaflet_store import ensure_leaflets
 
-    embedder = get_embedder(db.settings)
-    check_dimensions(db.admin, embedder.dimension, embedder.model_name)
+    embedder = load_embedder(db.settings, engine=db.admin)
     outcomes = ensure_leaflets(db, embedder, show_progress=True)
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]

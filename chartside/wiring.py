@@ -14,7 +14,7 @@ from chartside.console import err_console
 
 def index_notes_after_ingest(db, report) -> None:
     """Embed the notes of the patients this ingest wrote (unchanged files have nothing new)."""
-    from knowledge.embeddings import get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
     patients = sorted(
@@ -22,7 +22,7 @@ def index_notes_after_ingest(db, report) -> None:
     )
     if not patients:
         return
-    result = index_notes(db, get_embedder(db.settings), patients, show_progress=True)
+    result = index_notes(db, load_embedder(db.settings), patients, show_progress=True)
     if result.notes:
         err_console.print(
             f"notes: indexed {result.notes} notes of {result.patients} patients ({result.chunks} chunks)"

@@ -20,14 +20,15 @@ class AgentUnavailable(RuntimeError):
 
 
 def load_embedder(settings: Settings) -> Any:
-    """The search tools' embedding model, as the server loads it; None when not installed."""
+    """The search tools' embedding model, through the one loader
+    (`knowledge.embeddings.load_embedder`); None only when the knowledge package is absent."""
     try:
-        from agent.runner import default_embedder
+        from knowledge.embeddings import load_embedder as load
     except ImportError:
         return None
     try:
-        return default_embedder(settings)
-    except Exception as exc:  # a missing model file must not look like a bad answer
+        return load(settings)
+    except Exception as exc:  # EmbeddingSetupError: the run stops, a missing file must not look like a bad answer
         raise AgentUnavailable(f"the embedding model could not be loaded: {exc}") from exc
 
 

