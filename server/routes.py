@@ -234,9 +234,20 @@ class _ReleasingResponse(Response):
 
 
 async def message_events(request: Request) -> Response:
-    access = await guard_patient(request, action="http:GET events", capability="ask")
+    mid = request.path_params["message_id"]
+    pid = str(request.path_params.get("patient_id", ""))
+
+    def load(conn: Any, principal: Any) -> store.StoredMessage | None:
+        if not ID_RE.match(mid):
+            return None
+        return store.message_in(conn, patient_id=pid, message_id=mid, account_id=principal.account.id)
+
+    # one hop, one transaction: the guard's audit row and the message (on the first event's path)
+    access = await guard_patient(request, action="http:GET events", capability="ask", then=load)
     after = _after_seq(request)
-    message = await _load_message(request, access)
+    message = access.loaded
+    if message is None:
+        raise not_found()
     if message.finished and message.last_seq <= after:
         return Response(status_code=204)  # nothing left to send; EventSource stops reconnecting
     svc = services(request)
