@@ -193,15 +193,18 @@ def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
     """
     with patient_transaction(db.app, message.patient_id) as conn:
         conn.execute(text("SET LOCAL synchronous_commit = off"))
-        won = conn.execute(
-            text(
-                "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
-            ),
-            {"p": message.patient_id, "m": message.id},
-        ).rowcount
-        if won != 1:
-            return None
-        return _history(conn, message)
+        return claim_in(conn, message)
+
+
+def claim_in(conn: Connection, message: StoredMessage) -> list[Turn] | None:
+    """`claim` inside a transaction the caller holds (bound to the message's patient)."""
+    won = conn.execute(
+        text("UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"),
+        {"p": message.patient_id, "m": message.id},
+    ).rowcount
+    if won != 1:
+        return None
+    return _history(conn, message)
 
 
 def append_events(
