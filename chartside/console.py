@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import typer
@@ -33,6 +34,27 @@ def progress() -> Progress:
         console=err_console,
         transient=False,
     )
+
+
+@contextmanager
+def reporting(description: str) -> Iterator[Callable[[int, int], None]]:
+    """A `(done, total)` callback for library code that reports progress (libraries never
+    print): a bar on stderr appears on the first report and is closed at the end."""
+    bar = progress()
+    task = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            bar.start()
+            task = bar.add_task(description, total=total)
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield report
+    finally:
+        if task is not None:
+            bar.stop()
 
 
 def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:

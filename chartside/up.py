@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import console
+from chartside.console import console, reporting
 from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
@@ -66,7 +66,8 @@ def prepare_notes(db: Database) -> None:
     from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
-    report = index_notes(db, load_embedder(db.settings), show_progress=True)
+    with reporting("Indexing notes") as report_progress:
+        report = index_notes(db, load_embedder(db.settings), progress=report_progress)
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -80,7 +81,8 @@ def prepare_leaflets(db: Database) -> None:
     from knowledge.leaflet_store import ensure_leaflets
 
     embedder = load_embedder(db.settings, engine=db.admin)
-    outcomes = ensure_leaflets(db, embedder, show_progress=True)
+    with reporting("Embedding leaflets") as report_progress:
+        outcomes = ensure_leaflets(db, embedder, progress=report_progress)
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]
     console.print(

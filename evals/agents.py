@@ -28,7 +28,9 @@ def load_embedder(settings: Settings) -> Any:
         return None
     try:
         return load(settings)
-    except Exception as exc:  # EmbeddingSetupError: the run stops, a missing file must not look like a bad answer
+    except (
+        Exception
+    ) as exc:  # EmbeddingSetupError: the run stops, a missing file must not look like a bad answer
         raise AgentUnavailable(f"the embedding model could not be loaded: {exc}") from exc
 
 

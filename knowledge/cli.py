@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, err_console, fail
+from chartside.console import console, err_console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from knowledge import retrieval_eval as reval
 from knowledge.embeddings import Embedder, EmbeddingSetupError, load_embedder
@@ -67,7 +67,10 @@ def ingest_command(
     directory = directory or get_settings().leaflets_dir or SHIPPED_LEAFLETS
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, show_progress=True)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db, embedder, directory, force=force, prune=prune, progress=report_progress
+            )
     except FileNotFoundError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -117,7 +120,8 @@ def notes_index_command(
     """Embed every clinical note not yet indexed with the current model (resumable)."""
     db, embedder = _open()
     try:
-        report = index_notes(db, embedder, patient or None, show_progress=True)
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, patient or None, progress=report_progress)
     finally:
         db.dispose()
     console.print(
@@ -155,10 +159,16 @@ def reindex_command() -> None:
     """After changing the embedding model: re-embed every leaflet and note with the current one."""
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(
-            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, show_progress=True
-        )
-        report = index_notes(db, embedder, show_progress=True)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db,
+                embedder,
+                db.settings.leaflets_dir or SHIPPED_LEAFLETS,
+                force=True,
+                progress=report_progress,
+            )
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, progress=report_progress)
         with db.admin.connect() as conn:
             stale = conn.execute(
                 text("SELECT count(*) FROM leaflet_chunks WHERE embedding_model <> :m"),

@@ -17,7 +17,7 @@ import importlib.metadata
 import shutil
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -121,29 +121,24 @@ class Embedder:
         return [float(x) for x in vector]
 
     def embed_passages(
-        self, texts: Sequence[str], *, show_progress: bool = False, description: str = "Embedding"
+        self, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None
     ) -> list[list[float]]:
-        """Embed in batches of `batch_size`, with a progress bar on stderr when asked."""
-        texts = list(texts)
-        out: list[list[float]] = []
-        bar: Any = None
-        if show_progress and texts:
-            from chartside.console import progress
+        """Embed in batches of `batch_size`; `progress(done, total)` after each batch."""
+        return [[float(x) for x in v] for v in self.embed_passage_arrays(texts, progress=progress)]
 
-            bar = progress()
-            bar.start()
-            task = bar.add_task(description, total=len(texts))
-        try:
-            for start in range(0, len(texts), self.batch_size):
-                batch = texts[start : start + self.batch_size]
-                with self._lock:
-                    vectors = list(self._model.passage_embed(batch, batch_size=self.batch_size))
-                out.extend([float(x) for x in v] for v in vectors)
-                if bar is not None:
-                    bar.advance(task, len(batch))
-        finally:
-            if bar is not None:
-                bar.stop()
+    def embed_passage_arrays(
+        self, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None
+    ) -> list[Any]:
+        """`embed_passages` as the model's own float32 arrays (no per-float Python objects:
+        the note indexer formats them for the database straight from here)."""
+        texts = list(texts)
+        out: list[Any] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            with self._lock:
+                out.extend(self._model.passage_embed(batch, batch_size=self.batch_size))
+            if progress is not None:
+                progress(min(start + self.batch_size, len(texts)), len(texts))
         return out
 
 
@@ -183,6 +178,11 @@ def load_embedder(settings: Settings, *, engine: Engine | None = None) -> Embedd
                     "or point CHARTSIDE_EMBEDDING_MODEL_DIR at a folder with model.onnx and its tokenizer"
                 ) from exc
             _cache[key] = embedder
+    if embedder.dimension != settings.embedding_dim:  # the model is shared; the settings may differ
+        raise EmbeddingSetupError(
+            f"{embedder.model_name} makes {embedder.dimension}-d vectors but CHARTSIDE_EMBEDDING_DIM is "
+            f"{settings.embedding_dim}"
+        )
     if engine is not None:
         check_dimensions(engine, embedder.dimension, embedder.model_name)
     return embedder

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -132,7 +132,7 @@ def ingest_leaflets(
     *,
     force: bool = False,
     prune: bool = False,
-    show_progress: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[IngestOutcome]:
     """Bring the stored leaflets in line with `directory`. Returns one outcome per file."""
     files = find_files(directory)
@@ -165,7 +165,7 @@ def ingest_leaflets(
         prepared.append(_Prepared(path, slug, sha, document, chunks, existed=previous is not None))
 
     texts = [embedding_text(c, item.document.meta.title) for item in prepared for c in item.chunks]
-    vectors = embedder.embed_passages(texts, show_progress=show_progress, description="Embedding leaflets")
+    vectors = embedder.embed_passages(texts, progress=progress)
     offset = 0
     for item in prepared:
         mine = vectors[offset : offset + len(item.chunks)]
@@ -191,6 +191,8 @@ def _prune(db: Database, keep: Iterable[str]) -> list[IngestOutcome]:
     return [IngestOutcome(Path(r.source_path), r.slug, "removed") for r in gone]
 
 
-def ensure_leaflets(db: Database, embedder: Embedder, *, show_progress: bool = False) -> list[IngestOutcome]:
+def ensure_leaflets(
+    db: Database, embedder: Embedder, *, progress: Callable[[int, int], None] | None = None
+) -> list[IngestOutcome]:
     """`make run` bootstrap: the shipped corpus, (re)embedded only where something changed."""
-    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, show_progress=show_progress)
+    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, progress=progress)

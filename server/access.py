@@ -30,7 +30,6 @@ class PatientAccess:
     patient_id: str
     loaded: Any = field(default=None, compare=False)  # what `guard_patient(then=…)` read
 
-
     @property
     def account_id(self) -> int:
         return self.principal.account.id

@@ -270,7 +270,9 @@ async def message_events(request: Request) -> Response:
             raise
         loaded, run = access.loaded, None
         if loaded is not None and loaded[1] is not None:  # claimed: this process runs it
-            run = svc.runs.adopt(loaded[0], loaded[1], actor=access.principal.actor, role=access.principal.role)
+            run = svc.runs.adopt(
+                loaded[0], loaded[1], actor=access.principal.actor, role=access.principal.role
+            )
     if bad_after is not None:
         raise bad_after
     if loaded is None:

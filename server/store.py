@@ -134,7 +134,9 @@ def load_message(db: Database, *, patient_id: str, message_id: str, account_id: 
         return message_in(conn, patient_id=patient_id, message_id=message_id, account_id=account_id)
 
 
-def message_in(conn: Connection, *, patient_id: str, message_id: str, account_id: int) -> StoredMessage | None:
+def message_in(
+    conn: Connection, *, patient_id: str, message_id: str, account_id: int
+) -> StoredMessage | None:
     """`load_message` inside a transaction the caller holds (one already bound to the patient)."""
     row = conn.execute(
         text(f"{_MESSAGE_SQL} WHERE m.patient_id = :p AND m.id = :m AND m.account_id = :a"),
@@ -199,7 +201,9 @@ def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
 def claim_in(conn: Connection, message: StoredMessage) -> list[Turn] | None:
     """`claim` inside a transaction the caller holds (bound to the message's patient)."""
     won = conn.execute(
-        text("UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"),
+        text(
+            "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
+        ),
         {"p": message.patient_id, "m": message.id},
     ).rowcount
     if won != 1:
