@@ -30,7 +30,21 @@ def index_notes_after_ingest(db, report) -> None:
         )
 
 
+def bench_notes_command(
+    patients: int = typer.Option(10, help="Patients in the generated Synthea-format cohort."),
+    seed: int = typer.Option(7, help="Cohort seed."),
+    rounds: int = typer.Option(3, help="Rounds of each measurement (alternated)."),
+) -> None:
+    """Note indexing vs the embedding model's own passages/s, on the same passages, side by side."""
+    from chartside.bench_notes import print_index_result, run_index_benchmark
+
+    print_index_result(run_index_benchmark(patients=patients, seed=seed, rounds=rounds))
+
+
 def register(app: typer.Typer) -> None:
+    from chartside.groups import bench_app
+
+    bench_app.command("notes")(bench_notes_command)
     from fhir_ingest import cli as ingest_cli
 
     if index_notes_after_ingest not in ingest_cli.AFTER_INGEST:
