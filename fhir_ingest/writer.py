@@ -152,12 +152,13 @@ class RecordWriter:
         with self.db.admin.begin() as conn:
             cur = conn.connection.driver_connection.cursor()
             # atomic as ever; only the wait for the disk flush moves to `make_durable()`
-            cur.execute("SET LOCAL synchronous_commit = off")
-            if result.patient_id is not None:
-                cur.execute("SELECT set_config('app.patient_id', %s, true)", (result.patient_id,))
+            if result.patient_id is None:
+                cur.execute("SET LOCAL synchronous_commit = off")
+            else:  # one round trip: flush policy, the patient for row-level security, its lock
                 cur.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                    ("chartside.patient:" + result.patient_id,),
+                    "SELECT set_config('synchronous_commit', 'off', true), "
+                    "set_config('app.patient_id', %s, true), pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                    (result.patient_id, "chartside.patient:" + result.patient_id),
                 )
             self._write_shared(cur, result)
             if result.patient_id is not None:
