@@ -66,19 +66,18 @@ class _TimedEmbedder:
         self.model_name = inner.model_name
         self.seconds = 0.0
 
-    def embed_passages(self, texts, **kwargs):
+    def _timed(self, embed, texts, kwargs):
         started = time.perf_counter()
         try:
-            return self.inner.embed_passages(texts, **kwargs)
+            return embed(texts, **kwargs)
         finally:
             self.seconds += time.perf_counter() - started
 
+    def embed_passages(self, texts, **kwargs):
+        return self._timed(self.inner.embed_passages, texts, kwargs)
+
     def embed_passage_arrays(self, texts, **kwargs):
-        started = time.perf_counter()
-        try:
-            return self.inner.embed_passage_arrays(texts, **kwargs)
-        finally:
-            self.seconds += time.perf_counter() - started
+        return self._timed(self.inner.embed_passage_arrays, texts, kwargs)
 
 
 def run_index_benchmark(*, patients: int, seed: int, rounds: int) -> IndexBenchResult:
