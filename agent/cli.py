@@ -278,3 +278,6 @@ def register(app: typer.Typer) -> None:
 
     bench_app.command("agent")(bench_agent)
     bench_app.command("scoped")(bench_scoped)
+    from agent.safety.bench import bench_safety
+
+    bench_app.command("safety")(bench_safety)

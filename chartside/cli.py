@@ -15,6 +15,7 @@ import typer
 COMMAND_MODULES = (
     "chartside.groups",
     "records.cli",
+    "records.cluster_cli",
     "tools.cli",
     "chartside.up",
     "evals.cli",

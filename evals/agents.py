@@ -2,7 +2,9 @@
 
 `offline` forces the deterministic planner even when a key is configured; `claude` requires a
 key (or an ANTHROPIC_BASE_URL pointing at a compatible endpoint) and refuses to fall back to
-the planner silently, so a run labelled "claude" is never secretly offline.
+the planner silently, so a run labelled "claude" is never secretly offline. The baselines
+(`dump`, `always-no`, `abstain`, `first-row`, see `evals.baselines`) are the floor a report
+shows beside the agent under test.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any, Literal
 from records.database import Database
 from records.settings import Settings
 
-AgentKind = Literal["offline", "claude"]
+AgentKind = Literal["offline", "claude", "dump", "always-no", "abstain", "first-row"]
+AGENT_KINDS: tuple[str, ...] = ("offline", "claude", "dump", "always-no", "abstain", "first-row")
 
 
 class AgentUnavailable(RuntimeError):
@@ -38,9 +41,13 @@ def build_eval_agent(
     kind: AgentKind, settings: Settings, db: Database, *, embedder: Any = None, model_client: Any = None
 ) -> Any:
     try:
-        from agent.runner import build_agent
+        from agent.runner import build_agent, default_registry
     except ImportError as exc:
         raise AgentUnavailable(f"the agent package is not installed on this branch ({exc})") from exc
+    if kind not in ("offline", "claude"):
+        from evals.baselines import build_baseline
+
+        return build_baseline(kind, default_registry(), db, embedder=embedder)
     if kind == "claude" and model_client is None and settings.offline:
         raise AgentUnavailable("--agent claude needs ANTHROPIC_API_KEY (set it in the environment or .env)")
     return build_agent(

@@ -80,13 +80,15 @@ def _stored(conn: Connection) -> dict[str, tuple[str, bool]]:
 
 def _write(conn: Connection, item: _Prepared, vectors: list[list[float]], model_name: str) -> None:
     meta = item.document.meta
+    # EXCLUDED.ingested_at (the column's default, now()) rather than now(): Citus refuses a
+    # non-IMMUTABLE function in DO UPDATE SET on a distributed or reference table
     leaflet_id = conn.execute(
         text(
             "INSERT INTO leaflets (slug, title, category, reviewed, contact, source_path, format, sha256) "
             "VALUES (:slug, :title, :category, :reviewed, :contact, :path, :format, :sha) "
             "ON CONFLICT (slug) DO UPDATE SET title = EXCLUDED.title, category = EXCLUDED.category, "
             "reviewed = EXCLUDED.reviewed, contact = EXCLUDED.contact, source_path = EXCLUDED.source_path, "
-            "format = EXCLUDED.format, sha256 = EXCLUDED.sha256, ingested_at = now() RETURNING id"
+            "format = EXCLUDED.format, sha256 = EXCLUDED.sha256, ingested_at = EXCLUDED.ingested_at RETURNING id"
         ),
         {
             "slug": item.slug,

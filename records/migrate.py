@@ -14,6 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
+from records import distribution
 from records.database import Database
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
@@ -47,4 +48,6 @@ def upgrade(db: Database, revision: str = "head") -> tuple[str | None, str | Non
         before = MigrationContext.configure(conn).get_current_revision()
         command.upgrade(_config(db, conn), revision)
         after = MigrationContext.configure(conn).get_current_revision()
+        # on a Citus coordinator: distribute what the migrations built (a no-op elsewhere)
+        distribution.distribute(conn)
     return before, after

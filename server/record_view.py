@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from records.database import Database, patient_transaction
+from records.database import Database, patient_transaction, set_patient
 from records.queries.appointments import list_appointments
 
 # (LOINC, short label) in display order: what patients and clinicians look for first
@@ -265,7 +265,7 @@ def patient_cards(db: Database, patient_ids: list[str]) -> list[dict[str, Any]]:
         return cards
     with db.app.begin() as conn:
         for pid in patient_ids:
-            conn.execute(text("SELECT set_config('app.patient_id', :p, true)"), {"p": pid})
+            set_patient(conn, pid)  # SET LOCAL: reaches Citus workers too
             row = conn.execute(
                 text(
                     "SELECT patient_id, full_name, birth_date, gender, deceased FROM patients "
