@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import err_console, reporter
+from chartside.console import err_console, reporting
 
 
 def index_notes_after_ingest(db, report) -> None:
     """Embed the notes of the patients this ingest wrote (unchanged files have nothing new)."""
-    from knowledge.embeddings import get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
     patients = sorted(
@@ -22,14 +22,29 @@ def index_notes_after_ingest(db, report) -> None:
     )
     if not patients:
         return
-    result = index_notes(db, get_embedder(db.settings), patients, progress=reporter)
+    with reporting("Indexing notes") as report_progress:
+        result = index_notes(db, load_embedder(db.settings), patients, progress=report_progress)
     if result.notes:
         err_console.print(
             f"notes: indexed {result.notes} notes of {result.patients} patients ({result.chunks} chunks)"
         )
 
 
+def bench_notes_command(
+    patients: int = typer.Option(10, help="Patients in the generated Synthea-format cohort."),
+    seed: int = typer.Option(7, help="Cohort seed."),
+    rounds: int = typer.Option(3, help="Rounds of each measurement (alternated)."),
+) -> None:
+    """Note indexing vs the embedding model's own passages/s, on the same passages, side by side."""
+    from chartside.bench_notes import print_index_result, run_index_benchmark
+
+    print_index_result(run_index_benchmark(patients=patients, seed=seed, rounds=rounds))
+
+
 def register(app: typer.Typer) -> None:
+    from chartside.groups import bench_app
+
+    bench_app.command("notes")(bench_notes_command)
     from fhir_ingest import cli as ingest_cli
 
     if index_notes_after_ingest not in ingest_cli.AFTER_INGEST:

@@ -12,10 +12,10 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, err_console, fail, reporter
+from chartside.console import console, err_console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from knowledge import retrieval_eval as reval
-from knowledge.embeddings import Embedder, EmbeddingSetupError, check_dimensions, get_embedder
+from knowledge.embeddings import Embedder, EmbeddingSetupError, load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ingest_leaflets
 from knowledge.note_index import index_notes
 from knowledge.search import SearchOutcome, search_leaflets, search_notes
@@ -33,8 +33,7 @@ def _open() -> tuple[Database, Embedder]:
     settings = get_settings()
     db = open_database(settings)
     try:
-        embedder = get_embedder(settings)
-        check_dimensions(db.admin, embedder.dimension, embedder.model_name)
+        embedder = load_embedder(settings, engine=db.admin)
     except EmbeddingSetupError as exc:
         db.dispose()
         raise fail(str(exc)) from exc
@@ -68,7 +67,10 @@ def ingest_command(
     directory = directory or get_settings().leaflets_dir or SHIPPED_LEAFLETS
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, progress=reporter)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db, embedder, directory, force=force, prune=prune, progress=report_progress
+            )
     except FileNotFoundError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -118,7 +120,8 @@ def notes_index_command(
     """Embed every clinical note not yet indexed with the current model (resumable)."""
     db, embedder = _open()
     try:
-        report = index_notes(db, embedder, patient or None, progress=reporter)
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, patient or None, progress=report_progress)
     finally:
         db.dispose()
     console.print(
@@ -156,10 +159,16 @@ def reindex_command() -> None:
     """After changing the embedding model: re-embed every leaflet and note with the current one."""
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(
-            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, progress=reporter
-        )
-        report = index_notes(db, embedder, progress=reporter)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db,
+                embedder,
+                db.settings.leaflets_dir or SHIPPED_LEAFLETS,
+                force=True,
+                progress=report_progress,
+            )
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, progress=report_progress)
         with db.admin.connect() as conn:
             stale = conn.execute(
                 text("SELECT count(*) FROM leaflet_chunks WHERE embedding_model <> :m"),
