@@ -194,11 +194,9 @@ def default_registry() -> Registry:
 
 def default_embedder(settings: Settings) -> Any:
     """The local embedding model for the search tools and the planner's tie-breaker, if installed."""
-    try:
-        from knowledge.embeddings import get_embedder  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return get_embedder(settings)
+    from knowledge.embeddings import load_embedder
+
+    return load_embedder(settings)  # the one loader; a broken model raises EmbeddingSetupError
 
 
 def build_agent(

@@ -91,4 +91,14 @@ def build() -> typer.Typer:
 
 def main() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    app()
+    try:
+        app()
+    except Exception as exc:
+        from knowledge.embeddings import EmbeddingSetupError  # only when something failed: start stays lazy
+
+        if not isinstance(exc, EmbeddingSetupError):
+            raise
+        from chartside.console import fail
+
+        # the one embedder loader's one failure policy: stop, with the fix named
+        raise SystemExit(fail(f"the embedding model cannot be used: {exc}").exit_code) from None

@@ -34,11 +34,30 @@ def progress() -> Progress:
 
 
 @contextmanager
-def reporter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
-    """What library code's `progress=` parameter takes: a bar on stderr; yields `advance(n)`.
+def reporting(description: str) -> Iterator[Callable[[int, int], None]]:
+    """A `(done, total)` callback for library code that reports progress (libraries never
+    print): a bar on stderr appears on the first report and is closed at the end."""
+    bar = progress()
+    task = None
 
-    Library code never imports this module; the CLI passes this function in.
-    """
+    def report(done: int, total: int) -> None:
+        nonlocal task
+        if task is None:
+            bar.start()
+            task = bar.add_task(description, total=total)
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield report
+    finally:
+        if task is not None:
+            bar.stop()
+
+
+@contextmanager
+def reporter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """What ingestion's and the generator's `progress=` parameter takes: a bar on stderr;
+    yields `advance(n)`. Library code never imports this module; the CLI passes it in."""
     with progress() as bar:
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)

@@ -47,6 +47,10 @@ BENCH: dict[str, Lazy] = {
         "agent.cli",
         "Time the gate (lexical + semantic decision) and the query embedding on the labelled set.",
     ),
+    "notes": Lazy(
+        "chartside.wiring",
+        "Note indexing vs the embedding model's own passages/s, on the same passages, side by side.",
+    ),
     "load": Lazy(
         "server.loadtest",
         "Throughput and p50/p95 of asking (POST + answer stream to done) at 1, 4 and 16 concurrent users.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import console, reporter
+from chartside.console import console, reporter, reporting
 from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
@@ -63,10 +63,11 @@ def demo_hard_case_patients(settings: Settings) -> list[str]:
 
 def prepare_notes(db: Database) -> None:
     """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
-    from knowledge.embeddings import get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
-    report = index_notes(db, get_embedder(db.settings), progress=reporter)
+    with reporting("Indexing notes") as report_progress:
+        report = index_notes(db, load_embedder(db.settings), progress=report_progress)
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -76,12 +77,12 @@ def prepare_notes(db: Database) -> None:
 
 def prepare_leaflets(db: Database) -> None:
     """The shipped leaflets, embedded once (later runs compare checksums and do nothing)."""
-    from knowledge.embeddings import check_dimensions, get_embedder
+    from knowledge.embeddings import load_embedder
     from knowledge.leaflet_store import ensure_leaflets
 
-    embedder = get_embedder(db.settings)
-    check_dimensions(db.admin, embedder.dimension, embedder.model_name)
-    outcomes = ensure_leaflets(db, embedder, progress=reporter)
+    embedder = load_embedder(db.settings, engine=db.admin)
+    with reporting("Embedding leaflets") as report_progress:
+        outcomes = ensure_leaflets(db, embedder, progress=report_progress)
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]
     console.print(

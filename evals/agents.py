@@ -28,7 +28,7 @@ def load_embedder(settings: Settings) -> Any:
 
     try:
         return default_embedder(settings)
-    except Exception as exc:  # a missing model file must not look like a bad answer
+    except Exception as exc:  # EmbeddingSetupError: a missing model file must not look like a bad answer
         raise AgentUnavailable(f"the embedding model could not be loaded: {exc}") from exc
 
 

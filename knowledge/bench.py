@@ -30,9 +30,9 @@ from rich.table import Table
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from chartside.console import console, fail, progress, reporter
+from chartside.console import console, fail, progress, reporting
 from knowledge.chunking import embedding_text
-from knowledge.embeddings import get_embedder
+from knowledge.embeddings import load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ensure_leaflets, find_files, ingest_leaflets
 from knowledge.loaders import load_document
 from knowledge.note_index import note_chunks_for
@@ -115,9 +115,10 @@ def _load_synthetic_notes(db, embedder, patients: int, notes_per_patient: int, s
         note = NOTE_TEMPLATES.format(**{k: rng.choice(v) for k, v in FILLS.items()})
         variants.append(note_chunks_for(note))
     chunk_rows = [(v, c) for v, chunks in enumerate(variants) for c in chunks]
-    vectors = embedder.embed_passages(
-        [embedding_text(c) for _, c in chunk_rows], progress=reporter, description="Embedding note templates"
-    )
+    with reporting("Embedding note templates") as report_progress:
+        vectors = embedder.embed_passages(
+            [embedding_text(c) for _, c in chunk_rows], progress=report_progress
+        )
     with db.admin.begin() as conn:
         conn.execute(
             text(
@@ -194,13 +195,15 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
     series: dict[str, list[tuple[float, float]]] = {}
     sizes: dict[str, str] = {}
     try:
-        embedder = get_embedder(settings)
+        embedder = load_embedder(settings)
         for db in (small, large):
             migrate.upgrade(db)
-            ensure_leaflets(db, embedder, progress=reporter)
+            with reporting("Embedding leaflets") as report_progress:
+                ensure_leaflets(db, embedder, progress=report_progress)
         with tempfile.TemporaryDirectory() as tmp:
             _filler_leaflets(Path(tmp), copies=9)
-            ingest_leaflets(large, embedder, Path(tmp), progress=reporter)
+            with reporting("Embedding filler leaflets") as report_progress:
+                ingest_leaflets(large, embedder, Path(tmp), progress=report_progress)
         small_chunks = _load_synthetic_notes(small, embedder, small_patients, notes_per_patient)
         large_chunks = _load_synthetic_notes(large, embedder, patients, notes_per_patient)
         for db in (small, large):

@@ -12,11 +12,11 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, err_console, fail, reporter
+from chartside.console import console, err_console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from chartside.patient_arg import patient_or_exit
 from knowledge import retrieval_eval as reval
-from knowledge.embeddings import Embedder, EmbeddingSetupError, check_dimensions, get_embedder
+from knowledge.embeddings import Embedder, EmbeddingSetupError, load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ingest_leaflets
 from knowledge.note_index import index_notes
 from knowledge.search import SearchOutcome, search_leaflets, search_notes
@@ -34,8 +34,7 @@ def _open() -> tuple[Database, Embedder]:
     settings = get_settings()
     db = open_database(settings)
     try:
-        embedder = get_embedder(settings)
-        check_dimensions(db.admin, embedder.dimension, embedder.model_name)
+        embedder = load_embedder(settings, engine=db.admin)
     except EmbeddingSetupError as exc:
         db.dispose()
         raise fail(str(exc)) from exc
@@ -69,7 +68,10 @@ def ingest_command(
     directory = directory or get_settings().leaflets_dir or SHIPPED_LEAFLETS
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, progress=reporter)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db, embedder, directory, force=force, prune=prune, progress=report_progress
+            )
     except FileNotFoundError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -120,7 +122,8 @@ def notes_index_command(
     db, embedder = _open()
     try:
         chosen = [patient_or_exit(db, p).patient_id for p in patient or ()]
-        report = index_notes(db, embedder, chosen or None, progress=reporter)
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, chosen or None, progress=report_progress)
     finally:
         db.dispose()
     console.print(
@@ -159,10 +162,16 @@ def reindex_command() -> None:
     """After changing the embedding model: re-embed every leaflet and note with the current one."""
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(
-            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, progress=reporter
-        )
-        report = index_notes(db, embedder, progress=reporter)
+        with reporting("Embedding leaflets") as report_progress:
+            outcomes = ingest_leaflets(
+                db,
+                embedder,
+                db.settings.leaflets_dir or SHIPPED_LEAFLETS,
+                force=True,
+                progress=report_progress,
+            )
+        with reporting("Indexing notes") as report_progress:
+            report = index_notes(db, embedder, progress=report_progress)
         with db.admin.connect() as conn:
             stale = conn.execute(
                 text("SELECT count(*) FROM leaflet_chunks WHERE embedding_model <> :m"),

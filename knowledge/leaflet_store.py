@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -20,7 +20,7 @@ from sqlalchemy import Connection, text
 
 from knowledge.blocks import DocumentError, LoadedDocument
 from knowledge.chunking import Chunk, chunk_blocks, embedding_text
-from knowledge.embeddings import Embedder, Progress
+from knowledge.embeddings import Embedder
 from knowledge.loaders import load_document, supported
 from records.database import Database
 
@@ -134,7 +134,7 @@ def ingest_leaflets(
     *,
     force: bool = False,
     prune: bool = False,
-    progress: Progress | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[IngestOutcome]:
     """Bring the stored leaflets in line with `directory`. Returns one outcome per file."""
     files = find_files(directory)
@@ -167,7 +167,7 @@ def ingest_leaflets(
         prepared.append(_Prepared(path, slug, sha, document, chunks, existed=previous is not None))
 
     texts = [embedding_text(c, item.document.meta.title) for item in prepared for c in item.chunks]
-    vectors = embedder.embed_passages(texts, progress=progress, description="Embedding leaflets")
+    vectors = embedder.embed_passages(texts, progress=progress)
     offset = 0
     for item in prepared:
         mine = vectors[offset : offset + len(item.chunks)]
@@ -194,7 +194,7 @@ def _prune(db: Database, keep: Iterable[str]) -> list[IngestOutcome]:
 
 
 def ensure_leaflets(
-    db: Database, embedder: Embedder, *, progress: Progress | None = None
+    db: Database, embedder: Embedder, *, progress: Callable[[int, int], None] | None = None
 ) -> list[IngestOutcome]:
     """`make run` bootstrap: the shipped corpus, (re)embedded only where something changed."""
     return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, progress=progress)

@@ -35,15 +35,12 @@ def load_registry(spec: str = DEFAULT_REGISTRY) -> Registry:
 
 
 def load_embedder(settings: Settings) -> Any:
-    """The local embedding model the search tools need, loaded as `chartside ask` loads it;
-    None when the knowledge package is not installed or its model cannot be loaded (the
-    search tools then say they are unavailable, the record tools work as before)."""
+    """The local embedding model the search tools need, through the one loader
+    (`knowledge.embeddings.load_embedder`) and its one failure policy: a model that cannot be
+    used raises `EmbeddingSetupError` naming the fix. None only when the knowledge package is
+    not installed at all (the search tools then say they are unavailable)."""
     try:
-        from knowledge.embeddings import get_embedder  # type: ignore[import-not-found]
+        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
     except ImportError:
         return None
-    try:
-        return get_embedder(settings)
-    except Exception:
-        log.exception("the embedding model could not be loaded; note and leaflet search are off")
-        return None
+    return load(settings)

@@ -24,7 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, select, text
 from sqlalchemy.dialects.postgresql import insert
 
 from records.database import Database
@@ -147,15 +147,21 @@ def plan_departments(conn: Connection) -> list[PlannedDepartment]:
 
 
 def plan_slots(
-    departments: list[PlannedDepartment], start: dt.date, days: int, seed: int, tz: ZoneInfo
+    departments: list[PlannedDepartment],
+    start: dt.date,
+    days: int,
+    seed: int,
+    tz: ZoneInfo,
+    planned: set[tuple[str, dt.date]] | None = None,
 ) -> list[dict]:
-    """Free slots for each department's clinicians on weekdays in [start, start + days)."""
+    """Free slots for each department's clinicians on weekdays in [start, start + days),
+    leaving out the (department, day) pairs in `planned` (their slots exist already)."""
     slots: list[dict] = []
     for dept in departments:
         streams: tuple[str | None, ...] = dept.clinicians or (None,)
         for offset in range(days):
             day = start + dt.timedelta(days=offset)
-            if day.weekday() >= 5:
+            if day.weekday() >= 5 or (planned is not None and (dept.id, day) in planned):
                 continue
             for clinician in streams:
                 rng = random.Random(f"{seed}|{dept.id}|{clinician or ''}|{day.isoformat()}")
@@ -211,7 +217,19 @@ def generate_slots(
                 )
                 .on_conflict_do_nothing(index_elements=["id"])
             )
-        slots = plan_slots(departments, start, days, seed, tz)
+        # a (department, day) already scheduled is written in one transaction with its day, so
+        # it is complete: the second `make run` plans and inserts only the days that are new
+        planned = {
+            (row[0], row[1])
+            for row in conn.execute(
+                text(
+                    "SELECT DISTINCT department_id, (starts_at AT TIME ZONE :tz)::date FROM appointment_slots "
+                    "WHERE starts_at >= :since"
+                ),
+                {"tz": timezone, "since": dt.datetime.combine(start, dt.time.min, tzinfo=tz)},
+            )
+        }
+        slots = plan_slots(departments, start, days, seed, tz, planned)
         added = 0
         table = AppointmentSlot.__table__
         for i in range(0, len(slots), 5000):

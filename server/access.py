@@ -9,9 +9,11 @@ patient id that was asked for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
@@ -26,6 +28,7 @@ from server.throttle import RateLimits
 class PatientAccess:
     principal: Principal
     patient_id: str
+    loaded: Any = field(default=None, compare=False)  # what `guard_patient(then=…)` read
 
     @property
     def account_id(self) -> int:
@@ -40,6 +43,7 @@ def _guard(
     action: str,
     capability: str,
     rate: str | None,
+    then: Callable[[Connection, Principal], Any] | None = None,
 ) -> PatientAccess:
     patient_id = str(request.path_params.get("patient_id", ""))
     principal = resolve_principal(db, request)
@@ -73,7 +77,8 @@ def _guard(
     if principal.via == "session" and request.method not in ("GET", "HEAD"):
         check_csrf(request, request.headers.get(CSRF_HEADER))
     allowed = principal.account.may_see(patient_id)
-    exists = allowed and _exists_and_audit(db, principal, patient_id, action)
+    loaded: list[Any] = []
+    exists = allowed and _exists_and_audit(db, principal, patient_id, action, then, loaded)
     if not exists:
         write_audit(
             db.app,
@@ -85,11 +90,19 @@ def _guard(
             detail="no such patient" if allowed else "not bound to this account",
         )
         raise not_found()
-    return PatientAccess(principal, patient_id)
+    return PatientAccess(principal, patient_id, loaded[0] if loaded else None)
 
 
-def _exists_and_audit(db: Database, principal: Principal, patient_id: str, action: str) -> bool:
-    """One transaction: is the patient there, and (if so) the "ok" audit row."""
+def _exists_and_audit(
+    db: Database,
+    principal: Principal,
+    patient_id: str,
+    action: str,
+    then: Callable[[Connection, Principal], Any] | None = None,
+    loaded: list[Any] | None = None,
+) -> bool:
+    """One transaction: is the patient there, and (if so) the "ok" audit row — and `then`'s
+    read of the handler's own rows, so a request costs one transaction, not two."""
     with patient_transaction(db.app, patient_id) as conn:
         if (
             conn.execute(text("SELECT 1 FROM patients WHERE patient_id = :p"), {"p": patient_id}).first()
@@ -104,16 +117,35 @@ def _exists_and_audit(db: Database, principal: Principal, patient_id: str, actio
             outcome="ok",
             target_patient_id=patient_id,
         )
+        if then is not None and loaded is not None:
+            loaded.append(then(conn, principal))
         return True
 
 
 async def guard_patient(
-    request: Request, *, action: str, capability: str, rate: str | None = None
+    request: Request,
+    *,
+    action: str,
+    capability: str,
+    rate: str | None = None,
+    then: Callable[[Connection, Principal], Any] | None = None,
 ) -> PatientAccess:
-    """Run the whole guard in one worker-thread hop (it reads the database and audits)."""
+    """Run the whole guard in one worker-thread hop (it reads the database and audits).
+
+    `then(conn, principal)` runs in the guard's own transaction once access is granted (its
+    result is `access.loaded`): the handler's first read rides along instead of costing a
+    second hop and transaction.
+    """
     services = request.app.state.services
     return await run_in_threadpool(
-        _guard, services.db, services.rate_limits, request, action=action, capability=capability, rate=rate
+        _guard,
+        services.db,
+        services.rate_limits,
+        request,
+        action=action,
+        capability=capability,
+        rate=rate,
+        then=then,
     )
 
 

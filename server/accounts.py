@@ -92,23 +92,17 @@ def token_digest(token: str) -> str:
 
 # --- reading (application role) ---------------------------------------------------------------
 
+# The panel comes in the same row (one round trip per request's authentication, not two).
 _ACCOUNT_COLUMNS = (
-    "id, username, role, display_name, bound_patient_id, disabled, sessions_valid_after, evaluation_sandbox"
+    "id, username, role, display_name, bound_patient_id, disabled, sessions_valid_after, "
+    "evaluation_sandbox, "
+    "ARRAY(SELECT cp.panel_patient_id FROM clinician_panels cp WHERE cp.account_id = accounts.id "
+    "ORDER BY cp.panel_patient_id) AS panel"
 )
 
 
 def _account_from_row(conn: Connection, row) -> Account:
-    panel: tuple[str, ...] = ()
-    if row.role != "patient":
-        panel = tuple(
-            conn.execute(
-                text(
-                    "SELECT panel_patient_id FROM clinician_panels WHERE account_id = :a "
-                    "ORDER BY panel_patient_id"
-                ),
-                {"a": row.id},
-            ).scalars()
-        )
+    panel: tuple[str, ...] = tuple(row.panel or ()) if row.role != "patient" else ()
     return Account(
         id=row.id,
         username=row.username,

@@ -92,16 +92,14 @@ def load_secret_key(settings: Settings) -> str:
 
 
 def load_embedder(settings: Settings) -> Any:
-    """The local embedding model when the knowledge package provides one; None otherwise."""
+    """The local embedding model, through the one loader (`knowledge.embeddings.load_embedder`)
+    and its one failure policy: a model that cannot be used stops the start with the fix named.
+    None only when the knowledge package is not installed at all."""
     try:
-        from knowledge.embeddings import get_embedder as load  # type: ignore[import-not-found]
+        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
     except ImportError:
         return None
-    try:
-        return load(settings)
-    except Exception:
-        log.exception("the embedding model could not be loaded; note and leaflet search are off")
-        return None
+    return load(settings)
 
 
 def create_app(

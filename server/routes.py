@@ -235,14 +235,61 @@ class _ReleasingResponse(Response):
 
 
 async def message_events(request: Request) -> Response:
-    access = await guard_patient(request, action="http:GET events", capability="ask")
-    after = _after_seq(request)
-    message = await _load_message(request, access)
-    if message.finished and message.last_seq <= after:
-        return Response(status_code=204)  # nothing left to send; EventSource stops reconnecting
+    """The answer as SSE. On the way to its first event: ONE worker-thread hop and ONE
+    transaction, which holds the guard's audit row, the message and — for a pending message
+    that no run of this process owns — its claim (pending → running). The per-message start
+    lock is held around it, so a second reader in this process follows the run this one starts."""
+    mid = request.path_params["message_id"]
+    pid = str(request.path_params.get("patient_id", ""))
     svc = services(request)
     slots = svc.stream_slots
-    if not slots.acquire(access.account_id):
+    try:
+        after, bad_after = _after_seq(request), None
+    except ApiError as exc:  # reported after the guard, as before: access is checked (and audited) first
+        after, bad_after = 0, exc
+    slot: list[int] = []  # the account whose stream slot `load` took
+
+    async with svc.runs.opening(pid, mid) as live:
+
+        def load(conn: Any, principal: Any) -> tuple[store.StoredMessage, list | None] | None:
+            if not ID_RE.match(mid):
+                return None
+            message = store.message_in(conn, patient_id=pid, message_id=mid, account_id=principal.account.id)
+            if message is None or bad_after is not None or (message.finished and message.last_seq <= after):
+                return (message, None) if message is not None else None
+            if not slots.acquire(principal.account.id):
+                return message, None
+            slot.append(principal.account.id)
+            turns = (
+                store.claim_in(conn, message, svc.runs.owner)
+                if message.status == "pending" and not live
+                else None
+            )
+            return message, turns
+
+        try:
+            access = await guard_patient(request, action="http:GET events", capability="ask", then=load)
+        except BaseException:
+            for account in slot:
+                slots.release(account)
+            raise
+        loaded, run = access.loaded, None
+        if loaded is not None and loaded[1] is not None:  # claimed: this process runs it
+            run = svc.runs.adopt(
+                loaded[0],
+                loaded[1],
+                actor=access.principal.actor,
+                role=access.principal.role,
+                writes=access.principal.account.write_mode,
+            )
+    if bad_after is not None:
+        raise bad_after
+    if loaded is None:
+        raise not_found()
+    message = loaded[0]
+    if message.finished and message.last_seq <= after:
+        return Response(status_code=204)  # nothing left to send; EventSource stops reconnecting
+    if not slot:
         raise too_many(f"At most {slots.limit} answers can stream at once for one account.", 5)
     try:
         events = svc.runs.events(
@@ -251,6 +298,7 @@ async def message_events(request: Request) -> Response:
             role=access.principal.role,
             after_seq=after,
             writes=access.principal.account.write_mode,
+            live=run,
         )
         response = EventSourceResponse(
             _sse(events), ping=svc.settings.stream_ping_s, headers={"X-Accel-Buffering": "no"}

@@ -5,10 +5,15 @@
   reconnect or a retry never run the tools twice (a reconnect during booking cannot book
   twice). In this process a per-message lock makes the claim-and-register step atomic.
 * **Persisted.** Events are numbered (1, 2, …: the SSE ids) and written by a per-run writer
-  that takes whatever has queued since its last commit (group commit: one transaction per
-  batch under load, one per event when idle). The terminal event is written together with
-  the message's final status, and readers see it only after that commit, so "done" on screen
-  means "done" in the database.
+  that takes whatever has queued since its last commit, at most `WRITE_LINGER_S` after the
+  first of them (group commit). The terminal event is written together with the message's
+  final status and whatever was still queued, in one transaction, and readers see it only
+  after that commit, so "done" on screen means "done" in the database. A quick answer thus
+  costs one write transaction instead of one per event, and that work stays off the other
+  answers' first events.
+* **Off the path.** The first event waits only for the claim: the claim runs in the server's
+  request threads, the event writes in a small pool of their own (`WRITER_THREADS`), so under
+  load a new answer's claim never queues behind other answers' bookkeeping.
 * **Replay.** A reader that arrives late, or reconnects with Last-Event-ID, first gets the
   events after that id, then follows the live run. A reader in another process (or after
   the run finished) reads the stored events and polls for more until the message is closed.
@@ -24,8 +29,12 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from starlette.concurrency import run_in_threadpool
 
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
@@ -40,6 +49,8 @@ from tools.scope import PatientScope
 log = logging.getLogger(__name__)
 
 POLL_INTERVAL_S = 0.25
+WRITER_THREADS = 2  # event writes of all runs; group commit makes their batches grow under load
+WRITE_LINGER_S = 0.05  # how long a queued event may wait for company before it is written
 
 CANCELLED = ErrorEvent(kind="cancelled", message="The answer was stopped because the page was closed.")
 CANCELLED_DURING_WRITE = ErrorEvent(
@@ -81,6 +92,7 @@ class Run:
     next_seq: int = 1
     unsaved: list[StoredEvent] = field(default_factory=list)
     writer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    close_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     write_failed: bool = False
     closing: bool = False
     close_later: asyncio.Task | None = None
@@ -113,9 +125,51 @@ class RunManager:
         self.agent = agent
         self._runs: dict[tuple[str, str], Run] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._to_thread = run_in_thread or asyncio.to_thread
+        self._to_thread = run_in_thread or run_in_threadpool  # reads and claims: request threads
+        self._writes: ThreadPoolExecutor | None = None
+        self._write_in_thread = run_in_thread or self._in_write_thread
         self._closing: set[asyncio.Task] = set()  # messages waiting for the database to be closed
         self.started = 0  # runs started by this process (tests and the benchmark read it)
+
+    async def _in_write_thread(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        """Run an event write in the writers' own threads (kept off the first event's path)."""
+        if self._writes is None:
+            self._writes = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="run-writer")
+        return await asyncio.get_running_loop().run_in_executor(self._writes, partial(fn, *args, **kwargs))
+
+    # --- starting ----------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def opening(self, patient_id: str, message_id: str) -> AsyncIterator[bool]:
+        """Hold the message's start lock; yields whether a run of it is live in this process.
+
+        A caller that claims the message inside (`store.claim_in`) calls `adopt` before
+        leaving, so that a second reader waiting on the lock finds the run and follows it.
+        """
+        key = (patient_id, message_id)
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                yield key in self._runs
+        finally:
+            if not lock.locked() and key not in self._runs:
+                self._locks.pop(key, None)
+
+    def adopt(
+        self,
+        message: StoredMessage,
+        turns: list[Turn],
+        *,
+        actor: str,
+        role: str,
+        writes: WriteMode | None = None,
+    ) -> Run:
+        """Start the run of a message the caller has just claimed (inside `opening`, with
+        `store.claim_in(…, owner=self.owner)`); pass the run to `events(live=…)`, which follows
+        it even if it has finished in the meantime."""
+        return self._runs.get((message.patient_id, message.id)) or self._start(
+            message, turns, actor=actor, role=role, writes=writes
+        )
 
     # --- readers ---------------------------------------------------------------------------
 
@@ -127,8 +181,13 @@ class RunManager:
         role: str,
         after_seq: int,
         writes: WriteMode | None = None,
+        live: Run | None = None,
     ) -> AsyncIterator[StoredEvent]:
         """Every event after `after_seq`, live when the run is here, from storage otherwise."""
+        if live is not None:
+            async for event in self._follow_live(live, after_seq):
+                yield event
+            return
         key = (message.patient_id, message.id)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
@@ -297,10 +356,13 @@ class RunManager:
         """
         while True:
             await run.writer_wakeup.wait()
+            if not run.closing:  # linger, so that a burst of events is one transaction
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(run.close_wakeup.wait(), WRITE_LINGER_S)
             run.writer_wakeup.clear()
+            if run.closing:
+                return  # `_close` writes what is queued together with the terminal event
             await self._flush(run)
-            if run.closing and not run.unsaved:
-                return
 
     async def _flush(
         self,
@@ -312,7 +374,7 @@ class RunManager:
         if not batch and final is None:
             return
         try:
-            await self._to_thread(
+            await self._write_in_thread(
                 retry_after_disconnect,  # a killed connection committed nothing: write the batch again
                 store.append_events,
                 self.db,
@@ -331,7 +393,8 @@ class RunManager:
     async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent, writer: asyncio.Task) -> None:
         run.closing = True
         run.writer_wakeup.set()
-        await writer
+        run.close_wakeup.set()
+        await writer  # a write in progress finishes first; the rest goes with the final one
         payload = terminal.model_dump(mode="json")
         event = StoredEvent(run.next_seq, terminal.type, payload)
         run.unsaved.append(event)
@@ -377,7 +440,7 @@ class RunManager:
         for attempt in range(10_000):
             await asyncio.sleep(CLOSE_RETRY_S[min(attempt, len(CLOSE_RETRY_S) - 1)])
             try:
-                await self._to_thread(
+                await self._write_in_thread(
                     store.append_events,
                     self.db,
                     patient_id=run.message.patient_id,
@@ -408,3 +471,6 @@ class RunManager:
             await asyncio.gather(*tasks, return_exceptions=True)
         for task in list(self._closing):  # closing messages after a database outage: give up
             task.cancel()
+        if self._writes is not None:
+            self._writes.shutdown(wait=False)
+            self._writes = None

@@ -131,10 +131,17 @@ def _message(row) -> StoredMessage:
 
 def load_message(db: Database, *, patient_id: str, message_id: str, account_id: int) -> StoredMessage | None:
     with patient_transaction(db.app, patient_id) as conn:
-        row = conn.execute(
-            text(f"{_MESSAGE_SQL} WHERE m.patient_id = :p AND m.id = :m AND m.account_id = :a"),
-            {"p": patient_id, "m": message_id, "a": account_id},
-        ).one_or_none()
+        return message_in(conn, patient_id=patient_id, message_id=message_id, account_id=account_id)
+
+
+def message_in(
+    conn: Connection, *, patient_id: str, message_id: str, account_id: int
+) -> StoredMessage | None:
+    """`load_message` inside a transaction the caller holds (one already bound to the patient)."""
+    row = conn.execute(
+        text(f"{_MESSAGE_SQL} WHERE m.patient_id = :p AND m.id = :m AND m.account_id = :a"),
+        {"p": patient_id, "m": message_id, "a": account_id},
+    ).one_or_none()
     return _message(row) if row else None
 
 
@@ -181,22 +188,35 @@ def claim(db: Database, message: StoredMessage, owner: str | None = None) -> lis
     None to everyone else. With `owner` (this process's id, server.sweeper) the claim is
     recorded in `run_claims` in the same transaction, so a sweeper can close the message if
     the process dies before answering.
+
+    The commit does not wait for its disk flush (it is on the path to the answer's first
+    event). Exactly-once is unaffected — the UPDATE's row lock decides the winner, and other
+    transactions see the claim as soon as it commits — and a crash that loses the flip loses
+    the run with it (and its `run_claims` row): the message is then "pending" again and the
+    next reader answers it. The message's closing write is synchronous, which makes
+    everything before it durable too.
     """
     with patient_transaction(db.app, message.patient_id) as conn:
-        won = conn.execute(
-            text(
-                "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
-            ),
-            {"p": message.patient_id, "m": message.id},
-        ).rowcount
-        if won != 1:
-            return None
-        if owner is not None:
-            conn.execute(
-                text("INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (:m, :p, :o)"),
-                {"m": message.id, "p": message.patient_id, "o": owner},
-            )
-        return _history(conn, message)
+        conn.execute(text("SET LOCAL synchronous_commit = off"))
+        return claim_in(conn, message, owner)
+
+
+def claim_in(conn: Connection, message: StoredMessage, owner: str | None = None) -> list[Turn] | None:
+    """`claim` inside a transaction the caller holds (bound to the message's patient)."""
+    won = conn.execute(
+        text(
+            "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
+        ),
+        {"p": message.patient_id, "m": message.id},
+    ).rowcount
+    if won != 1:
+        return None
+    if owner is not None:
+        conn.execute(
+            text("INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (:m, :p, :o)"),
+            {"m": message.id, "p": message.patient_id, "o": owner},
+        )
+    return _history(conn, message)
 
 
 def append_events(

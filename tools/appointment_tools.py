@@ -87,15 +87,16 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
     last_day = args.to_date or first_day + dt.timedelta(days=DEFAULT_WINDOW_DAYS)
     starts_from = max(now, dt.datetime.combine(first_day, dt.time.min, tzinfo=dt.UTC))
     starts_before = dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time.min, tzinfo=dt.UTC)
-    specialties = appointments.list_specialties(conn)
+    departments, affinity = appointments.departments_with_affinity(conn, patient_id=pid)
+    specialties = sorted({d.specialty for d in departments})
     if not specialties:
         return ToolResult.failure(
             "not_found",
             "No appointment schedule is loaded, so nothing can be booked. Tell the user to call the clinic.",
         )
     targets, leftover = appointments.resolve_specialties(args.specialty_or_department, specialties)
-    departments = appointments.list_departments(conn, targets if targets else None)
-    affinity = appointments.organization_affinity(conn, patient_id=pid)
+    if targets:
+        departments = [d for d in departments if d.specialty in targets]
     matches = appointments.match_departments(departments, targets, leftover, affinity)
     if not matches:
         return ToolResult.failure(
@@ -111,12 +112,10 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             starts_from=starts_from,
             starts_before=starts_before,
             limit=args.limit,
+            offer_in_conversation=ctx.scope.conversation_id,  # recorded in the same statement
         )
         if page.items:
             break
-    appointments.record_offered(
-        conn, patient_id=pid, conversation_id=ctx.scope.conversation_id, slot_ids=[r.id for r in page.items]
-    )
     out = ResultBuilder(ctx)
     for r in page.items:
         when, when_facts = _when(r.starts_at, r.ends_at)

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from knowledge.embeddings import get_embedder
+from knowledge.embeddings import load_embedder
 from knowledge.search import Passage, SearchOutcome, search_leaflets, search_notes
 from tools.registry import Registry, ToolContext
 from tools.results import ToolResult
@@ -183,7 +183,7 @@ def _embedder(ctx: ToolContext):
     one-off CLI call, an MCP session, a test calling every tool) still gets a working search.
     """
     if ctx.embedder is None:
-        ctx.embedder = get_embedder(ctx.db.settings)
+        ctx.embedder = load_embedder(ctx.db.settings)
     return ctx.embedder
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rapidfuzz import fuzz
-from sqlalchemy import Connection, Row, and_, func, select, update
+from sqlalchemy import Connection, Row, and_, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 
@@ -31,11 +31,9 @@ from records.models import (
     Appointment,
     AppointmentSlot,
     Department,
-    Encounter,
     Location,
     OfferedSlot,
     Organization,
-    Patient,
     Practitioner,
 )
 from records.queries.common import Page, normalise_text, page_from_rows, total_over
@@ -182,26 +180,48 @@ def list_departments(conn: Connection, specialties: set[str] | None = None) -> l
     return conn.execute(stmt).all()
 
 
+# The patient's organisations and how much they count (visits capped at 50; their own GP's
+# and managing organisation +100 each), computed in SQL so that `departments_with_affinity`
+# is one round trip. Every part filters on the bound patient first.
+_AFFINITY_SQL = """
+    SELECT org_id, sum(weight) AS weight FROM (
+        SELECT e.organization_id AS org_id, least(count(*), 50) AS weight
+          FROM encounters e
+         WHERE e.patient_id = :p AND e.organization_id IS NOT NULL
+         GROUP BY e.organization_id
+        UNION ALL
+        SELECT unnest(ARRAY[p.managing_organization_id, pr.organization_id]) AS org_id, 100 AS weight
+          FROM patients p LEFT JOIN practitioners pr ON pr.id = p.general_practitioner_id
+         WHERE p.patient_id = :p
+    ) parts
+    WHERE org_id IS NOT NULL
+    GROUP BY org_id
+"""
+_DEPARTMENTS_SQL = text(
+    f"""
+    WITH affinity AS ({_AFFINITY_SQL})
+    SELECT d.id, d.name, d.specialty, d.organization_id, o.name AS organization_name,
+           COALESCE(a.weight, 0)::int AS affinity
+      FROM departments d
+      LEFT JOIN organizations o ON o.id = d.organization_id
+      LEFT JOIN affinity a ON a.org_id = d.organization_id
+     ORDER BY d.id
+    """
+)
+
+
 def organization_affinity(conn: Connection, *, patient_id: str) -> dict[str, int]:
     """Organisations this patient belongs to or visits: their own GP's first."""
-    p, pr, e = Patient.__table__, Practitioner.__table__, Encounter.__table__
-    weights: dict[str, int] = {}
-    for org_id, visits in conn.execute(
-        select(e.c.organization_id, func.count())
-        .where(e.c.patient_id == patient_id, e.c.organization_id.is_not(None))
-        .group_by(e.c.organization_id)
-    ):
-        weights[org_id] = min(int(visits), 50)
-    row = conn.execute(
-        select(p.c.managing_organization_id, pr.c.organization_id.label("gp_org"))
-        .select_from(p.outerjoin(pr, pr.c.id == p.c.general_practitioner_id))
-        .where(p.c.patient_id == patient_id)
-    ).first()
-    if row is not None:
-        for org_id in (row.managing_organization_id, row.gp_org):
-            if org_id:
-                weights[org_id] = weights.get(org_id, 0) + 100
-    return weights
+    rows = conn.execute(text(_AFFINITY_SQL), {"p": patient_id})
+    return {org_id: int(weight) for org_id, weight in rows}
+
+
+def departments_with_affinity(conn: Connection, *, patient_id: str) -> tuple[list[Row[Any]], dict[str, int]]:
+    """Every department (with its organisation's name) and the patient's organisation affinity,
+    in one round trip: what `find_slots` needs before it can choose where to look."""
+    rows = conn.execute(_DEPARTMENTS_SQL, {"p": patient_id}).all()
+    affinity = {r.organization_id: r.affinity for r in rows if r.organization_id and r.affinity}
+    return rows, affinity
 
 
 def _tokens(text: str) -> list[str]:
@@ -276,6 +296,39 @@ def match_departments(
     return matches
 
 
+_FREE_SLOTS_SQL = text(
+    """
+    WITH free AS (
+        SELECT s.*, count(*) OVER () AS total_count
+          FROM appointment_slots s
+         WHERE s.department_id = ANY(CAST(:departments AS text[]))
+           AND s.booked_appointment_id IS NULL
+           AND s.starts_at >= :starts_from AND s.starts_at < :starts_before
+           AND NOT EXISTS (
+               SELECT 1 FROM appointments a JOIN appointment_slots mine ON mine.id = a.slot_id
+                WHERE a.patient_id = :p AND a.status = 'booked'
+                  AND mine.starts_at < s.ends_at AND mine.ends_at > s.starts_at)
+         ORDER BY s.starts_at, s.id
+         LIMIT :limit
+    ), offered AS (
+        INSERT INTO offered_slots (patient_id, conversation_id, slot_id)
+        SELECT :p, CAST(:conversation AS text), free.id FROM free WHERE CAST(:conversation AS text) IS NOT NULL
+        ON CONFLICT DO NOTHING
+    )
+    SELECT free.id, free.department_id, free.practitioner_id, free.location_id, free.starts_at,
+           free.ends_at, free.booked_appointment_id, free.total_count,
+           d.name AS department_name, o.name AS organization_name, pr.full_name AS practitioner_name,
+           l.name AS location_name, l.address AS location_address, l.city AS location_city
+      FROM free
+      JOIN departments d ON d.id = free.department_id
+      LEFT JOIN organizations o ON o.id = d.organization_id
+      LEFT JOIN practitioners pr ON pr.id = free.practitioner_id
+      LEFT JOIN locations l ON l.id = free.location_id
+     ORDER BY free.starts_at, free.id
+    """
+)
+
+
 def free_slots(
     conn: Connection,
     *,
@@ -284,59 +337,30 @@ def free_slots(
     starts_from: dt.datetime,
     starts_before: dt.datetime,
     limit: int,
+    offer_in_conversation: str | None = None,
 ) -> Page[Row[Any]]:
     """Free future slots of the given departments, earliest first, with who and where.
 
     `patient_id` is not a filter on the slots (they are shared reference data) but leaves
-    out times at which this patient already has a booked appointment."""
-    s, d, org, pr, loc, a = (
-        AppointmentSlot.__table__,
-        Department.__table__,
-        Organization.__table__,
-        Practitioner.__table__,
-        Location.__table__,
-        Appointment.__table__,
-    )
-    mine = AppointmentSlot.__table__.alias("mine")
-    clash = (
-        select(a.c.id)
-        .select_from(a.join(mine, mine.c.id == a.c.slot_id))
-        .where(
-            a.c.patient_id == patient_id,
-            a.c.status == "booked",
-            mine.c.starts_at < s.c.ends_at,
-            mine.c.ends_at > s.c.starts_at,
-        )
-        .exists()
-    )
-    stmt = (
-        select(
-            s,
-            d.c.name.label("department_name"),
-            org.c.name.label("organization_name"),
-            pr.c.full_name.label("practitioner_name"),
-            loc.c.name.label("location_name"),
-            loc.c.address.label("location_address"),
-            loc.c.city.label("location_city"),
-            total_over(),
-        )
-        .select_from(
-            s.join(d, d.c.id == s.c.department_id)
-            .outerjoin(org, org.c.id == d.c.organization_id)
-            .outerjoin(pr, pr.c.id == s.c.practitioner_id)
-            .outerjoin(loc, loc.c.id == s.c.location_id)
-        )
-        .where(
-            s.c.department_id.in_(department_ids),
-            s.c.booked_appointment_id.is_(None),
-            s.c.starts_at >= starts_from,
-            s.c.starts_at < starts_before,
-            ~clash,
-        )
-        .order_by(s.c.starts_at, s.c.id)
-        .limit(limit)
-    )
-    return page_from_rows(conn.execute(stmt).all())
+    out times at which this patient already has a booked appointment. With
+    `offer_in_conversation`, the slots returned are recorded as offered in that conversation
+    in the same statement (what `book_appointment` later accepts), so showing and recording
+    cannot disagree. One fixed statement text: the server prepares and plans it once, where a
+    list of `IN` parameters made a new six-table plan on every call (planning cost more than
+    running it).
+    """
+    rows = conn.execute(
+        _FREE_SLOTS_SQL,
+        {
+            "p": patient_id,
+            "departments": list(department_ids),
+            "starts_from": starts_from,
+            "starts_before": starts_before,
+            "limit": limit,
+            "conversation": offer_in_conversation,
+        },
+    ).all()
+    return page_from_rows(rows)
 
 
 def record_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_ids: list[str]) -> None:

@@ -56,9 +56,17 @@ def test_slot_generation_is_deterministic_and_idempotent(clean_db):
     ids = slot_ids()
     again = generate_slots(clean_db, days=7, start=dt.date(2025, 6, 2), seed=3)
     assert first.slots_added == len(ids) > 0 and again.slots_added == 0 and slot_ids() == ids
+    assert again.slots_planned == 0  # days already scheduled are not planned again (second make run)
+    longer = generate_slots(clean_db, days=14, start=dt.date(2025, 6, 2), seed=3)
+    assert longer.slots_added == longer.slots_planned > 0  # only the new week
+    extended = slot_ids()
     clean_db.dispose()
     from tests.conftest import wipe
 
+    wipe(clean_db)
+    reference_data(clean_db)
+    generate_slots(clean_db, days=14, start=dt.date(2025, 6, 2), seed=3)
+    assert slot_ids() == extended  # extending a schedule = scheduling the longer window at once
     wipe(clean_db)
     reference_data(clean_db)
     generate_slots(clean_db, days=7, start=dt.date(2025, 6, 2), seed=4)
