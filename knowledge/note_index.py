@@ -186,10 +186,36 @@ _INSERT_CHUNK = text(
 )
 
 
-def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name: str) -> None:
-    # a concurrent indexer of this patient (two ingests of one folder) commits first; the
-    # DELETE below then sees its chunks and replaces them, instead of adding a second set
+def _still_pending(
+    conn: Connection, work: _PatientWork, vectors: list[str], model_name: str
+) -> tuple[_PatientWork, list[str]]:
+    """Drop the notes another indexer of this patient wrote since `work` was gathered (two
+    ingests of one folder): the caller holds `lock_patient_index`, so that one has committed."""
+    done = set(
+        conn.execute(
+            text(
+                "SELECT DISTINCT note_id FROM note_chunks WHERE patient_id = :p AND note_id = ANY(:ids) "
+                "AND embedding_model = :m"
+            ),
+            {"p": work.patient_id, "ids": [n.id for n in work.notes], "m": model_name},
+        ).scalars()
+    )
+    if not done:
+        return work, vectors
+    keep = [i for i, (note_id, _, _) in enumerate(work.items) if note_id not in done]
+    notes = [n for n in work.notes if n.id not in done]
+    items = [work.items[i] for i in keep]
+    with_chunks = {note_id for note_id, _, _ in items}
+    rest = _PatientWork(work.patient_id, notes, items, sum(n.id not in with_chunks for n in notes))
+    return rest, [vectors[i] for i in keep]
+
+
+def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name: str) -> _PatientWork:
+    """Write `work`'s chunks; returns the part of it this call wrote (see `_still_pending`)."""
     lock_patient_index(conn, work.patient_id)
+    work, vectors = _still_pending(conn, work, vectors, model_name)
+    if not work.notes:
+        return work
     conn.execute(
         text("DELETE FROM note_chunks WHERE patient_id = :p AND note_id = ANY(:ids)"),
         {"p": work.patient_id, "ids": [n.id for n in work.notes]},
@@ -212,9 +238,12 @@ def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name:
                 for (note_id, sha, chunk), vector in zip(work.items, vectors, strict=True)
             ],
         )
+    return work
 
 
 def _count(report: NoteIndexReport, work: _PatientWork) -> None:
+    if not work.notes:  # another indexer wrote them all
+        return
     report.patients += 1
     report.notes += len(work.notes)
     report.chunks += len(work.items)
@@ -234,8 +263,7 @@ def index_patient(
     if work is None:
         return
     vectors, embedded = (repeated or RepeatedPassages()).vectors_for(embedder, work.texts)
-    _write(conn, work, vectors, embedder.model_name)
-    _count(report, work)
+    _count(report, _write(conn, work, vectors, embedder.model_name))
     report.embedded += embedded
 
 
@@ -267,8 +295,8 @@ def index_notes(
         for work in gathered:
             vectors, _ = repeated.vectors_for(embedder, work.texts)  # all known now
             with patient_transaction(db.admin, work.patient_id) as conn:
-                _write(conn, work, vectors, embedder.model_name)
-            _count(report, work)
+                written = _write(conn, work, vectors, embedder.model_name)
+            _count(report, written)
         done += len(gathered)
         gathered.clear()
         new_texts.clear()

@@ -2,7 +2,7 @@
 
 `chartside mcp` loaded the model before serving, and on a busy 2-core machine `initialize`
 took 20–25 s: desktop clients give up at 15 s. Now the stdio server starts without an
-embedder and only a search call loads it (tools.search_tools → knowledge.embeddings).
+embedder and only a search call loads it (tools.search_tools → knowledge.embeddings.load_embedder).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ async def test_initialize_and_record_tools_answer_without_loading_the_model(
     catalog_demo, catalog, monkeypatch
 ):
     loads: list[object] = []
-    monkeypatch.setattr(tools.search_tools, "get_embedder", lambda settings: loads.append(settings))
+    monkeypatch.setattr(tools.search_tools, "load_embedder", lambda settings: loads.append(settings))
     binding = bind_stdio(catalog_demo.db, catalog_demo.patient, "patient", actor="mcp-stdio:tester")
     async with Client(build_stdio_server(catalog, catalog_demo.db, binding), mode="legacy") as c:
         listed = await c.list_tools()
