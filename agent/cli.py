@@ -17,7 +17,6 @@ from typing import Any
 import typer
 from rich.markup import escape
 from rich.table import Table
-from sqlalchemy import text
 
 from agent.base import AgentRequest, Turn
 from agent.events import (
@@ -32,34 +31,10 @@ from agent.events import (
 from agent.scoping import AskScope, ScopeError
 from chartside.console import console, err_console, fail
 from chartside.groups import bench_app
-from records.database import Database, open_database
+from chartside.patient_arg import patient_or_exit
+from records.database import open_database
 from records.settings import get_settings
 from tools.scope import PatientScope
-
-
-def resolve_patient(db: Database, given: str) -> tuple[str, str]:
-    """(patient_id, name) for an exact id or a unique id prefix; a clear error otherwise."""
-    with db.admin.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT patient_id, full_name FROM patients WHERE patient_id = :g OR patient_id LIKE :p LIMIT 5"
-            ),
-            {"g": given, "p": given.replace("%", "") + "%"},
-        ).all()
-        total = conn.execute(text("SELECT count(*) FROM patients")).scalar_one()
-    exact = [r for r in rows if r.patient_id == given]
-    if exact:
-        return exact[0].patient_id, exact[0].full_name
-    if len(rows) == 1:
-        return rows[0].patient_id, rows[0].full_name
-    if not rows:
-        hint = (
-            "the database has no patients yet (run `chartside up`)"
-            if total == 0
-            else f"{total} patients exist"
-        )
-        raise fail(f"--patient {given!r}: no patient with that id or id prefix; {hint}")
-    raise fail(f"--patient {given!r}: matches several patients; give more of the id")
 
 
 def _args(data: dict[str, Any]) -> str:
@@ -172,7 +147,8 @@ def ask(
     settings = get_settings()
     db = open_database(settings)
     try:
-        patient_id, name = resolve_patient(db, patient)
+        resolved = patient_or_exit(db, patient)
+        patient_id, name = resolved.patient_id, resolved.full_name or resolved.patient_id
         from agent.runner import build_agent, default_embedder, default_registry
 
         registry = default_registry()

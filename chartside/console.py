@@ -64,6 +64,10 @@ def reporter(description: str, total: int | None) -> Iterator[Callable[[int], No
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print a one-line error (no traceback) and return the Exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    """Print a one-line error (no traceback) and return the Exit to raise.
+
+    Never hard-wrapped at the terminal's width: a long path or id in the message stays whole,
+    so it can be copied (and searched for) as printed.
+    """
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(code)

@@ -93,18 +93,27 @@ def prepare_leaflets(db: Database) -> None:
         console.print(f"[red]leaflet {o.path.name} not indexed:[/] {o.error}")
 
 
-def up_command() -> None:
+def up_command(
+    host: str = typer.Option(None, help="Interface to listen on (default: CHARTSIDE_HOST)."),
+    port: int = typer.Option(None, min=1, max=65535, help="Port (default: CHARTSIDE_PORT, 8000)."),
+    evaluator: bool = typer.Option(
+        False, "--evaluator", help="Also create the demo evaluator (a read-only API token, printed once)."
+    ),
+) -> None:
     """Start the database, load the demo data if absent, and serve the web app."""
-    from server.cli import print_demo_credentials, serve
+    from server.cli import check_port_free, print_demo_credentials, serve
     from server.demo import create_demo_accounts
 
     settings = get_settings()
+    check_port_free(host or settings.host, port or settings.port)  # before minutes of preparation
     db = open_database(settings)
     try:
         prepare(db, settings)
         # after the cohort is loaded: demo accounts are bound to ingested patients
-        print_demo_credentials(create_demo_accounts(db, preferred=demo_hard_case_patients(settings)))
-        serve(settings, db)
+        print_demo_credentials(
+            create_demo_accounts(db, preferred=demo_hard_case_patients(settings), evaluator=evaluator)
+        )
+        serve(settings, db, host=host, port=port)
     finally:
         db.dispose()
 

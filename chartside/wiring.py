@@ -13,17 +13,28 @@ from chartside.console import err_console, reporting
 
 
 def index_notes_after_ingest(db, report) -> None:
-    """Embed the notes of the patients this ingest wrote (unchanged files have nothing new)."""
-    from knowledge.embeddings import load_embedder
-    from knowledge.note_index import index_notes
+    """Embed the notes of every patient this ingest saw that still has notes without chunks.
 
-    patients = sorted(
-        {f.patient_id for f in report.files if f.status in ("ingested", "replaced") and f.patient_id}
+    Unchanged files count too: when an earlier ingest was killed after committing some
+    bundles but before indexing their notes, the re-run finds those bundles unchanged, and
+    their notes must still be indexed (`patients_with_pending_notes` asks the database).
+    """
+    from knowledge.embeddings import load_embedder
+    from knowledge.note_index import index_notes, patients_with_pending_notes
+
+    seen = sorted(
+        {
+            f.patient_id
+            for f in report.files
+            if f.status in ("ingested", "replaced", "unchanged") and f.patient_id
+        }
     )
+    embedder = load_embedder(db.settings)
+    patients = patients_with_pending_notes(db, seen, embedder.model_name)
     if not patients:
         return
     with reporting("Indexing notes") as report_progress:
-        result = index_notes(db, load_embedder(db.settings), patients, progress=report_progress)
+        result = index_notes(db, embedder, patients, progress=report_progress)
     if result.notes:
         err_console.print(
             f"notes: indexed {result.notes} notes of {result.patients} patients ({result.chunks} chunks)"

@@ -180,6 +180,7 @@ async def ask(agent: RunsAgent, question: Question, settings: RunSettings) -> tu
             actor=f"eval:{settings.run_id}",
             conversation_id=conversation,
             message_id=f"{conversation}-m{index}",
+            writes="sandbox",  # the harness snapshots the database and undoes every booking
         )
         request = AgentRequest(scope=scope, question=text, history=list(history), now=question.now)
         turn, events = await _consume(agent, request, settings.turn_timeout_s)

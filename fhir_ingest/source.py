@@ -9,6 +9,7 @@ Synthea's own upload instructions require.
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,13 +83,97 @@ def approximate_entry(data: bytes, position: int) -> int | None:
     return count - 1 if count else None
 
 
-def parse_json(raw: RawFile) -> object:
-    """orjson parse; a syntax error becomes a BundleError with line, column and nearby entry."""
+_KEY = re.compile(rb'"([^"\\]{1,100})"\s*:')
+_KEY_WINDOW = 4096
+
+
+def field_before(data: bytes, position: int) -> str | None:
+    """The JSON key nearest before a byte offset: the field whose value holds the bad byte."""
+    window = data[max(0, position - _KEY_WINDOW) : max(position, 0)]
+    keys = _KEY.findall(window)
+    return keys[-1].decode("utf-8", "replace") if keys else None
+
+
+def _invalid_utf8(raw: RawFile) -> BundleError | None:
+    """orjson reports every encoding error at byte 0; find the real byte, entry and field."""
     try:
-        return orjson.loads(raw.data)
+        raw.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = raw.data[exc.start : exc.end]
+        line = raw.data.count(b"\n", 0, exc.start) + 1
+        return BundleError(
+            f"invalid UTF-8 (byte{'s' if len(bad) > 1 else ''} {bad.hex(' ')}) at line {line}, byte {exc.start}: "
+            "FHIR JSON must be UTF-8",
+            entry=approximate_entry(raw.data, exc.start),
+            field=field_before(raw.data, exc.start),
+        )
+    return None
+
+
+def _nul_in_strings(value: object, path: str = "") -> str | None:
+    """The dotted path of the first string (key or value) holding a NUL, or None."""
+    if isinstance(value, str):
+        return path or "(value)" if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}" if path else str(key)
+            if "\x00" in key:
+                return here
+            found = _nul_in_strings(item, here)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _nul_in_strings(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def _escaped_nul(parsed: object) -> BundleError | None:
+    """A `\\u0000` escape parses, but PostgreSQL text cannot hold it: name the entry and field."""
+    entries = parsed.get("entry") if isinstance(parsed, dict) else None
+    for index, entry in enumerate(entries if isinstance(entries, list) else []):
+        found = _nul_in_strings(entry)
+        if found:
+            resource = entry.get("resource") if isinstance(entry, dict) else None
+            name = None
+            if isinstance(resource, dict) and resource.get("resourceType"):
+                name = f"{resource.get('resourceType')}/{resource.get('id')}"
+            return BundleError(
+                "contains a NUL character (\\u0000), which a record cannot store",
+                entry=index,
+                field=found.removeprefix("resource."),
+                resource=name,
+            )
+    found = _nul_in_strings(parsed)
+    if found:
+        return BundleError("contains a NUL character (\\u0000), which a record cannot store", field=found)
+    return None
+
+
+def parse_json(raw: RawFile) -> object:
+    """orjson parse; bad input becomes a BundleError naming the line, entry and field.
+
+    Syntax errors, bytes that are not UTF-8 and NUL characters (raw or escaped) are all
+    located: orjson alone reports an encoding error as "line 1, column 1".
+    """
+    try:
+        parsed = orjson.loads(raw.data)
     except orjson.JSONDecodeError as exc:
+        encoding = _invalid_utf8(raw) if "UTF-8" in exc.msg else None
+        if encoding is not None:
+            raise encoding from None
         entry = approximate_entry(raw.data, exc.pos)
         truncated = exc.pos >= len(raw.data.rstrip())
         what = "truncated JSON (the file ends in the middle of a value)" if truncated else "invalid JSON"
+        if raw.data[exc.pos : exc.pos + 1] == b"\x00":
+            what = "a NUL byte inside the JSON"
         message = f"{what}: {exc.msg} at line {exc.lineno}, column {exc.colno} (byte {exc.pos})"
-        raise BundleError(message, entry=entry, field="(JSON syntax)") from None
+        field = field_before(raw.data, exc.pos) if not truncated else None
+        raise BundleError(message, entry=entry, field=field or "(JSON syntax)") from None
+    if b"\\u0000" in raw.data:  # cheap test first: walking a large bundle costs time
+        nul = _escaped_nul(parsed)
+        if nul is not None:
+            raise nul
+    return parsed

@@ -14,6 +14,7 @@ from sqlalchemy import text
 
 from chartside.console import console, err_console, fail, reporting
 from chartside.groups import bench_app, eval_app
+from chartside.patient_arg import patient_or_exit
 from knowledge import retrieval_eval as reval
 from knowledge.embeddings import Embedder, EmbeddingSetupError, load_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ingest_leaflets
@@ -120,8 +121,9 @@ def notes_index_command(
     """Embed every clinical note not yet indexed with the current model (resumable)."""
     db, embedder = _open()
     try:
+        chosen = [patient_or_exit(db, p).patient_id for p in patient or ()]
         with reporting("Indexing notes") as report_progress:
-            report = index_notes(db, embedder, patient or None, progress=report_progress)
+            report = index_notes(db, embedder, chosen or None, progress=report_progress)
     finally:
         db.dispose()
     console.print(
@@ -139,6 +141,7 @@ def notes_search_command(
     """Search ONE patient's notes as the search_notes tool does."""
     db, embedder = _open()
     try:
+        patient = patient_or_exit(db, patient).patient_id
         with patient_transaction(db.app, patient) as conn:
             outcome = search_notes(
                 conn,

@@ -116,6 +116,34 @@ def _pending_notes(conn: Connection, patient_id: str, model_name: str) -> list:
     ).all()
 
 
+def patients_with_pending_notes(db: Database, patient_ids: Iterable[str], model_name: str) -> list[str]:
+    """Those of `patient_ids` with a note that has no chunks from `model_name` (one cheap
+    indexed query per patient: row-level security needs the patient set)."""
+    pending = []
+    for patient_id in patient_ids:
+        with patient_transaction(db.admin, patient_id) as conn:
+            if conn.execute(
+                text(
+                    "SELECT 1 FROM clinical_notes n WHERE n.patient_id = :p AND NOT EXISTS (SELECT 1 "
+                    "FROM note_chunks c WHERE c.patient_id = n.patient_id AND c.note_id = n.id "
+                    "AND c.embedding_model = :m) LIMIT 1"
+                ),
+                {"p": patient_id, "m": model_name},
+            ).first():
+                pending.append(patient_id)
+    return pending
+
+
+def lock_patient_index(conn: Connection, patient_id: str) -> None:
+    """Serialise indexers of one patient (two concurrent ingests of one folder): the second
+    waits for the first to commit, then finds nothing pending instead of inserting the same
+    chunks again. Released with the transaction."""
+    conn.execute(
+        text("SELECT pg_advisory_xact_lock(hashtextextended('chartside-note-index:' || :p, 0))"),
+        {"p": patient_id},
+    )
+
+
 def note_chunks_for(note_text: str) -> list:
     return chunk_blocks(note_blocks(note_text), budget=NOTE_BUDGET_WORDS)
 
@@ -158,7 +186,36 @@ _INSERT_CHUNK = text(
 )
 
 
-def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name: str) -> None:
+def _still_pending(
+    conn: Connection, work: _PatientWork, vectors: list[str], model_name: str
+) -> tuple[_PatientWork, list[str]]:
+    """Drop the notes another indexer of this patient wrote since `work` was gathered (two
+    ingests of one folder): the caller holds `lock_patient_index`, so that one has committed."""
+    done = set(
+        conn.execute(
+            text(
+                "SELECT DISTINCT note_id FROM note_chunks WHERE patient_id = :p AND note_id = ANY(:ids) "
+                "AND embedding_model = :m"
+            ),
+            {"p": work.patient_id, "ids": [n.id for n in work.notes], "m": model_name},
+        ).scalars()
+    )
+    if not done:
+        return work, vectors
+    keep = [i for i, (note_id, _, _) in enumerate(work.items) if note_id not in done]
+    notes = [n for n in work.notes if n.id not in done]
+    items = [work.items[i] for i in keep]
+    with_chunks = {note_id for note_id, _, _ in items}
+    rest = _PatientWork(work.patient_id, notes, items, sum(n.id not in with_chunks for n in notes))
+    return rest, [vectors[i] for i in keep]
+
+
+def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name: str) -> _PatientWork:
+    """Write `work`'s chunks; returns the part of it this call wrote (see `_still_pending`)."""
+    lock_patient_index(conn, work.patient_id)
+    work, vectors = _still_pending(conn, work, vectors, model_name)
+    if not work.notes:
+        return work
     conn.execute(
         text("DELETE FROM note_chunks WHERE patient_id = :p AND note_id = ANY(:ids)"),
         {"p": work.patient_id, "ids": [n.id for n in work.notes]},
@@ -181,9 +238,12 @@ def _write(conn: Connection, work: _PatientWork, vectors: list[str], model_name:
                 for (note_id, sha, chunk), vector in zip(work.items, vectors, strict=True)
             ],
         )
+    return work
 
 
 def _count(report: NoteIndexReport, work: _PatientWork) -> None:
+    if not work.notes:  # another indexer wrote them all
+        return
     report.patients += 1
     report.notes += len(work.notes)
     report.chunks += len(work.items)
@@ -198,12 +258,12 @@ def index_patient(
     repeated: RepeatedPassages | None = None,
 ) -> None:
     """Index one patient's pending notes inside the caller's (patient-bound) transaction."""
+    lock_patient_index(conn, patient_id)
     work = _gather(conn, patient_id, embedder.model_name)
     if work is None:
         return
     vectors, embedded = (repeated or RepeatedPassages()).vectors_for(embedder, work.texts)
-    _write(conn, work, vectors, embedder.model_name)
-    _count(report, work)
+    _count(report, _write(conn, work, vectors, embedder.model_name))
     report.embedded += embedded
 
 
@@ -235,8 +295,8 @@ def index_notes(
         for work in gathered:
             vectors, _ = repeated.vectors_for(embedder, work.texts)  # all known now
             with patient_transaction(db.admin, work.patient_id) as conn:
-                _write(conn, work, vectors, embedder.model_name)
-            _count(report, work)
+                written = _write(conn, work, vectors, embedder.model_name)
+            _count(report, written)
         done += len(gathered)
         gathered.clear()
         new_texts.clear()

@@ -19,6 +19,7 @@ from chartside.console import console, fail
 from chartside.groups import bench_app
 from mcp_server.catalog import RegistryUnavailable, load_registry
 from records.database import open_database
+from records.patients import USAGE_ERROR, PatientNotResolved, resolve_patient
 from records.settings import Settings, get_settings
 
 
@@ -27,12 +28,44 @@ class McpRole(enum.StrEnum):
     clinician = "clinician"
 
 
+class NoDatabaseHere(RuntimeError):
+    """`chartside mcp` would start a new, empty embedded database: refuse and say why."""
+
+
+def existing_data_dir(settings: Settings) -> Path:
+    """The embedded database's data folder, which must already hold a database.
+
+    A desktop client starts `chartside mcp` without the shell's environment and from its own
+    working directory; without this check a relative `.chartside` would quietly become a new,
+    empty database there, and every tool would answer "nothing on record".
+    """
+    data_dir = settings.resolved_data_dir()
+    if not (data_dir / "pgdata" / "PG_VERSION").is_file():
+        origin = (
+            "CHARTSIDE_DATA_DIR"
+            if settings.data_dir.is_absolute()
+            else f"the current directory, {Path.cwd()}"
+        )
+        raise NoDatabaseHere(
+            f"no Chartside database in {data_dir} (data folder from {origin}); run this from your "
+            "checkout, or give the client CHARTSIDE_DATA_DIR or DATABASE_URL: "
+            "`chartside mcp --print-config` prints an entry with them"
+        )
+    return data_dir
+
+
 def client_config(settings: Settings, patient: str, role: str) -> dict:
-    """A desktop client's `mcpServers` entry that launches this checkout's `chartside mcp`."""
+    """A desktop client's `mcpServers` entry that launches this checkout's `chartside mcp`.
+
+    Clients pass no shell environment, so the entry carries what this process resolved: the
+    absolute data folder of an existing embedded database, or the external `DATABASE_URL`.
+    """
     command = Path(sys.executable).with_name("chartside")
-    env = {"CHARTSIDE_DATA_DIR": str(settings.resolved_data_dir())}
+    env: dict[str, str] = {}
     if settings.database_url:
-        env["DATABASE_URL"] = "<your DATABASE_URL>"
+        env["DATABASE_URL"] = settings.database_url
+    else:
+        env["CHARTSIDE_DATA_DIR"] = str(existing_data_dir(settings))
     return {
         "mcpServers": {
             "chartside": {
@@ -59,15 +92,24 @@ def mcp_command(
         bind_stdio,
         build_stdio_server,
         protocol_streams_diverted,
+        refuse_stdio,
         serve_stdio,
     )
 
     settings = get_settings()
-    if print_config:
-        console.print_json(json.dumps(client_config(settings, patient or "PATIENT_ID", role.value)))
-        return
+    try:
+        if not settings.database_url:
+            existing_data_dir(settings)
+        if print_config:
+            console.print_json(json.dumps(client_config(settings, patient or "PATIENT_ID", role.value)))
+            return
+    except NoDatabaseHere as exc:
+        raise fail(str(exc), code=USAGE_ERROR) from None
     if not patient:
-        raise fail("--patient is required: the MCP client may only ever read the record you choose here")
+        raise fail(
+            "--patient is required: the MCP client may only ever read the record you choose here",
+            code=USAGE_ERROR,
+        )
     with protocol_streams_diverted():
         try:
             registry = load_registry()
@@ -75,6 +117,12 @@ def mcp_command(
             raise fail(str(exc)) from None
         db = open_database(settings)
         try:
+            try:
+                patient = resolve_patient(db, patient).patient_id
+            except PatientNotResolved as exc:
+                refuse_stdio(db, patient, role.value, str(exc))
+                db.dispose()
+                raise fail(str(exc), code=USAGE_ERROR) from None
             binding = bind_stdio(db, patient, role.value)
         except PatientNotFound as exc:
             db.dispose()

@@ -41,6 +41,7 @@ from mcp_server.binding import Binding, BindingRefused
 from mcp_server.catalog import RegistryUnavailable, load_registry
 from mcp_server.conversation import Conversation, ConversationStore
 from mcp_server.http_auth import (
+    FOREIGN_ORIGIN,
     NOT_RUNNING,
     AccountAccess,
     Principal,
@@ -48,6 +49,7 @@ from mcp_server.http_auth import (
     Throttle,
     authenticate,
     bearer_token,
+    foreign_origin,
     refusal_from,
 )
 from mcp_server.server import build_mcp_server
@@ -59,6 +61,37 @@ log = logging.getLogger(__name__)
 
 SESSION_HEADER = "mcp-session-id"
 PRINCIPAL_KEY = "chartside.mcp.principal"
+
+
+ACCOUNT_PREFIX = "chartside-account:"
+
+
+class AccountCappedSessionManager(StreamableHTTPSessionManager):
+    """The SDK's session manager, with a cap on the sessions one account may hold open.
+
+    The SDK caps sessions only in total (`max_sessions`), so one account opening sessions in a
+    loop could take every slot and leave everybody else with 503. The cap is checked where the
+    SDK admits a session, under its session-creation lock, so concurrent openings cannot slip
+    past it.
+    """
+
+    def __init__(self, *args: Any, max_sessions_per_account: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_sessions_per_account = max_sessions_per_account
+
+    def open_sessions(self, client_id: str) -> int:
+        """Sessions the principal `client_id` holds open right now."""
+        return sum(
+            1
+            for session_id, owner in self._session_owners.items()
+            if owner.get("client_id") == client_id and session_id in self._server_instances
+        )
+
+    def _admit_session(self, requestor: Any) -> Any:
+        client_id = requestor.get("client_id") if requestor else None
+        if client_id and self.open_sessions(client_id) >= self.max_sessions_per_account:
+            return None
+        return super()._admit_session(requestor)
 
 
 class McpHttpApp:
@@ -73,6 +106,7 @@ class McpHttpApp:
         embedder: Any = None,
         session_idle_timeout_s: float,
         max_sessions: int,
+        max_sessions_per_account: int | None = None,
         throttle: Throttle | None = None,
     ) -> None:
         self.db = db
@@ -82,12 +116,13 @@ class McpHttpApp:
             transport="http", idle_timeout_s=session_idle_timeout_s, max_conversations=max_sessions
         )
         self.server = build_mcp_server(registry, db, self.bind, embedder=embedder, serve_discover=False)
-        self.session_manager = StreamableHTTPSessionManager(
+        self.session_manager = AccountCappedSessionManager(
             app=self.server,
             json_response=True,  # plain JSON answers: nothing here streams, and proxies pass JSON untouched
             stateless=False,  # a session is a conversation
             session_idle_timeout=session_idle_timeout_s,
             max_sessions=max_sessions,
+            max_sessions_per_account=max_sessions_per_account or max_sessions,
         )
 
     @asynccontextmanager
@@ -136,10 +171,26 @@ class McpHttpApp:
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if foreign_origin(headers):
+            await FOREIGN_ORIGIN.send(send)
+            return
         outcome = await anyio.to_thread.run_sync(self._admit, headers, scope.get("query_string", b""))
         if isinstance(outcome, Refusal):
             await outcome.send(send)
             return
+        if SESSION_HEADER not in headers:  # opening a session: say why, if this account is at its cap
+            manager = self.session_manager
+            if (
+                manager.open_sessions(f"{ACCOUNT_PREFIX}{outcome.account_id}")
+                >= manager.max_sessions_per_account
+            ):
+                await Refusal(
+                    429,
+                    f"This account already has {manager.max_sessions_per_account} MCP sessions open, the most "
+                    "allowed: close one (DELETE it), or wait until idle ones end.",
+                    (("retry-after", "60"),),
+                ).send(send)
+                return
         token_hash = self.access.hash_api_token(bearer_token(headers) or "")
         scope = {
             **scope,
@@ -197,6 +248,7 @@ def build_mcp_asgi_app(
         throttle=throttle,
         session_idle_timeout_s=settings.mcp_session_idle_timeout_s,
         max_sessions=settings.mcp_max_sessions,
+        max_sessions_per_account=settings.mcp_max_sessions_per_account,
     )
 
 

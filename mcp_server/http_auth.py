@@ -74,6 +74,47 @@ UNAUTHENTICATED = Refusal(
     "Authentication required: send an account API token as 'Authorization: Bearer <token>'.",
     (("www-authenticate", 'Bearer realm="chartside"'),),
 )
+PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
+
+
+def base_url(headers: dict[str, str], scheme: str = "http") -> str:
+    return f"{headers.get('x-forwarded-proto', scheme)}://{headers.get('host', 'localhost')}"
+
+
+def unauthenticated(headers: dict[str, str], scheme: str = "http") -> Refusal:
+    """401 with RFC 9728 protected-resource metadata: it lists no authorization server, so an
+    MCP client shows the message (get a token from the operator) instead of starting an
+    OAuth flow that cannot succeed."""
+    metadata = f"{base_url(headers, scheme)}{PROTECTED_RESOURCE_PATH}/mcp"
+    challenge = (
+        f'Bearer realm="chartside", error="invalid_token", resource_metadata="{metadata}", '
+        'error_description="send a Chartside account API token (chartside users token NAME)"'
+    )
+    return Refusal(UNAUTHENTICATED.status, UNAUTHENTICATED.message, (("www-authenticate", challenge),))
+
+
+def protected_resource_metadata(headers: dict[str, str], scheme: str = "http") -> dict[str, object]:
+    """The RFC 9728 document for `/mcp`: bearer tokens in the header, no OAuth server."""
+    return {
+        "resource": f"{base_url(headers, scheme)}/mcp",
+        "authorization_servers": [],
+        "bearer_methods_supported": ["header"],
+        "resource_name": "Chartside",
+        "resource_documentation": "Account API tokens come from the operator: chartside users token NAME",
+    }
+
+
+def foreign_origin(headers: dict[str, str]) -> str | None:
+    """The Origin header when it names another site than the Host (a browser page elsewhere
+    calling this endpoint: DNS rebinding), else None. Clients that are not browsers send none."""
+    origin = headers.get("origin")
+    if not origin:
+        return None
+    host = origin.split("://", 1)[-1].rstrip("/")
+    return None if host == headers.get("host", "") else origin
+
+
+FOREIGN_ORIGIN = Refusal(403, "Requests from a web page of another origin are refused.")
 NAME_A_PATIENT = Refusal(
     400,
     "Clinician connections must name a patient on your panel: header X-Chartside-Patient "
@@ -145,7 +186,7 @@ def authenticate(
             outcome="unauthenticated",
             detail="missing bearer token" if token is None else "unknown or disabled token",
         )
-        return UNAUTHENTICATED
+        return unauthenticated(headers)
     actor = f"mcp-http:{account.username}"
     refusal, outcome, detail = None, "denied", ""
     patient_id = None

@@ -22,7 +22,7 @@ import anyio.to_thread
 import mcp.types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_REQUEST, METHOD_NOT_FOUND
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 
 from mcp_server.binding import Binding, BindingRefused, call_message_id
 from mcp_server.results import to_call_tool_result
@@ -112,12 +112,17 @@ def build_mcp_server(
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        if params.name not in registry:  # a protocol error (JSON-RPC), not a tool result
+            raise MCPError(
+                code=INVALID_PARAMS, message=f"Unknown tool: {params.name[:100]!r}; see tools/list"
+            )
         try:
             binding = binder(ctx)
         except BindingRefused as exc:
             raise MCPError(code=INVALID_REQUEST, message=str(exc)) from None
         arguments = dict(params.arguments or {})
         message_id = call_message_id(binding.conversation.id, ctx.request_id)
+
         tool_ctx = ToolContext(
             scope=binding.scope(message_id),
             db=db,

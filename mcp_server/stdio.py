@@ -52,21 +52,27 @@ def patient_exists(db: Database, patient_id: str) -> bool:
         )
 
 
+def refuse_stdio(
+    db: Database, patient_id: str, role: str, detail: str = "stdio: no such patient", actor: str | None = None
+) -> None:
+    """Audit a stdio binding that was refused (the id that was asked for is on the record)."""
+    audit.record(
+        db,
+        actor=actor or stdio_actor(),
+        role=role,
+        target_patient_id=patient_id,
+        action="mcp:bind",
+        outcome="denied",
+        detail=detail[:300],
+    )
+
+
 def bind_stdio(db: Database, patient_id: str, role: Role, actor: str | None = None) -> Binding:
     """The process-wide binding; refuses (and audits) a patient that is not in the database."""
     actor = actor or stdio_actor()
     conversation = Conversation(id=new_conversation_id("stdio"))
     if not patient_exists(db, patient_id):
-        audit.record(
-            db,
-            actor=actor,
-            role=role,
-            target_patient_id=patient_id,
-            action="mcp:bind",
-            outcome="denied",
-            detail="stdio: no such patient",
-            conversation_id=conversation.id,
-        )
+        refuse_stdio(db, patient_id, role, actor=actor)
         raise PatientNotFound(f"no patient with id {patient_id!r} in the database")
     audit.record(
         db,

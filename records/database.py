@@ -15,13 +15,15 @@ patient and silently return nothing (measured; tests/citus/test_rls_on_workers.p
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from psycopg import sql
 from sqlalchemy import Connection, Engine, create_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from records.embedded import EmbeddedServer, ensure_database, start_embedded
 from records.settings import Settings
@@ -127,3 +129,23 @@ def patient_transaction(engine: Engine, patient_id: str) -> Iterator[Connection]
     with engine.begin() as conn:
         set_patient(conn, patient_id)
         yield conn
+
+
+T = TypeVar("T")
+
+
+def retry_after_disconnect(fn: Callable[..., T], *args: Any, attempts: int = 3, **kwargs: Any) -> T:
+    """Run `fn` (one whole transaction) again when its connection was killed under it.
+
+    A connection terminated by the server (a restart, a failover, an administrator's
+    `pg_terminate_backend`) fails the transaction it was in, which therefore committed
+    nothing; SQLAlchemy marks such errors `connection_invalidated` and drops the connection,
+    so a second run gets a fresh one. Any other error is raised at once.
+    """
+    for attempt in range(attempts):
+        try:
+            return fn(*args, **kwargs)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated or attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")

@@ -14,7 +14,8 @@ every upgrade may run it.
   rarely. Distributing them by their own key was measured against this (docs/scaling.md):
   a join from a patient shard to a table distributed by another key is not a router query.
 * **Coordinator-local**: `source_files` (ingestion bookkeeping), `audit_events` (the audit rows
-  that name no patient) and `alembic_version`.
+  that name no patient), `run_claims` (which server process answers which message, read
+  across patients by `server.sweeper`) and `alembic_version`.
 
 The patient setting must reach the workers, where the row-level security policies of the
 shards run: `citus.propagate_set_commands = 'local'` is set for the database, and
@@ -54,7 +55,13 @@ REFERENCE_TABLES = (
 # Citus; their writer of record is the owner (slot generation), which resolves the ids itself.
 APP_WRITTEN_REFERENCE_TABLES = ("appointment_slots", "accounts")
 # bookkeeping and security logging that never joins patient data on the request path
-COORDINATOR_LOCAL_TABLES = ("source_files", "audit_log", "audit_events", "alembic_version")
+COORDINATOR_LOCAL_TABLES = (
+    "source_files",
+    "audit_log",
+    "audit_events",
+    "run_claims",  # ids only, read across patients by server.sweeper
+    "alembic_version",
+)
 
 
 @dataclass

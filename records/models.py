@@ -79,6 +79,22 @@ class SourceFile(Base):
     warnings: Mapped[list] = mapped_column(JSONB, server_default=text("'[]'::jsonb"))
 
 
+class RunClaim(Base):
+    """Which server process is answering which message (server.sweeper).
+
+    Written with the claim and deleted with the final event. Holds no clinical data, only
+    ids, so it is not under row-level security: a sweeper must see every process's claims
+    to close the messages of a process that died mid-answer.
+    """
+
+    __tablename__ = "run_claims"
+
+    message_id: Mapped[str] = mapped_column(Text, primary_key=True)
+    run_patient_id: Mapped[str] = mapped_column(Text)
+    owner: Mapped[str] = mapped_column(Text, index=True)  # the process's id (its advisory lock)
+    claimed_at: Mapped[dt.datetime] = mapped_column(TZ, server_default=_now())
+
+
 # --------------------------------------------------------------------------------------------
 # Reference data (no patient_id)
 # --------------------------------------------------------------------------------------------
@@ -659,6 +675,8 @@ class Account(Base):
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     # sessions issued before this are refused (logout, a new password); NULL = none revoked
     sessions_valid_after: Mapped[dt.datetime | None] = mapped_column(TZ)
+    # an evaluator account of an evaluation sandbox may book (records.capabilities)
+    evaluation_sandbox: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class ClinicianPanel(Base):

@@ -131,7 +131,12 @@ class Settings(BaseSettings):
     ask_rate_per_minute: int = Field(default=12, ge=1, description="Questions per account per minute.")
     api_rate_per_minute: int = Field(default=300, ge=1, description="API requests per account per minute.")
     login_rate_per_minute: int = Field(
-        default=10, ge=1, description="Login attempts per username per minute."
+        default=10,
+        ge=1,
+        description="Failed logins per (username, client address) per minute; then that pair waits.",
+    )
+    login_spray_per_minute: int = Field(
+        default=30, ge=1, description="Failed logins per client address per minute, across all usernames."
     )
     max_streams_per_account: int = Field(default=3, ge=1, description="Open answer streams per account.")
     stream_grace_s: float = Field(
@@ -145,6 +150,11 @@ class Settings(BaseSettings):
         default=1800.0, gt=0, description="An idle MCP session (and its conversation) ends after this."
     )
     mcp_max_sessions: int = Field(default=1000, ge=1, description="Open MCP sessions at most (HTTP).")
+    mcp_max_sessions_per_account: int = Field(
+        default=8,
+        ge=1,
+        description="Open MCP sessions per account (HTTP), so one account cannot fill the pool.",
+    )
 
     # --- demo -----------------------------------------------------------------------------
     demo_patients: int = Field(default=40, ge=1)

@@ -48,6 +48,8 @@ def _guard(
     patient_id = str(request.path_params.get("patient_id", ""))
     principal = resolve_principal(db, request)
     if principal is None:
+        # per client: an anonymous flood gets 429 before it can write an audit row per request
+        limits.hit("anonymous", client_key(request))
         write_audit(
             db.app,
             actor="anonymous",
@@ -147,8 +149,13 @@ async def guard_patient(
     )
 
 
+def client_key(request: Request) -> str:
+    """Who is on the other end, for per-client limits (the peer address)."""
+    return request.client.host if request.client else "unknown"
+
+
 def _client(request: Request) -> str:
-    return f"from {request.client.host}" if request.client else "from unknown"
+    return f"from {client_key(request)}"
 
 
 __all__ = ["ApiError", "PatientAccess", "guard_patient"]

@@ -20,6 +20,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import Connection, Engine, text
 
+from records.capabilities import WriteMode, capabilities_for, write_mode_for
 from records.database import Database, patient_transaction
 
 ROLES = ("patient", "clinician", "evaluator")
@@ -44,6 +45,16 @@ class Account:
     disabled: bool
     panel: tuple[str, ...] = field(default=())
     sessions_valid_after: dt.datetime | None = None  # sessions issued earlier are refused
+    evaluation_sandbox: bool = False  # an evaluator whose writes an evaluation harness undoes
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What this account may do (records.capabilities decides, for every door)."""
+        return capabilities_for(self.role, evaluation_sandbox=self.evaluation_sandbox)
+
+    @property
+    def write_mode(self) -> WriteMode:
+        return write_mode_for(self.role, evaluation_sandbox=self.evaluation_sandbox)
 
     def may_see(self, patient_id: str) -> bool:
         """The binding rule: a patient sees only their own record, others only their panel."""
@@ -84,6 +95,7 @@ def token_digest(token: str) -> str:
 # The panel comes in the same row (one round trip per request's authentication, not two).
 _ACCOUNT_COLUMNS = (
     "id, username, role, display_name, bound_patient_id, disabled, sessions_valid_after, "
+    "evaluation_sandbox, "
     "ARRAY(SELECT cp.panel_patient_id FROM clinician_panels cp WHERE cp.account_id = accounts.id "
     "ORDER BY cp.panel_patient_id) AS panel"
 )
@@ -100,6 +112,7 @@ def _account_from_row(conn: Connection, row) -> Account:
         disabled=row.disabled,
         panel=panel,
         sessions_valid_after=row.sessions_valid_after,
+        evaluation_sandbox=row.evaluation_sandbox,
     )
 
 
@@ -161,6 +174,7 @@ def create_account(
     display_name: str | None = None,
     with_token: bool = False,
     token: str | None = None,
+    evaluation_sandbox: bool = False,
 ) -> tuple[Account, str | None]:
     """Create one account; returns it and its API token (shown once) when one was asked for.
 
@@ -171,6 +185,8 @@ def create_account(
         raise AccountError(f"username {username!r}: use 1-64 letters, digits or . _ - @")
     if role not in ROLES:
         raise AccountError(f"role {role!r}: must be one of {', '.join(ROLES)}")
+    if evaluation_sandbox and role != "evaluator":
+        raise AccountError("only an evaluator account can be an evaluation sandbox's (--sandbox-writes)")
     if role == "patient" and len(patients) != 1:
         raise AccountError("a patient account is bound to exactly one patient (--patient ID)")
     if password is not None and len(password) < 8:
@@ -187,7 +203,7 @@ def create_account(
         account_id = conn.execute(
             text(
                 "INSERT INTO accounts (username, password_hash, role, display_name, bound_patient_id, "
-                "api_token_hash) VALUES (:u, :ph, :r, :d, :b, :th) RETURNING id"
+                "api_token_hash, evaluation_sandbox) VALUES (:u, :ph, :r, :d, :b, :th, :sb) RETURNING id"
             ),
             {
                 "u": username,
@@ -196,6 +212,7 @@ def create_account(
                 "d": display_name,
                 "b": patients[0] if role == "patient" else None,
                 "th": token_digest(issued) if issued else None,
+                "sb": evaluation_sandbox,
             },
         ).scalar_one()
         if role != "patient":

@@ -34,6 +34,7 @@ from starlette.templating import Jinja2Templates
 
 from agent.base import Agent
 from mcp_server.http import McpMount
+from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_metadata
 from records.database import Database, open_database
 from records.settings import Settings
 from server import mcp_access
@@ -41,6 +42,7 @@ from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
 from server.runs import RunManager
+from server.sweeper import sweeping
 from server.throttle import RateLimits, StreamSlots
 
 log = logging.getLogger(__name__)
@@ -122,7 +124,10 @@ def create_app(
         database = db or await run_in_threadpool(open_database, settings)
         embedder = await run_in_threadpool(load_embedder, settings)
         agent = (agent_factory or default_agent_factory)(Resources(settings, database, embedder))
-        runs = RunManager(db=database, settings=settings, agent=agent)
+        # this process's run-owner lock, and the sweep of answers a dead process left running
+        stack = contextlib.AsyncExitStack()
+        owner = await stack.enter_async_context(sweeping(database))
+        runs = RunManager(db=database, settings=settings, agent=agent, owner=owner.id if owner else None)
         app.state.services = Services(
             settings=settings,
             db=database,
@@ -144,6 +149,7 @@ def create_app(
                 yield
         finally:
             await runs.shutdown()
+            await stack.aclose()
             if db is None:
                 database.dispose()
 
@@ -165,6 +171,8 @@ def create_app(
             *pages.page_routes(),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
             Route("/mcp", endpoint=mcp),
+            Route(PROTECTED_RESOURCE_PATH, _protected_resource),
+            Route(f"{PROTECTED_RESOURCE_PATH}/mcp", _protected_resource),
             *extra_routes,
         ],
         middleware=middleware,
@@ -174,12 +182,19 @@ def create_app(
             sa_exc.OperationalError: _database_unavailable,
             sa_exc.InterfaceError: _database_unavailable,
             sa_exc.TimeoutError: _database_unavailable,
+            sa_exc.DataError: _unstorable_input,
         },
         lifespan=lifespan,
         max_body_size=settings.max_body_bytes,
     )
     app.state.templates = templates
     return app
+
+
+async def _protected_resource(request: Request) -> Response:
+    """RFC 9728 metadata of `/mcp` (what an MCP client reads after a 401)."""
+    headers = {k.lower(): v for k, v in request.headers.items()}
+    return JSONResponse(protected_resource_metadata(headers, request.url.scheme))
 
 
 def _static_version() -> str:
@@ -224,6 +239,19 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code, message = GENERIC.get(exc.status_code, ("error", "The request could not be handled."))
     return _error_response(request, exc.status_code, code, message, dict(exc.headers or {}))
+
+
+async def _unstorable_input(request: Request, exc: Exception) -> Response:
+    """A value the database cannot hold or compare reached a query (a NUL in a path parameter,
+    text where a number belongs): the request is bad, not the server. 400, one log line.
+
+    Every handler gets this from one place; patient ids never get here, because the access
+    guard refuses (and audits) an id that names no patient before any record query runs.
+    """
+    log.info("unstorable input on %s %s: %s", request.method, request.url.path, type(exc.orig).__name__)
+    return _error_response(
+        request, 400, "bad_request", "The request contains characters or values that are not allowed.", {}
+    )
 
 
 DB_RETRY_AFTER_S = 5

@@ -25,14 +25,6 @@ from records.database import Database
 from server.accounts import Account, authenticate_token, load_account
 from server.errors import csrf_failed
 
-CAPABILITIES: dict[str, frozenset[str]] = {
-    # read_record: the side panel and opening cited rows; ask: questions and their streams;
-    # pages: the web UI; pin_now: fix "now" for reproducible evaluation answers
-    "patient": frozenset({"read_record", "ask", "pages"}),
-    "clinician": frozenset({"read_record", "ask", "pages"}),
-    "evaluator": frozenset({"ask", "pin_now"}),
-}
-
 SESSION_ACCOUNT = "uid"
 SESSION_CSRF = "csrf"
 SESSION_ISSUED = "iat"  # when the session was created (epoch seconds): see sessions_valid_after
@@ -53,7 +45,8 @@ class Principal:
         return self.account.role
 
     def can(self, capability: str) -> bool:
-        return capability in CAPABILITIES.get(self.account.role, frozenset())
+        """Decided by records.capabilities, the one table every door reads."""
+        return capability in self.account.capabilities
 
 
 def bearer_token(request: Request) -> str | None:

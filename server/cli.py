@@ -38,9 +38,39 @@ def print_demo_credentials(credentials: list[DemoCredential]) -> None:
         who = ", ".join(c.names[:3]) + (f" … (+{len(c.names) - 3})" if len(c.names) > 3 else "")
         table.add_row(c.username, c.password, c.role, who)
     console.print(table)
-    evaluator = next((c for c in credentials if c.token), None)
-    if evaluator:
-        console.print(f"evaluator API token: [bold]{evaluator.token}[/]")
+    evaluator = next((c for c in credentials if c.role == "evaluator"), None)
+    if evaluator and evaluator.token:
+        console.print(f"evaluator API token (read-only, shown once): [bold]{evaluator.token}[/]")
+    elif evaluator:
+        console.print("evaluator: exists already; `chartside users token evaluator` issues a new token")
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Refuse, with what to do, an address another process is listening on.
+
+    Checked before anything is printed or prepared, so "serving at …" is never followed by
+    uvicorn's bare "address already in use".
+    """
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise fail(f"--host {host!r}: cannot listen there ({exc.strerror})", code=2) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise fail(
+                    f"port {port} on {host} is already in use (another `chartside serve` or `make run`?): "
+                    f"stop it, or choose another port with --port (or CHARTSIDE_PORT)",
+                    code=2,
+                ) from None
+            raise fail(f"cannot listen on {host}:{port}: {exc.strerror}", code=2) from None
 
 
 def serve(settings: Settings, db: Database, *, host: str | None = None, port: int | None = None) -> None:
@@ -54,6 +84,7 @@ def serve(settings: Settings, db: Database, *, host: str | None = None, port: in
         raise fail(f"the schema is at {current or '(empty)'}, not {head}: run `chartside db upgrade`")
     host = host or settings.host
     port = port or settings.port
+    check_port_free(host, port)
     app = create_app(settings, db=db)
     mode = (
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
@@ -69,13 +100,17 @@ def serve_command(
     host: str = typer.Option(None, help="Interface to listen on (default: settings.host)."),
     port: int = typer.Option(None, help="Port (default: settings.port)."),
     demo_accounts: bool = typer.Option(True, help="Create the demo accounts if missing and print them."),
+    evaluator: bool = typer.Option(
+        False, "--evaluator", help="Also create the demo evaluator (a read-only API token, printed once)."
+    ),
 ) -> None:
     """Serve the web app (login, chat, SSE answers) and print the URL and demo accounts."""
     settings = get_settings()
+    check_port_free(host or settings.host, port or settings.port)
     db = open_database(settings)
     try:
         if demo_accounts:
-            print_demo_credentials(create_demo_accounts(db))
+            print_demo_credentials(create_demo_accounts(db, evaluator=evaluator))
         serve(settings, db, host=host, port=port)
     finally:
         db.dispose()
@@ -90,6 +125,11 @@ def add_command(
     password_stdin: bool = typer.Option(False, help="Read the password from standard input."),
     token: bool = typer.Option(False, help="Also issue an API token (printed once)."),
     display_name: str = typer.Option(None, help="Name shown in the page header."),
+    sandbox_writes: bool = typer.Option(
+        False,
+        "--sandbox-writes",
+        help="Evaluator of an evaluation sandbox: may book and cancel (judged by its pinned now).",
+    ),
 ) -> None:
     """Create an account: `--role patient --patient ID alice`, `--role clinician --patient A --patient B`."""
     db = _open()
@@ -112,6 +152,7 @@ def add_command(
             patients=patients,
             display_name=display_name,
             with_token=token,
+            evaluation_sandbox=sandbox_writes,
         )
     except AccountError as exc:
         raise fail(str(exc)) from None
@@ -186,11 +227,13 @@ def password_command(username: str, password_stdin: bool = typer.Option(False)) 
 
 
 @users_app.command("demo")
-def demo_command() -> None:
+def demo_command(
+    evaluator: bool = typer.Option(False, "--evaluator", help="Also the demo evaluator (read-only token)."),
+) -> None:
     """Create the demo accounts for the ingested cohort (idempotent) and print them."""
     db = _open()
     try:
-        print_demo_credentials(create_demo_accounts(db))
+        print_demo_credentials(create_demo_accounts(db, evaluator=evaluator))
     finally:
         db.dispose()
 

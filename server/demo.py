@@ -1,8 +1,10 @@
-"""Demo accounts for `make run`: three patients, one clinician with a panel, one evaluator.
+"""Demo accounts for `make run`: three patients, one clinician with a panel (and, when asked, an evaluator).
 
-The credentials are deterministic so the README and the terminal can print them; they are
-for the demo cohort only (`chartside users add` makes real accounts with chosen passwords).
-Idempotent: accounts that already exist are left alone.
+The passwords are deterministic so the README and the terminal can print them; they are for
+the demo cohort only (`chartside users add` makes real accounts with chosen passwords). The
+evaluator is created only when asked (`chartside up --evaluator`), with a random token that
+is printed once: a token published in a README is everybody's. Idempotent: accounts that
+already exist are left alone.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ from dataclasses import dataclass
 from sqlalchemy import text
 
 from records.database import Database
-from server.accounts import AccountError, create_account
+from server.accounts import AccountError, create_account, new_api_token
 from server.record_view import patient_cards
 
 DEMO_PATIENT_ACCOUNTS = 3
 CLINICIAN_PANEL_SIZE = 8
 DEMO_PASSWORD_PREFIX = "demo-"
-DEMO_EVALUATOR_TOKEN = "cs_demo-evaluator-token-not-for-production"
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,9 @@ def ingested_patient_ids(db: Database) -> list[str]:
     ]
 
 
-def create_demo_accounts(db: Database, preferred: Sequence[str] = ()) -> list[DemoCredential]:
+def create_demo_accounts(
+    db: Database, preferred: Sequence[str] = (), *, evaluator: bool = False
+) -> list[DemoCredential]:
     """Create (or find) the demo accounts; returns their credentials for printing.
 
     `preferred` patients (e.g. the generator's hard cases) come first, so the demo accounts
@@ -78,7 +81,8 @@ def create_demo_accounts(db: Database, preferred: Sequence[str] = ()) -> list[De
     for i, pid in enumerate(ids[:DEMO_PATIENT_ACCOUNTS], start=1):
         plan.append((f"patient{i}", "patient", (pid,), None))
     plan.append(("clinician", "clinician", tuple(ids[:CLINICIAN_PANEL_SIZE]), None))
-    plan.append(("evaluator", "evaluator", tuple(ids), DEMO_EVALUATOR_TOKEN))
+    if evaluator:  # read-only (records.capabilities); a fresh token, shown once
+        plan.append(("evaluator", "evaluator", tuple(ids), new_api_token()))
     out = []
     for username, role, patients, token in plan:
         try:
@@ -94,6 +98,7 @@ def create_demo_accounts(db: Database, preferred: Sequence[str] = ()) -> list[De
         except AccountError as exc:
             if "already taken" not in str(exc):
                 raise
+            token = None  # it exists: its token was shown when it was made (`users token` renews it)
         out.append(
             DemoCredential(
                 username=username,

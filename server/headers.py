@@ -54,6 +54,9 @@ class SecurityHeadersMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
+BODY_LIMIT_MODULE = "starlette.middleware.body_limit"
+
+
 class GenericErrorMiddleware:
     """Turn any unhandled exception into a generic 500 and log the traceback here.
 
@@ -79,7 +82,12 @@ class GenericErrorMiddleware:
 
         try:
             await self.app(scope, receive, tracking_send)
-        except Exception:
+        except Exception as exc:
+            if type(exc).__module__ == BODY_LIMIT_MODULE:
+                # not a fault: Starlette's body-size limit signals its 413 by raising through
+                # the app and answers it in its own outer middleware; one line, no traceback
+                log.info("%s %s: request body too large (413)", scope.get("method"), scope.get("path"))
+                raise
             log.exception("unhandled error on %s %s", scope.get("method"), scope.get("path"))
             if started:
                 return

@@ -12,13 +12,9 @@ identically.
 
 from __future__ import annotations
 
+from records.capabilities import MCP
 from records.database import Database
 from server.accounts import Account, authenticate_token, patient_exists, token_digest
-from server.auth import CAPABILITIES
-
-# Reading rows is the web API's `read_record` capability (patients, clinicians); evaluators
-# work on question sets through the agent and do not browse records.
-MCP_CAPABILITY = "read_record"
 
 __all__ = ["Account", "account_for_token", "hash_api_token", "may_use_mcp", "permitted_patient"]
 
@@ -33,7 +29,8 @@ def account_for_token(db: Database, token: str) -> Account | None:
 
 
 def may_use_mcp(account: Account) -> bool:
-    return MCP_CAPABILITY in CAPABILITIES.get(account.role, frozenset())
+    """Patients and clinicians; evaluators score the agent through the API (records.capabilities)."""
+    return MCP in account.capabilities
 
 
 def permitted_patient(db: Database, account: Account, requested: str | None) -> str | None:

@@ -15,13 +15,13 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from records.audit import write_audit
 from server import record_view, store
-from server.access import guard_patient
-from server.accounts import authenticate_password, end_sessions
+from server.access import client_key, guard_patient
+from server.accounts import end_sessions
 from server.auth import Principal, check_csrf, csrf_token, resolve_principal, start_session
 from server.charts import sparkline
-from server.errors import ApiError, forbidden, unauthenticated
+from server.errors import forbidden, unauthenticated
+from server.login import attempt_login
 from server.routes import ID_RE, SECTIONS
 
 
@@ -29,9 +29,17 @@ def _svc(request: Request) -> Any:
     return request.app.state.services
 
 
-def _render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+def _render(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
     context = {"csrf_token": csrf_token(request), **context}
-    return _svc(request).templates.TemplateResponse(request, name, context, status_code=status)
+    return _svc(request).templates.TemplateResponse(
+        request, name, context, status_code=status, headers=headers
+    )
 
 
 async def _principal(request: Request) -> Principal | None:
@@ -65,29 +73,20 @@ async def login_submit(request: Request) -> Response:
     username = str(form.get("username") or "").strip()[:64]
     password = str(form.get("password") or "")[:256]
     svc = _svc(request)
-    try:
-        svc.rate_limits.hit("login", username.lower() or "-")
-    except ApiError as exc:
-        return _render(request, "login.html", {"error": exc.message, "username": username}, status=429)
-    account = await run_in_threadpool(authenticate_password, svc.db.app, username, password)
-    outcome = "ok" if account else "failed"
-    if account is not None and account.role == "evaluator":
-        outcome = "refused"
-    await run_in_threadpool(
-        write_audit,
-        svc.db.app,
-        actor=username or "-",
-        role=account.role if account else "anonymous",
-        action="login",
-        outcome=outcome,
+    result = await run_in_threadpool(
+        attempt_login,
+        svc.db,
+        svc.rate_limits,
+        username=username,
+        password=password,
+        client=client_key(request),
     )
-    if account is None:
+    if result.account is None:
+        headers = {"Retry-After": str(result.retry_after_s)} if result.retry_after_s else None
         return _render(
-            request, "login.html", {"error": "Wrong username or password.", "username": username}, 401
+            request, "login.html", {"error": result.message, "username": username}, result.status, headers
         )
-    if outcome == "refused":
-        message = "Evaluator accounts use the API with a token, not the web page."
-        return _render(request, "login.html", {"error": message, "username": username}, 403)
+    account = result.account
     start_session(request, account)
     return RedirectResponse(_landing(Principal(account, "session")), status_code=303)
 

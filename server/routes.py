@@ -260,7 +260,11 @@ async def message_events(request: Request) -> Response:
             if not slots.acquire(principal.account.id):
                 return message, None
             slot.append(principal.account.id)
-            turns = store.claim_in(conn, message) if message.status == "pending" and not live else None
+            turns = (
+                store.claim_in(conn, message, svc.runs.owner)
+                if message.status == "pending" and not live
+                else None
+            )
             return message, turns
 
         try:
@@ -272,7 +276,11 @@ async def message_events(request: Request) -> Response:
         loaded, run = access.loaded, None
         if loaded is not None and loaded[1] is not None:  # claimed: this process runs it
             run = svc.runs.adopt(
-                loaded[0], loaded[1], actor=access.principal.actor, role=access.principal.role
+                loaded[0],
+                loaded[1],
+                actor=access.principal.actor,
+                role=access.principal.role,
+                writes=access.principal.account.write_mode,
             )
     if bad_after is not None:
         raise bad_after
@@ -285,7 +293,12 @@ async def message_events(request: Request) -> Response:
         raise too_many(f"At most {slots.limit} answers can stream at once for one account.", 5)
     try:
         events = svc.runs.events(
-            message, actor=access.principal.actor, role=access.principal.role, after_seq=after, live=run
+            message,
+            actor=access.principal.actor,
+            role=access.principal.role,
+            after_seq=after,
+            writes=access.principal.account.write_mode,
+            live=run,
         )
         response = EventSourceResponse(
             _sse(events), ping=svc.settings.stream_ping_s, headers={"X-Accel-Buffering": "no"}

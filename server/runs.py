@@ -38,7 +38,8 @@ from starlette.concurrency import run_in_threadpool
 
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
-from records.database import Database
+from records.capabilities import WriteMode
+from records.database import Database, retry_after_disconnect
 from records.settings import Settings
 from server import store
 from server.store import StoredEvent, StoredMessage
@@ -116,8 +117,10 @@ class RunManager:
         settings: Settings,
         agent: Agent,
         run_in_thread: Callable[..., Any] | None = None,
+        owner: str | None = None,
     ) -> None:
         self.db = db
+        self.owner = owner  # this process's id in run_claims (server.sweeper), if it keeps one
         self.settings = settings
         self.agent = agent
         self._runs: dict[tuple[str, str], Run] = {}
@@ -152,17 +155,33 @@ class RunManager:
             if not lock.locked() and key not in self._runs:
                 self._locks.pop(key, None)
 
-    def adopt(self, message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> Run:
-        """Start the run of a message the caller has just claimed (inside `opening`); pass the
-        run to `events(live=…)`, which follows it even if it has finished in the meantime."""
+    def adopt(
+        self,
+        message: StoredMessage,
+        turns: list[Turn],
+        *,
+        actor: str,
+        role: str,
+        writes: WriteMode | None = None,
+    ) -> Run:
+        """Start the run of a message the caller has just claimed (inside `opening`, with
+        `store.claim_in(…, owner=self.owner)`); pass the run to `events(live=…)`, which follows
+        it even if it has finished in the meantime."""
         return self._runs.get((message.patient_id, message.id)) or self._start(
-            message, turns, actor=actor, role=role
+            message, turns, actor=actor, role=role, writes=writes
         )
 
     # --- readers ---------------------------------------------------------------------------
 
     async def events(
-        self, message: StoredMessage, *, actor: str, role: str, after_seq: int, live: Run | None = None
+        self,
+        message: StoredMessage,
+        *,
+        actor: str,
+        role: str,
+        after_seq: int,
+        writes: WriteMode | None = None,
+        live: Run | None = None,
     ) -> AsyncIterator[StoredEvent]:
         """Every event after `after_seq`, live when the run is here, from storage otherwise."""
         if live is not None:
@@ -174,9 +193,9 @@ class RunManager:
         async with lock:
             run = self._runs.get(key)
             if run is None and message.status == "pending":
-                turns = await self._to_thread(store.claim, self.db, message)
+                turns = await self._to_thread(store.claim, self.db, message, self.owner)
                 if turns is not None:
-                    run = self._start(message, turns, actor=actor, role=role)
+                    run = self._start(message, turns, actor=actor, role=role, writes=writes)
         if not lock.locked() and key not in self._runs:
             self._locks.pop(key, None)
         if run is not None:
@@ -233,12 +252,20 @@ class RunManager:
 
     # --- the run ---------------------------------------------------------------------------
 
-    def _start(self, message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> Run:
+    def _start(
+        self,
+        message: StoredMessage,
+        turns: list[Turn],
+        *,
+        actor: str,
+        role: str,
+        writes: WriteMode | None = None,
+    ) -> Run:
         run = Run(message=message, next_seq=message.last_seq + 1, actor=actor, role=role)
         self._runs[run.key] = run
         self.started += 1
         run.task = asyncio.create_task(
-            self._drive(run, turns, actor=actor, role=role), name=f"run-{message.id}"
+            self._drive(run, turns, actor=actor, role=role, writes=writes), name=f"run-{message.id}"
         )
         return run
 
@@ -251,11 +278,13 @@ class RunManager:
         else:
             run.cancel_timer = asyncio.get_running_loop().call_later(grace, run.task.cancel)
 
-    async def _drive(self, run: Run, turns: list[Turn], *, actor: str, role: str) -> None:
+    async def _drive(
+        self, run: Run, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
+    ) -> None:
         writer = asyncio.create_task(self._write_loop(run), name=f"writer-{run.message.id}")
         terminal: DoneEvent | ErrorEvent | None = None
         try:
-            request = self._request(run.message, turns, actor=actor, role=role)
+            request = self._request(run.message, turns, actor=actor, role=role, writes=writes)
             async with asyncio.timeout(self.settings.run_timeout_s):
                 async with contextlib.aclosing(self.agent.run(request)) as stream:
                     async for event in stream:
@@ -284,13 +313,16 @@ class RunManager:
         await asyncio.shield(self._close(run, terminal, writer))
 
     @staticmethod
-    def _request(message: StoredMessage, turns: list[Turn], *, actor: str, role: str) -> AgentRequest:
+    def _request(
+        message: StoredMessage, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
+    ) -> AgentRequest:
         scope = PatientScope(
             patient_id=message.patient_id,
             role=role,  # type: ignore[arg-type]
             actor=actor,
             conversation_id=message.conversation_id,
             message_id=message.id,
+            writes=writes,  # the account's, from records.capabilities
         )
         return AgentRequest(
             scope=scope,
@@ -343,6 +375,7 @@ class RunManager:
             return
         try:
             await self._write_in_thread(
+                retry_after_disconnect,  # a killed connection committed nothing: write the batch again
                 store.append_events,
                 self.db,
                 patient_id=run.message.patient_id,

@@ -181,24 +181,27 @@ def _history(conn: Connection, message: StoredMessage) -> list[Turn]:
     return [Turn(question=r.question, answer=r.answer) for r in reversed(rows)]
 
 
-def claim(db: Database, message: StoredMessage) -> list[Turn] | None:
+def claim(db: Database, message: StoredMessage, owner: str | None = None) -> list[Turn] | None:
     """pending → running, for exactly one caller across all server processes.
 
     Returns the conversation's earlier turns (read in the same transaction) to the winner,
-    None to everyone else.
+    None to everyone else. With `owner` (this process's id, server.sweeper) the claim is
+    recorded in `run_claims` in the same transaction, so a sweeper can close the message if
+    the process dies before answering.
 
     The commit does not wait for its disk flush (it is on the path to the answer's first
     event). Exactly-once is unaffected — the UPDATE's row lock decides the winner, and other
     transactions see the claim as soon as it commits — and a crash that loses the flip loses
-    the run with it: the message is then "pending" again and the next reader answers it. The
-    message's closing write is synchronous, which makes everything before it durable too.
+    the run with it (and its `run_claims` row): the message is then "pending" again and the
+    next reader answers it. The message's closing write is synchronous, which makes
+    everything before it durable too.
     """
     with patient_transaction(db.app, message.patient_id) as conn:
         conn.execute(text("SET LOCAL synchronous_commit = off"))
-        return claim_in(conn, message)
+        return claim_in(conn, message, owner)
 
 
-def claim_in(conn: Connection, message: StoredMessage) -> list[Turn] | None:
+def claim_in(conn: Connection, message: StoredMessage, owner: str | None = None) -> list[Turn] | None:
     """`claim` inside a transaction the caller holds (bound to the message's patient)."""
     won = conn.execute(
         text(
@@ -208,6 +211,11 @@ def claim_in(conn: Connection, message: StoredMessage) -> list[Turn] | None:
     ).rowcount
     if won != 1:
         return None
+    if owner is not None:
+        conn.execute(
+            text("INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (:m, :p, :o)"),
+            {"m": message.id, "p": message.patient_id, "o": owner},
+        )
     return _history(conn, message)
 
 
@@ -258,6 +266,7 @@ def append_events(
                     "m": message_id,
                 },
             )
+            conn.execute(text("DELETE FROM run_claims WHERE message_id = :m"), {"m": message_id})
         if outcome is not None:
             write_audit(
                 conn,

@@ -27,14 +27,36 @@ class RateLimits:
                 parse(f"{settings.ask_rate_per_minute}/minute"),
                 "You are asking faster than this service allows.",
             ),
-            "login": (parse(f"{settings.login_rate_per_minute}/minute"), "Too many login attempts."),
+            # failed logins only (server.login): per (username, client), and per client
+            "login": (parse(f"{settings.login_rate_per_minute}/minute"), "Too many failed logins."),
+            "login_spray": (parse(f"{settings.login_spray_per_minute}/minute"), "Too many failed logins."),
+            # requests without a valid session or token, per client address
+            "anonymous": (parse(f"{settings.api_rate_per_minute}/minute"), "Too many requests."),
         }
+
+    def check(self, kind: str, key: str) -> None:
+        """Raise 429 if `key` has used up its allowance, without counting this request."""
+        item, _ = self._items[kind]
+        if not self._limiter.test(item, kind, key):
+            self._refuse(kind, key)
+
+    def count(self, kind: str, key: str) -> None:
+        """Count one event against `key` (refusals are made by `check`)."""
+        item, _ = self._items[kind]
+        self._limiter.hit(item, kind, key)
+
+    def clear(self, kind: str, key: str) -> None:
+        item, _ = self._items[kind]
+        self._limiter.clear(item, kind, key)
 
     def hit(self, kind: str, key: str) -> None:
         """Count one request; raise 429 with the seconds until the window has room again."""
+        item, _ = self._items[kind]
+        if not self._limiter.hit(item, kind, key):
+            self._refuse(kind, key)
+
+    def _refuse(self, kind: str, key: str) -> None:
         item, message = self._items[kind]
-        if self._limiter.hit(item, kind, key):
-            return
         reset_at, _ = self._limiter.get_window_stats(item, kind, key)
         wait = math.ceil(reset_at - time.time())
         raise too_many(f"{message} Try again in {max(1, wait)} s.", wait)

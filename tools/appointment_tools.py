@@ -210,14 +210,20 @@ def book_appointment(ctx: ToolContext, args: BookInput) -> ToolResult:
             reason=args.reason,
             idempotency_key=key,
             booked_by=scope.actor,
-            now=ctx.clock(),
+            now=ctx.write_clock(),
         )
     except BookingRefused as exc:
         raise ToolError(exc.kind, exc.message) from exc
     row = appointments.get_appointment(
         ctx.connection, patient_id=scope.patient_id, appointment_id=booking.appointment_id
     )
-    verb = "Already booked by this same request" if booking.replayed else "Booked"
+    verb = (
+        "Already booked by this same request"
+        if booking.replayed
+        else "Already booked (this patient holds the slot; nothing new was booked)"
+        if booking.already_held
+        else "Booked"
+    )
     return _describe_appointment(ctx, row, verb)
 
 
@@ -291,7 +297,7 @@ def cancel_appointment(ctx: ToolContext, args: CancelInput) -> ToolResult:
     appointment_id = _resolve(ctx, args.appointment_id, "appointment")
     try:
         done = appointments.cancel_appointment(
-            ctx.connection, patient_id=pid, appointment_id=appointment_id, now=ctx.clock()
+            ctx.connection, patient_id=pid, appointment_id=appointment_id, now=ctx.write_clock()
         )
     except BookingRefused as exc:
         raise ToolError(exc.kind, exc.message) from exc

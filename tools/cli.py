@@ -16,6 +16,7 @@ from rich.table import Table
 
 from chartside.console import console, fail
 from chartside.groups import bench_app
+from chartside.patient_arg import patient_or_exit
 from records.database import open_database
 from records.scheduling import DEFAULT_SEED, generate_slots
 from records.settings import get_settings
@@ -73,8 +74,9 @@ def call_command(
         raise fail(f"no tool named {name!r}; see `chartside tools list`")
     db = open_database(get_settings())
     try:
+        resolved = patient_or_exit(db, patient)
         scope = PatientScope(
-            patient_id=patient,
+            patient_id=resolved.patient_id,
             role="clinician",
             actor=f"cli:{getpass.getuser()}",
             conversation_id=conversation or f"cli-{uuid.uuid4().hex[:12]}",

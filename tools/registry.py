@@ -124,6 +124,17 @@ class ToolContext:
             now = dt.datetime.combine(now, dt.time(12), tzinfo=dt.UTC)
         return now if now.tzinfo else now.replace(tzinfo=dt.UTC)
 
+    def write_clock(self) -> dt.datetime:
+        """The instant a write is judged by: never earlier than the wall clock.
+
+        A pinned `now` reproduces answers; it must not make a real slot in the past bookable
+        (or a past appointment cancellable). Only an evaluation sandbox, whose writes the
+        harness undoes, books by its pinned clock.
+        """
+        if self.scope.write_mode == "sandbox":
+            return self.clock()
+        return max(self.clock(), dt.datetime.now(dt.UTC))
+
 
 class ToolError(Exception):
     """An expected failure with an explanation the model can act on (rolls the call back)."""
@@ -247,6 +258,12 @@ class Registry:
             )
         elif tool is None:
             result = ToolResult.failure("not_found", f"There is no tool named {name!r}.")
+        elif tool.writes and ctx.scope.write_mode == "none":
+            result = ToolResult.failure(
+                "not_allowed",
+                f"{name} is not available to this account: it is read-only. "
+                "Tell the user nothing was booked or cancelled.",
+            )
         elif allowed is not None and name not in set(allowed):
             result = ToolResult.failure(
                 "not_allowed",

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from records.capabilities import WriteMode, write_mode_for
+
 Role = Literal["patient", "clinician", "evaluator"]
 
 
@@ -23,3 +25,13 @@ class PatientScope(BaseModel):
     message_id: str | None = Field(
         default=None, description="The triggering message; booking derives its idempotency key from it."
     )
+    writes: WriteMode | None = Field(
+        default=None,
+        description="live | sandbox | none; unset: what records.capabilities gives the role "
+        "(evaluators: none).",
+    )
+
+    @property
+    def write_mode(self) -> WriteMode:
+        """Whether write tools may run, and by which clock (tools.registry enforces it)."""
+        return self.writes if self.writes is not None else write_mode_for(self.role)

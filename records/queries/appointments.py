@@ -393,7 +393,8 @@ def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot
 @dataclass(frozen=True)
 class Booking:
     appointment_id: str
-    replayed: bool
+    replayed: bool  # this same request made the booking before
+    already_held: bool = False  # another request of this patient holds the slot already
 
 
 def appointment_id_for(patient_id: str, idempotency_key: str) -> str:
@@ -418,9 +419,16 @@ def book_slot(
     locked = conn.execute(select(s).where(s.c.id == slot_id).with_for_update()).first()
     # 2. a replay of a booking already made returns it
     existing = conn.execute(
-        select(a.c.id).where(a.c.patient_id == patient_id, a.c.idempotency_key == idempotency_key)
+        select(a.c.id, a.c.status).where(a.c.patient_id == patient_id, a.c.idempotency_key == idempotency_key)
     ).first()
     if existing is not None:
+        if existing.status != "booked":  # a replay must not report a booking that no longer stands
+            raise BookingRefused(
+                "conflict",
+                f"This same request already booked appointment {existing.id}, and it has been "
+                f"{existing.status} since; nothing was booked now. To book again, call find_slots "
+                "and book in a new request.",
+            )
         return Booking(appointment_id=existing.id, replayed=True)
     # 3. only slots offered in this conversation
     if not was_offered(conn, patient_id=patient_id, conversation_id=conversation_id, slot_id=slot_id):
@@ -437,11 +445,9 @@ def book_slot(
             "not_allowed", f"Slot {slot_id} is in the past. Call find_slots for a future time."
         )
     if slot.booked_appointment_id is not None and locked is not None:
-        raise BookingRefused(
-            "conflict",
-            f"This patient already holds slot {slot_id} (appointment {slot.booked_appointment_id}); "
-            "nothing new was booked.",
-        )
+        # row-level security shows a booked slot only to its holder: this patient has it
+        # already, and booking it again is the same state (the tool is idempotent)
+        return Booking(appointment_id=slot.booked_appointment_id, replayed=False, already_held=True)
     if locked is None or slot.booked_appointment_id is not None:
         raise BookingRefused(
             "conflict",

@@ -52,7 +52,7 @@ def test_ask_json_is_one_event_per_line_ending_in_done(cli_env):
 
 def test_unknown_patient_is_a_clear_error(cli_env):
     result = runner.invoke(app, ["ask", "--patient", "nobody", "hello"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # records.patients: every "which patient?" error exits 2
     assert "no patient with that id" in result.stderr
 
 

@@ -114,6 +114,7 @@ def ask(
         actor="test",
         conversation_id=conversation,
         message_id=question,
+        writes="sandbox",  # a throwaway database at a pinned NOW: book by that clock
     )
     from agent.base import AgentRequest
 

@@ -63,8 +63,15 @@ async def test_booking_with_the_catalog_goes_through_find_slots_and_books_once(c
         # the handle from this session's find_slots result is accepted as well as the slot id
         booked = await client.call_tool("book_appointment", {"slot_id": "S1", "reason": "check-up"})
         assert not booked.is_error, booked.content[0].text
+        # issue 18 item 12: the tool is annotated idempotent, so booking the held slot again
+        # (a new request) reports the same appointment instead of an error
         again = await client.call_tool("book_appointment", {"slot_id": slot_id, "reason": "check-up"})
-        assert again.is_error and again.structured_content["error_kind"] == "conflict"
+        assert not again.is_error, again.content[0].text
+        assert (
+            again.structured_content["rows"][0]["appointment_id"]
+            == booked.structured_content["rows"][0]["appointment_id"]
+        )
+        assert "Already booked" in again.content[0].text
         listed = await client.call_tool("list_appointments", {})
     assert booked.structured_content["rows"][0]["slot_id"] == slot_id
     assert listed.structured_content["total"] == 1

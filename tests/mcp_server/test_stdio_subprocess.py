@@ -67,9 +67,9 @@ def test_chartside_mcp_refuses_an_unknown_patient_without_touching_stdout(demo, 
         text=True,
         timeout=120,
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # records.patients: every "which patient?" error exits 2
     assert done.stdout == ""
-    assert "no patient with id 'pat-nobody'" in done.stderr
+    assert "--patient 'pat-nobody': no patient with that id" in done.stderr
     (row,) = audit_rows(demo.db, target_patient_id="pat-nobody")
     assert (row["action"], row["outcome"], row["role"]) == ("mcp:bind", "denied", "clinician")
     assert row["actor"].startswith("mcp-stdio:")
@@ -84,7 +84,7 @@ def test_chartside_mcp_requires_a_patient(tmp_path, settings):
         text=True,
         timeout=120,
     )
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 2 and done.stdout == ""
     assert "--patient is required" in done.stderr
 
 

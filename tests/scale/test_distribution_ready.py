@@ -40,6 +40,7 @@ NOT_DISTRIBUTED = {
     "clinician_panels",
     "audit_log",
     "source_files",
+    "run_claims",
     "alembic_version",
 }
 

@@ -6,7 +6,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from server.accounts import authenticate_password, authenticate_token, create_account, verify_password
-from server.demo import DEMO_EVALUATOR_TOKEN, create_demo_accounts, demo_password
+from server.demo import create_demo_accounts, demo_password
 from tests.server.conftest import PASSWORD, A, B, C
 
 
@@ -80,10 +80,21 @@ class _NoDispose:
 def test_demo_accounts_are_created_once_and_bound_to_ingested_patients(world):
     first = create_demo_accounts(world.db)
     again = create_demo_accounts(world.db)
-    assert [c.username for c in first] == ["patient1", "patient2", "patient3", "clinician", "evaluator"]
+    # issue 18 item 1: no evaluator (and no published token) unless asked for
+    assert [c.username for c in first] == ["patient1", "patient2", "patient3", "clinician"]
     assert first == again
     patient1 = authenticate_password(world.db.app, "patient1", demo_password("patient1"))
     assert patient1 is not None and patient1.bound_patient_id in (A, B, C)
     clinician = authenticate_password(world.db.app, "clinician", demo_password("clinician"))
     assert set(clinician.panel) == {A, B, C}
-    assert authenticate_token(world.db.app, DEMO_EVALUATOR_TOKEN).role == "evaluator"
+
+
+def test_the_demo_evaluator_exists_only_when_asked_and_its_token_is_fresh_and_read_only(world):
+    asked = create_demo_accounts(world.db, evaluator=True)
+    (evaluator,) = [c for c in asked if c.role == "evaluator"]
+    assert evaluator.token and evaluator.token.startswith("cs_") and "demo" not in evaluator.token
+    account = authenticate_token(world.db.app, evaluator.token)
+    assert account.role == "evaluator" and account.write_mode == "none"
+    again = create_demo_accounts(world.db, evaluator=True)
+    assert [c.token for c in again if c.role == "evaluator"] == [None]  # shown once only
+    assert authenticate_token(world.db.app, evaluator.token) is not None

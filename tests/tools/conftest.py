@@ -29,13 +29,18 @@ def make_ctx(
     message_id: str | None = None,
     role: str = "patient",
     now: dt.datetime | None = NOW,
+    writes: str | None = "sandbox",
 ) -> ToolContext:
+    """A tool context at the pinned NOW. Each test's database is throwaway, so writes run as in
+    an evaluation sandbox (judged by NOW) unless a test asks for `writes="live"` or None (the
+    role's own mode)."""
     scope = PatientScope(
         patient_id=patient_id,
         role=role,
         actor=f"test:{patient_id}",
         conversation_id=conversation_id,
         message_id=message_id,
+        writes=writes,
     )
     return ToolContext(scope=scope, db=db, now=now)
 

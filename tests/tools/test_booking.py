@@ -139,8 +139,35 @@ def test_replay_with_the_same_message_returns_the_same_booking(clinic, registry)
     assert replay.text.startswith("Appointment (1):\n[B1] Already booked by this same request")
     with patient_transaction(clinic.admin, "p-a") as conn:
         assert conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 1
+    # issue 18 item 12: booking a slot the patient already holds is the same state, not an error
     other_message = book(registry, clinic, "p-a", "c1", slot, message="m-8")
-    assert other_message.error_kind == "conflict" and "already holds" in other_message.text
+    assert other_message.ok and other_message.rows[0]["appointment_id"] == first.rows[0]["appointment_id"]
+    assert "Already booked (this patient holds the slot; nothing new was booked)" in other_message.text
+    with patient_transaction(clinic.admin, "p-a") as conn:
+        assert conn.execute(text("SELECT count(*) FROM appointments")).scalar_one() == 1
+
+
+def test_a_replay_after_a_cancel_is_refused_not_reported_as_booked(clinic, registry):
+    """Issue 18 item 9: "Already booked by this same request … [cancelled]" was reported as success."""
+    slot = offer(registry, clinic, "p-a", "c1").rows[0]["slot_id"]
+    first = book(registry, clinic, "p-a", "c1", slot, message="m-7")
+    appointment = first.rows[0]["appointment_id"]
+    cancelled = registry.execute(
+        make_ctx(clinic, "p-a", conversation_id="c1", message_id="m-9"),
+        "cancel_appointment",
+        {"appointment_id": appointment},
+    )
+    assert cancelled.ok, cancelled.text
+    replay = book(registry, clinic, "p-a", "c1", slot, message="m-7")
+    assert not replay.ok and replay.error_kind == "conflict"
+    assert (
+        appointment in replay.text
+        and "cancelled since" in replay.text
+        and "nothing was booked" in replay.text
+    )
+    assert slot_holder(clinic, slot) is None
+    again = book(registry, clinic, "p-a", "c1", slot, message="m-10")  # a new request may book it again
+    assert again.ok and slot_holder(clinic, slot) == again.rows[0]["appointment_id"]
 
 
 def test_past_slots_are_refused(clinic, registry):

@@ -47,6 +47,7 @@ def test_tools_call_runs_as_an_audited_clinician(cli):
 
 
 def test_tools_call_reports_bad_json_and_bad_arguments(cli):
+    RecordBuilder("p", name="P Patient").write(cli)
     bad_json = runner.invoke(app, ["tools", "call", "get_labs", "--patient", "p", "--args", "{query"])
     assert bad_json.exit_code == 1 and "not valid JSON" in bad_json.output
     bad_arg = runner.invoke(

@@ -11,7 +11,7 @@ another patient's slot, and can only claim a slot for its own patient.
 Frozen SQL: this revision imports nothing from live code.
 
 Revision ID: 0009
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "0009"
-down_revision = "0005"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
