@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "tools.cli",
     "chartside.up",
     "evals.cli",
+    "evals.paraphrase.cli",
     "server.cli",
     "agent.cli",
     "fhir_ingest.cli",
