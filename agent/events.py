@@ -86,6 +86,9 @@ class DoneEvent(BaseModel):
     metrics: dict[str, Any] = Field(default_factory=dict)  # see agent.metrics for the keys
     # the section or record the question was limited to (None = the whole record); see agent.scoping
     scope: dict[str, Any] | None = None
+    # the answer declines to state a fact (nothing found to say, or not recognised); what was
+    # searched is in metrics["searched"] (offline planner)
+    abstained: bool = False
 
 
 class ErrorEvent(BaseModel):
