@@ -30,6 +30,7 @@ from agent.offline.compose import (
     compose,
     compose_record,
     explain_calls,
+    searched_line,
     uncited_lines,
 )
 from agent.offline.embedding import embedding_intents
@@ -163,7 +164,12 @@ class OfflineAgent:
             book,
             executor.totals,
             rows=row_texts(executor.tool_texts),
-            trusted_lines=[*uncited_lines(executor.outcomes), scope_line, *BLOCK_HEADINGS],
+            trusted_lines=[
+                *uncited_lines(executor.outcomes),
+                scope_line,
+                *BLOCK_HEADINGS,
+                searched_line(plan),
+            ],
         )
         clock.text_started()
         yield TextEvent(delta=marked)

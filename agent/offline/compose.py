@@ -105,10 +105,19 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         )
     if plan.follow_up:
         blocks.insert(1, "(Following up on your previous question.)")
+    if line := searched_line(plan):
+        blocks.append(line)
     blocks = [b for b in blocks if b]
     if len(blocks) == 1:
         return UNKNOWN_REPLY, True
     return "\n\n".join(blocks), bool(abstained) and all(abstained)
+
+
+def searched_line(plan: Plan) -> str:
+    """What was looked up, with the windows' dates: a description of the lookup, not a claim."""
+    if not any(t.window for t in plan.topics):
+        return ""
+    return "Searched: " + "; ".join(plan.searched) + "."
 
 
 def _block(outcome: ToolOutcome) -> str:

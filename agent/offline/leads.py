@@ -32,6 +32,11 @@ class Voice:
         self.are = "are" if self.patient else "is"
 
 
+def _when(topic: Topic) -> str:
+    """The window in words; its dates are on the answer's "Searched:" line (a lookup, not a claim)."""
+    return " in the period you asked about" if topic.window else ""
+
+
 def _rows(outcomes: Sequence[ToolOutcome]) -> list[dict[str, Any]]:
     return [r for o in outcomes if o.result.ok for r in o.result.rows]
 
@@ -83,8 +88,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]
-        when = topic.window.describe() if topic.window else ""
-        return (f"{len(started)} prescription(s) started and {len(stopped)} stopped {when}.", False)
+        return (f"{len(started)} prescription(s) started and {len(stopped)} stopped{_when(topic)}.", False)
     if topic.operation != "exists" or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
@@ -166,7 +170,7 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     name = topic.concept.name if topic.concept else "result"
-    when = f" {topic.window.describe()}" if topic.window else ""
+    when = _when(topic)
     if not rows:
         if topic.concept is None:
             return (f"{v.record.capitalize()} has no results{when}.", True)
@@ -253,21 +257,23 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             n_all = overall[1]["by_class"].get(klass, 0)
             visits = [r for o in outcomes for r in o.result.rows if r.get("class") == klass]
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
-            when = f" {topic.window.describe()}" if topic.window else ""
+            when = _when(topic)
+            if n_all and topic.window is not None and topic.window.soft:
+                recent = f"{n_win} of them recently" if n_win else "none of them in the last 3 years"
+                return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
             if n_win:
                 return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
             if n_all:
                 return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
             return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", False)
-        when = f" {topic.window.describe()}" if topic.window else ""
+        when = _when(topic)
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed[1]["by_class"].items(), key=lambda kv: -kv[1])
         )
         return (f"{v.record.capitalize()} has {windowed[1]['total']} visit(s){when}" + (f" ({classes})" if classes else "") + ".", False)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
     if not rows:
-        when = f" {topic.window.describe()}" if topic.window else ""
-        return (f"{v.record.capitalize()} has no visits{when}.", True)
+        return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
     if topic.operation == "latest":
         r = rows[0]
         reason = f" for {r['reason']}" if r.get("reason") else ""
@@ -317,5 +323,5 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         r = rows[0]
         return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
-        return (f"{v.record.capitalize()} has no {topic.concept.name} {topic.window.describe()} (I looked only in that period).", True)  # fmt: skip
+        return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", False)

@@ -13,12 +13,12 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
 
 from agent.text import normalise
 from tools.lexicon import Lexicon, load_lexicon
 
-FUZZY_CUTOFF = 84
 FUZZY_MIN_LEN = 5
 
 # words of record names that say nothing about what a row is
@@ -331,14 +331,15 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
             continue
         record = index.get(token) or (index.get(token[:-1]) if token.endswith("s") else None)
         if record:
-            found += [_record_concept(section, name, token) for section, name in record]
+            word = token if token in index else token[:-1]
+            found += [_record_concept(section, name, token, word) for section, name in record]
             continue
         if len(token) >= FUZZY_MIN_LEN:
             guess = _fuzzy(token, tuple(index), tuple(singles))
             if guess is not None:
                 word, from_record = guess
                 if from_record:
-                    found += [_record_concept(s, n, token) for s, n in index[word]]
+                    found += [_record_concept(s, n, token, word) for s, n in index[word]]
                 else:
                     found += [_concept_of(e, token, vocab, lex) for e in phrases[word]]
                 continue
@@ -346,26 +347,33 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     return Linking(_dedupe(found), unlinked)
 
 
-def _record_concept(section: str, name: str, said: str) -> Concept:
+def _record_concept(section: str, name: str, said: str, word: str) -> Concept:
+    """A concept found in the record's own names; `word` is the record's spelling of it."""
     if section == "medications":
-        words = display_words(name)
-        query = next((w for w in words if w.startswith(said[:4])), words[0] if words else said)
-        return Concept(section, query, (query,), said, "record", (name,))
-    if section == "labs":
-        return Concept(section, short_name(name), (said,), said, "record", (name,))
-    return Concept(section, short_name(name), (said,), said, "record", (name,))
+        return Concept(section, word, (word,), said, "record", (name,))
+    if section == "labs":  # 'Leukocytes [#/volume] in Blood by Automated count' → 'leukocytes'
+        return Concept(section, normalise(re.split(r"[\[(/]", name)[0]), (word,), said, "record", (name,))
+    return Concept(section, short_name(name), (word,), said, "record", (name,))
+
+
+def allowed_edits(word: str) -> int:
+    """Typos tolerated: one slip (a swap of neighbours counts as one) up to 7 letters, two from 8."""
+    return 1 if len(word) < 8 else 2
 
 
 def _fuzzy(
     token: str, record_words: tuple[str, ...], lexicon_words: tuple[str, ...]
 ) -> tuple[str, bool] | None:
+    """The nearest known word within the allowed Damerau–Levenshtein edits (record words win ties)."""
     best: tuple[str, bool] | None = None
-    best_score = 0.0
+    best_distance = allowed_edits(token) + 1
     for choices, from_record in ((record_words, True), (lexicon_words, False)):
         pool = [c for c in choices if len(c) >= FUZZY_MIN_LEN - 1 and abs(len(c) - len(token)) <= 2]
-        hit = process.extractOne(token, pool, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
-        if hit is not None and hit[1] > best_score:
-            best, best_score = (hit[0], from_record), hit[1]
+        hit = process.extractOne(
+            token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=allowed_edits(token)
+        )
+        if hit is not None and hit[1] < best_distance:
+            best, best_distance = (hit[0], from_record), hit[1]
     return best
 
 

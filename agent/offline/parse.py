@@ -90,9 +90,10 @@ INTENTS: tuple[Intent, ...] = (
         "encounters",
         "get_encounters",
         _rx(
+            r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient)\b",
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
-            r"was i seen|been seen)\b"
+            r"was i seen|been seen)\b",
         ),
         ("When was my last visit?", "Have I been to the emergency room?", "List my recent visits"),
     ),

@@ -263,6 +263,31 @@ RECORD_SECTIONS = (
 EVERY_RESULT = 100
 
 
+SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
+
+
+def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
+    """One reading per word: a word linked in several sections keeps the section the
+    question's own wording asks about ("allergic to penicillin" → allergies, not a drug
+    search); a salt word right after a drug's name is part of that name ("losartan potassium")."""
+    by_word: dict[str, set[str]] = {}
+    for c in linking.concepts:
+        by_word.setdefault(c.said, set()).add(c.section)
+    kept = []
+    words = text.split()
+    for c in linking.concepts:
+        sections = by_word[c.said]
+        if len(sections) > 1 and c.section not in intents and sections & set(intents):
+            continue
+        if c.section == "labs" and c.said in SALT_WORDS and c.said in words:
+            i = words.index(c.said)
+            meds = {m.said for m in linking.concepts if m.section == "medications"}
+            if i > 0 and words[i - 1] in meds:
+                continue
+        kept.append(c)
+    return Linking(kept, linking.unlinked)
+
+
 @dataclass
 class Topic:
     section: str
@@ -355,7 +380,16 @@ class Planner:
         intents = self._choose_intents(question, keyword_scores(question))
         if "find_slots" in intents:
             return self._slot_offer(question, today)
+        linking = resolve(linking, intents, request.text)
         record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
+        if (
+            record_concepts
+            and self.embeddings is not None
+            and not _PERSONAL.search(request.text)
+            and not any(c.in_record for c in record_concepts)
+            and self._sounds_like_leaflets(question)
+        ):
+            return self._leaflet_probe(question, request, linking)
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
@@ -410,6 +444,14 @@ class Planner:
         plan = self._read_plan(prior_intents, f"{previous.question} {question}", merged, prior_link)
         plan.follow_up = True
         return plan
+
+    def _sounds_like_leaflets(self, question: str) -> bool:
+        """Closer in meaning to the leaflet examples than to any record section's."""
+        assert self.embeddings is not None
+        sims = self.embeddings.similarities(question)
+        leaflet = sims.get("leaflets", 0.0)
+        record = max((v for k, v in sims.items() if k in RECORD_SECTIONS or k == "encounters"), default=0.0)
+        return leaflet > record
 
     def _leaflet_probe(self, question: str, request: Request, linking: Linking) -> Plan:
         """Not about the record: search the leaflets; their relevance gate decides, and a miss

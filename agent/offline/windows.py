@@ -35,6 +35,7 @@ class Window:
     since: dt.date | None
     until: dt.date | None
     said: str  # the words it was read from
+    soft: bool = False  # "recently", "in recent years": a hint, not a boundary
 
     def describe(self) -> str:
         if self.since and self.until:
@@ -82,7 +83,7 @@ def read_window(question: str, today: dt.date) -> Window | None:
     if window is not None and window.since is not None and window.since > today:
         since = window.since - relativedelta(years=1)
         until = window.until - relativedelta(years=1) if window.until else None
-        return Window(since, until, window.said)
+        return Window(since, until, window.said, window.soft)
     return window
 
 
@@ -135,7 +136,7 @@ def _read_window(question: str, today: dt.date) -> Window | None:
     if re.search(r"\bthis year\b", text):
         return Window(dt.date(today.year, 1, 1), today, "this year")
     if re.search(r"\b(in )?recent years\b|\blately\b|\brecently\b", text):
-        return Window(today - relativedelta(years=3), today, "recent years (the last 3 years)")
+        return Window(today - relativedelta(years=3), today, "recent years (the last 3 years)", soft=True)
     if re.search(r"\b(today|24 hours|yesterday)\b", text):
         return Window(today - dt.timedelta(days=1), today, "the last 24 hours")
     return None
