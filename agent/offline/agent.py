@@ -122,6 +122,17 @@ class OfflineAgent:
                     outcomes = item
                 else:
                     yield item
+        if (
+            plan.leaflet_probe
+            and plan.fallback
+            and not any(o.result.ok and o.result.citations for o in outcomes)
+        ):
+            plan = plan.fallback  # the leaflets had nothing relevant: it is a record question after all
+            async for item in self._batch(executor, plan.calls):
+                if isinstance(item, list):
+                    outcomes = item
+                else:
+                    yield item
         if then := self.planner.then_calls(plan, outcomes):
             async for item in self._batch(executor, then):
                 if isinstance(item, list):

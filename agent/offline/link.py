@@ -292,7 +292,16 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
         words = normalise(entry.query).split()
         names = vocab.names_with(entry.section, words)
         return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, tuple(names))
-    return Concept(entry.section, entry.name, (entry.query,), said, entry.kind)
+    names = tuple(n for n in vocab.names.get("labs", []) if _names_lab(n, entry))
+    return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
+
+
+def _names_lab(display: str, entry: _Entry) -> bool:
+    """Whether a record lab name is one the lexicon term names (all words of one of its phrases)."""
+    own = set(normalise(display).replace("/", " ").split())
+    term = next((t for t in load_lexicon().terms if t.section == "labs" and t.name == entry.name), None)
+    phrases = (*term.said, term.name.lower()) if term else (entry.query.lower(),)
+    return any(len(p) >= 3 and set(normalise(p).split()) <= own for p in phrases)
 
 
 def _ingredient_query(display: str, entry: _Entry) -> str:
@@ -313,6 +322,7 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     phrases = lexicon_phrases()
     index = vocab.index()
     found: list[Concept] = []
+    text = correct(text, index, stop)
     padded = f" {text} "
     for phrase in sorted((p for p in phrases if " " in p), key=len, reverse=True):
         needle = f" {phrase} "
@@ -345,6 +355,31 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
                 continue
         unlinked.append(token)
     return Linking(_dedupe(found), unlinked)
+
+
+@lru_cache(maxsize=1)
+def lexicon_words() -> frozenset[str]:
+    return frozenset(w for p in lexicon_phrases() for w in p.split())
+
+
+def correct(text: str, index: dict[str, list[tuple[str, str]]], stop: frozenset[str]) -> str:
+    """Each unknown word replaced by the record's or the lexicon's nearest spelling, when one is
+    within the allowed edits ("wihte blood cell count" → "white blood cell count")."""
+    known = lexicon_words()
+    out = []
+    for token in text.split():
+        if (
+            len(token) < FUZZY_MIN_LEN
+            or token in stop
+            or token in known
+            or token in index
+            or not token.isalpha()
+        ):
+            out.append(token)
+            continue
+        guess = _fuzzy(token, tuple(index), tuple(known))
+        out.append(guess[0] if guess else token)
+    return " ".join(out)
 
 
 def _record_concept(section: str, name: str, said: str, word: str) -> Concept:

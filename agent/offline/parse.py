@@ -153,7 +153,7 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
             r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
-            r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient)",
+            r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient|her\b|his\b|their\b|she\b|he\b)",
         ),
         ("What are the visiting hours?", "How do I prepare for a colonoscopy?", "What is HbA1c?"),
         record=False,

@@ -311,6 +311,7 @@ class Plan:
     topics: list[Topic] = field(default_factory=list)
     then: str | None = None  # "notes_of_visit": read the notes of the visit phase 1 found
     leaflet_probe: bool = False  # not about the record: the leaflet search decides
+    fallback: Plan | None = None  # when the leaflets have nothing relevant
 
     @property
     def searched(self) -> list[str]:
@@ -377,7 +378,7 @@ class Planner:
             return self._cancel_offer(question)
         request = read_request(question, today)
         linking = link(request.text, vocab, STOP)
-        intents = self._choose_intents(question, keyword_scores(question))
+        intents = self._wording_intents(question, linking)
         if "find_slots" in intents:
             return self._slot_offer(question, today)
         linking = resolve(linking, intents, request.text)
@@ -389,7 +390,9 @@ class Planner:
             and not any(c.in_record for c in record_concepts)
             and self._sounds_like_leaflets(question)
         ):
-            return self._leaflet_probe(question, request, linking)
+            probe = self._leaflet_probe(question, request, linking)
+            probe.fallback = self._read_plan(intents, question, request, linking)
+            return probe
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
@@ -400,7 +403,10 @@ class Planner:
                 if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
                     intents = [nearest[0]]
             if not intents or intents == ["leaflets"]:
-                return self._leaflet_probe(question, request, linking)
+                probe = self._leaflet_probe(question, request, linking)
+                if record_concepts:
+                    probe.fallback = self._read_plan([], question, request, linking)
+                return probe
         return self._read_plan(intents, question, request, linking)
 
     def plan_section(
@@ -444,6 +450,19 @@ class Planner:
         plan = self._read_plan(prior_intents, f"{previous.question} {question}", merged, prior_link)
         plan.follow_up = True
         return plan
+
+    def _wording_intents(self, question: str, linking: Linking) -> list[str]:
+        """Sections the question's wording asks for, read without the words that linked to
+        concepts ("allergic to penicillin" asks about allergies; "penicillin" alone is a
+        concept, not a request for the medication list)."""
+        whole = self._choose_intents(question, keyword_scores(question))
+        if not linking.concepts:
+            return whole
+        said = {w for c in linking.concepts for w in c.said.split()}
+        rest = " ".join(w for w in _clean(question).split() if w not in said)
+        wording = self._choose_intents(rest, keyword_scores(rest)) if rest else []
+        keep = [i for i in whole if i not in RECORD_SECTIONS and i not in wording]
+        return [*wording, *keep][:MAX_INTENTS]
 
     def _sounds_like_leaflets(self, question: str) -> bool:
         """Closer in meaning to the leaflet examples than to any record section's."""
