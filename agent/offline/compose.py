@@ -21,7 +21,7 @@ UNKNOWN_REPLY = (
     "model I can look up conditions, medications, lab results and vitals, allergies, visits, "
     "immunizations, procedures, care plans, clinical notes and hospital leaflets, and find, book or "
     'cancel appointments. Try, for example: "What medications am I taking right now?", '
-    '"Show my HbA1c trend since 2020", "Any emergency visits?", "What did the doctor write at '
+    '"Show my HbA1c trend over the years", "Any emergency visits?", "What did the doctor write at '
     'my last visit?" or "What are the visiting hours?"'
 )
 
