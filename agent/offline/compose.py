@@ -89,6 +89,11 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         mine = [by_id[i] for i in topic.call_ids if i in by_id]
         used |= {o.call.id for o in mine}
         lead = lead_for(topic, mine, voice) if mine else None
+        unmatched = unmatched_words(plan, topic)
+        if unmatched:
+            said = ", ".join(f"'{w}'" for w in unmatched)
+            note = f"I could not match {said} to anything in {voice.record}, so this is the whole section."
+            lead = (f"{note} {lead[0]}" if lead else note, True)
         if lead is not None:
             blocks.append(lead[0])
             abstained.append(lead[1])
@@ -111,6 +116,19 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     if len(blocks) == 1:
         return UNKNOWN_REPLY, True
     return "\n\n".join(blocks), bool(abstained) and all(abstained)
+
+
+def unmatched_words(plan: Plan, topic: Any) -> list[str]:
+    """Content words of the question that linked to nothing, for a section answered whole."""
+    if (
+        topic.concept is not None
+        or plan.linking is None
+        or topic.operation not in ("list", "latest", "exists")
+    ):
+        return []
+    if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
+        return []
+    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha()][:3]
 
 
 def searched_line(plan: Plan) -> str:
