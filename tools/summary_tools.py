@@ -10,6 +10,7 @@ else from the lexicon's typical adult table, and say which.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from pydantic import Field
@@ -21,6 +22,7 @@ from records.queries.summaries import (
     encounter_counts,
     lab_series,
     medication_changes,
+    notes_by_date,
     record_vocabulary,
 )
 from tools.lexicon import load_lexicon
@@ -343,6 +345,44 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
     )
 
 
+# --- notes by date ------------------------------------------------------------------------------
+
+NOTE_CHARS = 1500
+
+
+class NotesByDateInput(DateWindow):
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+    limit: int = Field(default=1, ge=1, le=5, description="How many notes, newest first.")
+
+
+def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
+    """The newest clinical notes by date (optionally in a window), with their text. Use it for
+    "what did the doctor write at my last visit" (by date, not by similarity to words)."""
+    rows = notes_by_date(ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until, limit=args.limit)  # fmt: skip
+    out = ResultBuilder(ctx)
+    for n in rows:
+        when = fmt_date(n.date)
+        text = " ".join(n.text.split())
+        body = (
+            text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + " … (the rest of the note is not shown)"
+        )
+        out.add(
+            "note",
+            n.id,
+            f"note of {when or 'undated'} — {n.type_display or 'clinical note'}; by {n.author_name or 'author not recorded'}: {body}",
+            label=f"note {when or ''}".strip(),
+            facts=facts_of(when, n.author_name, n.type_display, *re.findall(r"\d+(?:\.\d+)?", body)),
+            fields={"date": n.date, "type": n.type_display, "author": n.author_name},
+        )  # fmt: skip
+    window = (
+        f" between {args.since or 'the first note'} and {args.until or 'today'}"
+        if args.since or args.until
+        else ""
+    )
+    return out.build(title=f"Clinical notes{window}, newest first", total=len(rows), empty=f"No clinical notes{window} in the record.")  # fmt: skip
+
+
 # --- the record's vocabulary (internal: the offline planner links words against it) ---------
 
 
@@ -362,6 +402,7 @@ TOOLS: list[tuple[str, Any, str, str]] = [
     ("count_encounters", count_encounters, "encounters", "Counting your visits…"),
     ("get_medication_changes", get_medication_changes, "medications", "Looking up medication changes…"),
     ("check_drug_allergies", check_drug_allergies, "allergies", "Checking medicines against allergies…"),
+    ("get_notes_by_date", get_notes_by_date, "notes", "Reading your clinical notes…"),
 ]
 
 

@@ -112,8 +112,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
     if rows:
         r = rows[0]
-        ended = f", ended {_day(r.get('ended_at'))}" if r.get("ended_at") else ""
-        return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and is {r.get('status') or 'not active'}{ended} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
+        state = (
+            f"ended {_day(r.get('ended_at'))}"
+            if r.get("ended_at")
+            else f"is {r.get('status') or 'not active'}"
+        )
+        return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
     if c.kind in CERTAIN_KINDS:
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
         return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", False)  # fmt: skip
@@ -255,7 +259,9 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             word = "emergency visit(s)" if topic.emergency else "hospital admission(s)"
             n_win = windowed[1]["by_class"].get(klass, 0)
             n_all = overall[1]["by_class"].get(klass, 0)
-            visits = [r for o in outcomes for r in o.result.rows if r.get("class") == klass]
+            visits = list(
+                {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == klass}.values()
+            )
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
             when = _when(topic)
             if n_all and topic.window is not None and topic.window.soft:

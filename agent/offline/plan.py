@@ -590,7 +590,7 @@ class Planner:
                 elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):
                     ids = [call("get_encounters", {"limit": 1, **win})]
                     topics.append(Topic(section, "latest", None, ids, window))
-                    if op == "summary" and "search_notes" in self.available:
+                    if op == "summary" and "get_notes_by_date" in self.available:
                         then = "notes_of_visit"
                 else:
                     ids = [call("get_encounters", {**win, "limit": 20})]
@@ -629,19 +629,14 @@ class Planner:
 
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
         """Phase two: the notes written at the visit phase one found (by date, not similarity)."""
-        if plan.then != "notes_of_visit" or "search_notes" not in self.available:
+        if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
         for o in outcomes:
             if o.call.name == "get_encounters" and o.result.ok and o.result.rows:
                 day = str(o.result.rows[0].get("start") or "")[:10]
                 if day:
-                    args = {
-                        "query": "visit note summary assessment plan",
-                        "since": day,
-                        "until": day,
-                        "limit": 5,
-                    }
-                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
+                    args = {"since": day, "until": day, "limit": 1}
+                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
         return []
 
     # -- intent choice -------------------------------------------------------------------

@@ -18,6 +18,7 @@ from sqlalchemy import Connection, func, or_, select
 
 from records.models import (
     Allergy,
+    ClinicalNote,
     Condition,
     Encounter,
     Immunization,
@@ -233,3 +234,27 @@ def record_vocabulary(conn: Connection, *, patient_id: str) -> dict[str, list[st
         "allergies": names(a.c.display, a, not_entered_in_error(a.c.verification_status)),
         "encounters": names(e.c.type_display, e, not_entered_in_error(e.c.status)),
     }
+
+
+def notes_by_date(
+    conn: Connection,
+    *,
+    patient_id: str,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    limit: int = 3,
+) -> list[Any]:
+    """Clinical notes newest first by their date (not by similarity to any words): what
+    "the note from my last visit" means. Entered-in-error notes are never returned."""
+    t = ClinicalNote.__table__
+    stmt = (
+        select(t.c.id, t.c.date, t.c.type_display, t.c.author_name, t.c.text, t.c.doc_status)
+        .where(
+            t.c.patient_id == patient_id,
+            not_entered_in_error(t.c.doc_status),
+            *window(t.c.date, since, until),
+        )
+        .order_by(t.c.date.desc().nulls_last(), t.c.id)
+        .limit(limit)
+    )
+    return list(conn.execute(stmt).all())
