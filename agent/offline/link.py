@@ -392,8 +392,8 @@ def _record_concept(section: str, name: str, said: str, word: str) -> Concept:
 
 
 def allowed_edits(word: str) -> int:
-    """Typos tolerated: one slip (a swap of neighbours counts as one) up to 7 letters, two from 8."""
-    return 1 if len(word) < 8 else 2
+    """Typos tolerated: one slip (a swap of neighbours counts as one) up to 9 letters, two from 10."""
+    return 1 if len(word) < 10 else 2
 
 
 def _fuzzy(
@@ -403,7 +403,11 @@ def _fuzzy(
     best: tuple[str, bool] | None = None
     best_distance = allowed_edits(token) + 1
     for choices, from_record in ((record_words, True), (lexicon_words, False)):
-        pool = [c for c in choices if len(c) >= FUZZY_MIN_LEN - 1 and abs(len(c) - len(token)) <= 2]
+        pool = [
+            c
+            for c in choices
+            if len(c) >= FUZZY_MIN_LEN - 1 and abs(len(c) - len(token)) <= 2 and c[0] == token[0]
+        ]
         hit = process.extractOne(
             token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=allowed_edits(token)
         )

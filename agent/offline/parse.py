@@ -57,7 +57,13 @@ INTENTS: tuple[Intent, ...] = (
             rf"\b(do i have|have i (ever )?had|was i diagnosed with|am i) .*\b({_CONDITION_WORDS})\b",
             rf"\b({_CONDITION_WORDS})\b",
         ),
-        ("What health problems do I have?", "Do I have diabetes?", "What am I diagnosed with?"),
+        (
+            "What health problems do I have?",
+            "Do I have diabetes?",
+            "What am I diagnosed with?",
+            "Have I ever been diagnosed with asthma?",
+            "Is hypertension on the patient's problem list?",
+        ),
     ),
     Intent(
         "medications",
@@ -68,7 +74,13 @@ INTENTS: tuple[Intent, ...] = (
             r"\bwhat am i (on|taking)\b",
             rf"\b{_DRUG_SUFFIX}\b",
         ),
-        ("What medicines do I take?", "Am I still on lisinopril?", "List my prescriptions"),
+        (
+            "What medicines do I take?",
+            "Am I still on lisinopril?",
+            "List my prescriptions",
+            "Is she taking metformin?",
+            "Am I on a statin?",
+        ),
     ),
     Intent(
         "labs",
@@ -78,7 +90,13 @@ INTENTS: tuple[Intent, ...] = (
             r"vital signs|measurements?)\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
-        ("What was my last cholesterol test?", "Show my blood test results", "How much do I weigh?"),
+        (
+            "What was my last cholesterol test?",
+            "Show my blood test results",
+            "How much do I weigh?",
+            "What was my highest weight ever?",
+            "Show the HbA1c trend since 2020",
+        ),
     ),
     Intent(
         "allergies",
@@ -95,7 +113,13 @@ INTENTS: tuple[Intent, ...] = (
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen)\b",
         ),
-        ("When was my last visit?", "Have I been to the emergency room?", "List my recent visits"),
+        (
+            "When was my last visit?",
+            "Have I been to the emergency room?",
+            "List my recent visits",
+            "Any ED visits in recent years?",
+            "How many times was the patient admitted?",
+        ),
     ),
     Intent(
         "immunizations",
@@ -109,7 +133,12 @@ INTENTS: tuple[Intent, ...] = (
         _rx(
             r"\b(procedures?|surger(y|ies)|operations?|operated|colonoscop\w*|biops\w*|x.?rays?|mri|ct scan|scans?)\b"
         ),
-        ("What procedures have I had?", "Have I had any surgery?", "When was my colonoscopy?"),
+        (
+            "What procedures have I had?",
+            "Have I had any surgery?",
+            "When was my colonoscopy?",
+            "When was my last MRI?",
+        ),
     ),
     Intent(
         "care_plans",
@@ -155,7 +184,20 @@ INTENTS: tuple[Intent, ...] = (
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient|her\b|his\b|their\b|she\b|he\b)",
         ),
-        ("What are the visiting hours?", "How do I prepare for a colonoscopy?", "What is HbA1c?"),
+        (
+            "What are the visiting hours?",
+            "How do I prepare for a colonoscopy?",
+            "What is HbA1c?",
+            "Can my partner stay overnight on the ward?",
+            "Do I need to fast before a blood test?",
+            "What should I bring to my appointment?",
+            "Is there wifi in the hospital?",
+            "How do I get a copy of my medical records?",
+            "Where is the pharmacy and when is it open?",
+            "How do I make a complaint?",
+            "Can I eat before my operation?",
+            "Where can I park?",
+        ),
         record=False,
     ),
 )

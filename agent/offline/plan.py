@@ -384,10 +384,11 @@ class Planner:
         linking = resolve(linking, intents, request.text)
         record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
         if (
-            record_concepts
+            intents != ["leaflets"]
             and self.embeddings is not None
-            and not _PERSONAL.search(request.text)
+            and "search_leaflets" in self.available
             and not any(c.in_record for c in record_concepts)
+            and not request.follow_up
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
