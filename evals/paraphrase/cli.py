@@ -10,7 +10,7 @@ from rich.table import Table
 from sqlalchemy import text
 
 from chartside.console import console, fail, track
-from chartside.groups import eval_app
+from chartside.groups import bench_app, eval_app
 from evals.agents import AgentUnavailable, build_eval_agent, load_embedder
 from evals.paraphrase.run import Summary, run_suite
 from evals.paraphrase.suite import build_suite, reference_now
@@ -91,5 +91,37 @@ def paraphrase_command(
         db.dispose()
 
 
+@bench_app.command("offline")
+def bench_offline_command(
+    patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
+    limit: int = typer.Option(600, "--limit", help="Most suite questions to time (plus the quoted ones)."),
+) -> None:
+    """Offline answer latency on the loaded cohort: p50/p95 with and without embedding time."""
+    from evals.paraphrase.bench import QUOTED, TimedEmbedder, measure, print_report
+
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        with db.admin.connect() as conn:
+            ids = [r[0] for r in conn.execute(text("SELECT patient_id FROM patients ORDER BY patient_id"))]
+            ids = ids[:patients] if patients else ids
+            records = [r for pid in ids if (r := read_record(conn, pid, now)) is not None]
+        if not records:
+            raise fail("no patients in the database; run `chartside up` or `chartside eval demo` first")
+        suite = build_suite(records, parts=("tune",))
+        asks = [(q.fact.patient_id, q.fact.role, q.text) for q in suite.questions[:limit]]
+        asks += [(records[n % len(records)].patient.patient_id, "patient", q) for n, q in enumerate(QUOTED)]
+        inner = load_embedder(settings)
+        embedder = TimedEmbedder(inner) if inner is not None else None
+        agent = build_eval_agent("offline", settings, db, embedder=embedder)
+        measure(agent, embedder, asks[:20], now)  # warm-up: model session, caches, connections
+        console.print(f"timing {len(asks)} questions over {len(records)} patients")
+        totals, planner = measure(agent, embedder, asks, now)
+        print_report(totals, planner)
+    finally:
+        db.dispose()
+
+
 def register(app: typer.Typer) -> None:
-    """The command registers itself on `chartside eval` when this module is imported."""
+    """The commands register themselves on `chartside eval` / `chartside bench` when imported."""
