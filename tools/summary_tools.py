@@ -29,7 +29,7 @@ from tools.lexicon import load_lexicon
 from tools.record_tools import SINCE_FIELD, UNTIL_FIELD, DateWindow
 from tools.registry import Registry, ToolContext, ToolInput
 from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
-from tools.results import Citation, ToolResult
+from tools.results import ToolResult
 
 VOCABULARY_TOOL = "get_record_vocabulary"
 CLASS_NAMES = {
@@ -112,21 +112,19 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
     window = ""
     if args.since or args.until:
         window = f" between {args.since or 'the start'} and {args.until or 'now'}"
-    extra = []
     window_facts = facts_of(*(d.isoformat() for d in (args.since, args.until) if d))
     for s in all_series:
-        extra += _summary_lines(out, s, window_facts)
+        _summary_lines(out, s, window_facts)
     result = out.build(
         title=f"Summary of results matching '{args.query}'{window}",
         total=len(all_series),
         empty=f"No numeric results matching '{args.query}'{window} in the record.",
     )
-    result.citations += [c for c in extra if c not in result.citations]
     return result
 
 
-def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> list[Citation]:
-    """The series' cited line; returns the citations of the other rows its numbers come from."""
+def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> None:
+    """The series' summary line, then the other rows its numbers come from."""
     unit = f" {s.unit}" if s.unit and not s.unit.startswith("{") else ""
     change = s.change
     numbers = facts_of(
@@ -175,8 +173,9 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> li
         f"direction over the window: {s.direction}{ref_text}"
     )
     out.add("observation", s.last.record_id, line, label=s.name, facts=numbers, fields=fields)
-    # the other rows the numbers come from, cited so an answer can point at each
-    extra = []
+    # the other rows the numbers come from, each on its own cited line
+    roles: dict[str, list[str]] = {}
+    points: dict[str, Point] = {}
     for role, p in (
         ("first", s.first),
         ("previous", s.previous),
@@ -184,16 +183,18 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> li
         ("highest", s.highest),
     ):
         if p is not None and p.record_id != s.last.record_id:
-            extra.append(
-                out.ctx.handles.cite(
-                    "observation",
-                    p.record_id,
-                    label=f"{s.name} ({role})",
-                    facts=facts_of(fmt_num(p.value), p.unit, fmt_date(p.effective), s.name, *numbers),
-                    data={"value": p.value, "unit": p.unit, "date": fmt_date(p.effective), "code": s.code},
-                )
-            )
-    return extra
+            roles.setdefault(p.record_id, []).append(role)
+            points[p.record_id] = p
+    for record_id, named in roles.items():
+        p = points[record_id]
+        out.add(
+            "observation",
+            record_id,
+            f"{s.name} ({', '.join(named)}): {fmt_num(p.value)}{unit} ({fmt_date(p.effective)})",
+            label=f"{s.name} ({', '.join(named)})",
+            facts=facts_of(fmt_num(p.value), p.unit, fmt_date(p.effective), s.name, *numbers),
+            fields={"name": s.name, "code": s.code, "role": named, "value": p.value, "unit": p.unit, "date": fmt_date(p.effective)},
+        )  # fmt: skip
 
 
 # --- encounter counts --------------------------------------------------------------------------
@@ -214,10 +215,13 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
     counts = encounter_counts(
         ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
     )
-    out = ResultBuilder(ctx)
     window = (
         f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
     )
+    if counts.total == 0:
+        return ToolResult(text=f"No encounters{window} in the record.", total=0)
+    summary = {"total": counts.total, "by_class": {class_name(k): v for k, v in counts.by_class.items()}}
+    out = ResultBuilder(ctx)
     classes = ", ".join(
         f"{class_name(k)} {v}" for k, v in sorted(counts.by_class.items(), key=lambda kv: -kv[1])
     )
@@ -243,14 +247,13 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
                 label=label,
                 facts=facts_of(start, r.type_display, class_name(klass), r.reason_display, str(counts.by_class[klass])),
                 fields={"start": r.start, "class": class_name(klass), "type": r.type_display,
-                        "class_count": counts.by_class[klass]},
+                        "class_count": counts.by_class[klass], "summary": summary},
             )  # fmt: skip
     result = out.build(
         title=f"Encounters{window}: {counts.total} in all; cited: every emergency/inpatient visit and the newest of each other class",
         total=len(out.citations),
         empty=f"No encounters{window} in the record.",
     )
-    result.rows.insert(0, {"kind": "summary", "total": counts.total, "by_class": {class_name(k): v for k, v in counts.by_class.items()}, "by_type": counts.by_type})  # fmt: skip
     return result
 
 
@@ -272,6 +275,10 @@ def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> To
     window = (
         f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
     )
+    if not ch.started and not ch.stopped:
+        return ToolResult(
+            text=f"No prescriptions were started or stopped{window} according to the record.", total=0
+        )
     for verb, rows, when_of in (("started", ch.started, "authored_on"), ("stopped", ch.stopped, "ended_at")):
         out.note(f"{verb.capitalize()}{window}: {len(rows)}")
         for m in rows:
@@ -337,6 +344,12 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
         else f"Verdict: no conflict found between {len(active)} active prescription(s) and "
         f"{len(allergy_rows)} recorded allerg(y/ies) in the allergen table."
     )
+    if not conflicts:
+        return ToolResult(
+            text=f"No conflict found between {len(active)} active prescription(s) and {len(allergy_rows)} "
+            "recorded allerg(y/ies) in the allergen table (not a clinical all-clear).",
+            total=0,
+        )
     out.note(verdict)
     return out.build(
         title="Drug–allergy check (allergen ↔ ingredient/class table, tools/lexicon/allergens.yaml)",

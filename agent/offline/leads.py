@@ -171,6 +171,20 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
 # --- labs ---------------------------------------------------------------------------------------
 
 
+def range_verdict(asked: str, where: str, outside: int) -> str:
+    """Yes/no to what was asked about the range ("above?", "ever outside?", "normal?")."""
+    position = {"above": "above the range", "below": "below the range", "within": "within the range"}[where]
+    if asked == "above":
+        return f"{'Yes' if where == 'above' else 'No'}, it is {position}"
+    if asked == "below":
+        return f"{'Yes' if where == 'below' else 'No'}, it is {position}"
+    if asked == "ever_outside":
+        return f"{'Yes' if outside else 'No'}, {outside} result(s) were outside the range; the latest is {position}"
+    if asked == "outside":
+        return f"{'No' if where == 'within' else 'Yes'}, it is {position}"
+    return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     name = topic.concept.name if topic.concept else "result"
@@ -227,11 +241,23 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         word = "up" if change > 0 else ("down" if change < 0 else "unchanged")
         verdict = "Yes" if change > 0 else "No"
         return (f"{verdict}: {v.your} {name} went {word} by {fmt_num(abs(change))}{unit}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
+    if op == "year_ago":
+        before = next((r for o in outcomes if o.call.name == "get_labs" for r in o.result.rows), None)
+        part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(str(s.get("code")))
+        if before is not None and part and before.get(part) is not None:
+            before = {**before, "value": before[part], "unit": before.get("unit")}
+            before.pop("systolic", None), before.pop("diastolic", None)
+        if before is None or not isinstance(before.get("value"), int | float):
+            return (f"{v.Your} latest {name} is {at(last)}; there is no result from a year or more before it to compare with.", False)  # fmt: skip
+        diff = last["value"] - before["value"]
+        verdict = "Yes" if diff > 0 else "No"
+        word = "higher" if diff > 0 else ("lower" if diff < 0 else "the same")
+        return (f"{verdict}: {v.your} latest {name}, {at(last)}, is {word} than a year ago: {_value(before)} on {_day(before.get('effective'))} [{before['handle']}].", False)  # fmt: skip
     if op == "range" and s.get("ref_label"):
         where = s["latest_position"]
         low, high = s.get("ref_low"), s.get("ref_high")
         rng = f"{fmt_num(low)}–{fmt_num(high)}" if low is not None and high is not None else (f"≥ {fmt_num(low)}" if low is not None else f"≤ {fmt_num(high)}")  # fmt: skip
-        verdict = {"above": "It is above the range", "below": "It is below the range", "within": "It is within the range"}[where]  # fmt: skip
+        verdict = range_verdict(topic.asked, where, s["outside_count"])
         return (f"{verdict}: {v.your} latest {name} is {at(last)}; the range is {rng}{unit} ({s['ref_label']}). {s['outside_count']} of {s['count']} results were outside it.", False)  # fmt: skip
     if op == "range":
         return (f"{v.Your} latest {name} is {at(last)}. No reference range is recorded with it and I have no typical range for this test.", False)  # fmt: skip
@@ -247,23 +273,21 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
 
 def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "count":
-        summaries = [
-            (o, r) for o in outcomes if o.result.ok for r in o.result.rows if r.get("kind") == "summary"
-        ]
-        if not summaries:
+        per_call = [[r for r in o.result.rows if r.get("summary")] for o in outcomes if o.result.ok]
+        if not per_call:
             return None
-        windowed = summaries[0]
-        overall = summaries[-1]
+        empty = {"total": 0, "by_class": {}}
+        windowed = per_call[0][0]["summary"] if per_call[0] else empty
+        overall = per_call[-1][0]["summary"] if per_call[-1] else empty
+        when = _when(topic)
         if topic.emergency or topic.inpatient:
             klass = "emergency" if topic.emergency else "inpatient"
             word = "emergency visit(s)" if topic.emergency else "hospital admission(s)"
-            n_win = windowed[1]["by_class"].get(klass, 0)
-            n_all = overall[1]["by_class"].get(klass, 0)
+            n_win, n_all = windowed["by_class"].get(klass, 0), overall["by_class"].get(klass, 0)
             visits = list(
                 {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == klass}.values()
             )
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
-            when = _when(topic)
             if n_all and topic.window is not None and topic.window.soft:
                 recent = f"{n_win} of them recently" if n_win else "none of them in the last 3 years"
                 return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
@@ -271,12 +295,13 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
                 return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
             if n_all:
                 return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
+            if topic.window is not None:
+                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", False)
             return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", False)
-        when = _when(topic)
         classes = ", ".join(
-            f"{k} {n}" for k, n in sorted(windowed[1]["by_class"].items(), key=lambda kv: -kv[1])
+            f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
-        return (f"{v.record.capitalize()} has {windowed[1]['total']} visit(s){when}" + (f" ({classes})" if classes else "") + ".", False)  # fmt: skip
+        return (f"{v.record.capitalize()} has {windowed['total']} visit(s){when}" + (f" ({classes})" if classes else "") + ".", False)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)

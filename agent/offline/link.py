@@ -227,6 +227,17 @@ class Vocabulary:
                         out[w].append((section, name))
         return out
 
+    def phrases(self) -> list[tuple[str, str, str]]:
+        """(section, record name, its words) for multi-word names of conditions, procedures,
+        allergies and immunizations."""
+        out = []
+        for section in ("conditions", "procedures", "allergies", "immunizations"):
+            for name in self.names.get(section, []):
+                short = short_name(name)
+                if len(short.split()) >= 2:
+                    out.append((section, name, short))
+        return out
+
     def medications_matching(self, ingredients: set[str], display_terms: tuple[str, ...] = ()) -> list[str]:
         hits = []
         for name in self.names.get("medications", []):
@@ -324,6 +335,13 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     found: list[Concept] = []
     text = correct(text, index, stop)
     padded = f" {text} "
+    # the record's own multi-word names first: "streptococcal sore throat" is that row, not
+    # the lexicon's broader "sore throat"
+    for section, name, short in sorted(vocab.phrases(), key=lambda x: -len(x[2])):
+        needle = f" {short} "
+        if needle in padded:
+            found.append(Concept(section, short, (short,), short, "record", (name,)))
+            padded = padded.replace(needle, " | ")
     for phrase in sorted((p for p in phrases if " " in p), key=len, reverse=True):
         needle = f" {phrase} "
         if needle in padded:

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
+
 from agent.base import Turn
 from agent.execution import ToolCall, ToolOutcome
 from agent.intent import asks_to_cancel
@@ -261,6 +263,39 @@ RECORD_SECTIONS = (
     "procedures",
 )
 EVERY_RESULT = 100
+NOTE_WORDS = frozenset(
+    {
+        "note",
+        "notes",
+        "clinical",
+        "doctor",
+        "wrote",
+        "write",
+        "written",
+        "said",
+        "says",
+        "say",
+        "mention",
+        "mentioned",
+    }
+)
+# operations only the record can answer (a value, a count, a date): never routed to the leaflets
+RECORD_OPERATIONS = frozenset(
+    {
+        "latest",
+        "max",
+        "min",
+        "mean",
+        "count",
+        "change",
+        "trend",
+        "earliest",
+        "when",
+        "range",
+        "older_than_year",
+    }
+)
+YEAR_AGO = re.compile(r"\b(than|compared (with|to)|versus|vs) (it was |they were )?(a|one|1) year ago\b")
 
 
 SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
@@ -288,6 +323,18 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     return Linking(kept, linking.unlinked)
 
 
+def asked_about_range(text: str) -> str:
+    if re.search(r"\bever\b.*\b(outside|out of|abnormal)\b|\b(outside|out of)\b.*\bever\b", text):
+        return "ever_outside"
+    if re.search(r"\b(above|high|higher|too high|elevated|raised)\b", text):
+        return "above"
+    if re.search(r"\b(below|low|lower|too low)\b", text):
+        return "below"
+    if re.search(r"\b(outside|out of range|abnormal)\b", text):
+        return "outside"
+    return "normal"
+
+
 @dataclass
 class Topic:
     section: str
@@ -297,6 +344,7 @@ class Topic:
     window: Window | None = None
     emergency: bool = False  # encounters: the question is about emergency visits
     inpatient: bool = False
+    asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
 
 
 @dataclass
@@ -310,6 +358,7 @@ class Plan:
     linking: Linking | None = None
     topics: list[Topic] = field(default_factory=list)
     then: str | None = None  # "notes_of_visit": read the notes of the visit phase 1 found
+    then_query: str | None = None  # what to look for in that visit's notes (None: the whole note)
     leaflet_probe: bool = False  # not about the record: the leaflet search decides
     fallback: Plan | None = None  # when the leaflets have nothing relevant
 
@@ -389,6 +438,8 @@ class Planner:
             and "search_leaflets" in self.available
             and not any(c.in_record for c in record_concepts)
             and not request.follow_up
+            and not {"notes", "profile", "appointments", "care_plans"} & set(intents)
+            and request.operation not in RECORD_OPERATIONS
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -447,6 +498,7 @@ class Planner:
             window=now.window or prior.window,
             history=now.history or prior.history,
             follow_up=True,
+            today=today,
         )
         plan = self._read_plan(prior_intents, f"{previous.question} {question}", merged, prior_link)
         plan.follow_up = True
@@ -506,6 +558,7 @@ class Planner:
         calls: list[ToolCall] = []
         topics: list[Topic] = []
         then = None
+        then_query = None
 
         def call(tool: str, args: dict[str, Any]) -> str:
             ident = f"offline_{len(calls) + 1}"
@@ -562,9 +615,17 @@ class Planner:
                 for c in lab_concepts[:2]:
                     query = c.queries[0] if c else None
                     computed = op in ("max", "min", "mean", "count", "change", "trend", "range", "earliest", "summary", "older_than_year")  # fmt: skip
+                    if query and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:
+                        cutoff = (request.today - relativedelta(years=1)).isoformat()
+                        ids = [call("summarize_labs", {"query": query}), call("get_labs", {"query": query, "until": cutoff, "latest_only": True})]  # fmt: skip
+                        topics.append(Topic(section, "year_ago", c, ids))
+                        continue
+
                     if query and (computed or window) and "summarize_labs" in self.available:
                         ids = [call("summarize_labs", {"query": query, **win})]
-                        topics.append(Topic(section, op if computed else "trend", c, ids, window))
+                        topic = Topic(section, op if computed else "trend", c, ids, window)
+                        topic.asked = asked_about_range(request.text)
+                        topics.append(topic)
                     else:
                         args = {"latest_only": not window, **({"query": query} if query else {}), **win}
                         if window:
@@ -601,6 +662,8 @@ class Planner:
                     ids = [call("get_encounters", {"limit": 1, **win})]
                     topics.append(Topic("encounters", "latest", None, ids, window))
                     then = "notes_of_visit"
+                    topic_words = [w for w in linking.unlinked if len(w) >= 4 and w not in NOTE_WORDS]
+                    then_query = notes_query(question) if topic_words else None
                 else:
                     ids = [call("search_notes", {"query": notes_query(question), **win})]
                     topics.append(Topic(section, "list", None, ids, window))
@@ -626,7 +689,7 @@ class Planner:
                 intent = INTENT_BY_NAME[section]
                 topics.append(Topic(section, "list", None, [call(intent.tool, {})]))
         calls = [c for c in calls if c.name in self.available]
-        return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then)  # fmt: skip
+        return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
         """Phase two: the notes written at the visit phase one found (by date, not similarity)."""
@@ -635,6 +698,9 @@ class Planner:
         for o in outcomes:
             if o.call.name == "get_encounters" and o.result.ok and o.result.rows:
                 day = str(o.result.rows[0].get("start") or "")[:10]
+                if day and plan.then_query and "search_notes" in self.available:
+                    args = {"query": plan.then_query, "since": day, "until": day}
+                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
                 if day:
                     args = {"since": day, "until": day, "limit": 1}
                     return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]

@@ -70,6 +70,7 @@ class Request:
     window: Window | None
     history: bool  # asks about the past too ("ever", "all", "stopped")
     follow_up: bool  # leans on the previous answer ("is that normal?", "and the first one?")
+    today: dt.date = dt.date(1970, 1, 1)
 
 
 def operation_of(text: str) -> str:
@@ -87,4 +88,5 @@ def read_request(question: str, today: dt.date) -> Request:
         window=read_window(question, today),
         history=bool(HISTORY_WORDS.search(text)),
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= 8,
+        today=today,
     )
