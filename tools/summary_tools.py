@@ -226,8 +226,8 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
         f"{class_name(k)} {v}" for k, v in sorted(counts.by_class.items(), key=lambda kv: -kv[1])
     )
     types = ", ".join(f"{k} {v}" for k, v in sorted(counts.by_type.items(), key=lambda kv: -kv[1])[:8])
-    out.note(f"By class: {classes or 'none'}.")
-    out.note(f"Most frequent types: {types or 'none'}.")
+    out.note(f"Note: by class: {classes or 'none'}.")
+    out.note(f"Note: most frequent types: {types or 'none'}.")
     newest_of: dict[str, Any] = {}
     for r in counts.rows:
         klass = (r.class_code or "unknown").lower()
@@ -280,7 +280,7 @@ def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> To
             text=f"No prescriptions were started or stopped{window} according to the record.", total=0
         )
     for verb, rows, when_of in (("started", ch.started, "authored_on"), ("stopped", ch.stopped, "ended_at")):
-        out.note(f"{verb.capitalize()}{window}: {len(rows)}")
+        out.note(f"Note: {verb}{window}: {len(rows)}")
         for m in rows:
             when = fmt_date(getattr(m, when_of))
             name = m.display or "(unnamed medication)"
@@ -350,7 +350,7 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
             "recorded allerg(y/ies) in the allergen table (not a clinical all-clear).",
             total=0,
         )
-    out.note(verdict)
+    out.note(f"Note: {verdict}")
     return out.build(
         title="Drug–allergy check (allergen ↔ ingredient/class table, tools/lexicon/allergens.yaml)",
         total=conflicts,
