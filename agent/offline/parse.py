@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -210,12 +209,6 @@ _GENERAL_INFO = re.compile(
     r"information (about|on))\b"
 )
 _PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
-_ALL_STATUS = re.compile(
-    r"\b(all|every|history|ever|had|previous\w*|past|stopped|used to|former\w*|old|resolved)\b"
-)
-_LATEST = re.compile(r"\b(latest|last|most recent|recent|current|newest)\b")
-_PLURAL = re.compile(r"\b(results|readings|values|levels|measurements|tests)\b")
-_TREND = re.compile(r"\b(trend|history|over time|all|every|since|changes?|graph|series)\b")
 
 STOP_WORDS = frozenset(
     [
@@ -542,53 +535,6 @@ def notes_query(question: str) -> str:
     if _SOCIAL_TOPICS.search(_clean(question)):
         return f"social history {words}"
     return words
-
-
-def measure_in(question: str) -> str | None:
-    text = _clean(question)
-    for said in sorted(MEASURES, key=len, reverse=True):
-        if re.search(rf"\b{re.escape(said)}\b", text):
-            return MEASURES[said]
-    return None
-
-
-def date_window(question: str, today: dt.date) -> tuple[dt.date | None, dt.date | None]:
-    text = _clean(question)
-    if m := re.search(r"\b(since|after|from) ((19|20)\d\d)\b", text):
-        return dt.date(int(m.group(2)), 1, 1), None
-    if m := re.search(r"\b(before|until) ((19|20)\d\d)\b", text):
-        return None, dt.date(int(m.group(2)) - 1, 12, 31)
-    if m := re.search(r"\b(in|during) ((19|20)\d\d)\b", text):
-        year = int(m.group(2))
-        return dt.date(year, 1, 1), dt.date(year, 12, 31)
-    if re.search(r"\blast year\b", text):
-        return dt.date(today.year - 1, 1, 1), dt.date(today.year - 1, 12, 31)
-    if re.search(r"\bthis year\b", text):
-        return dt.date(today.year, 1, 1), today
-    if m := re.search(r"\b(last|past) (\d+|two|three|five|six|ten) (years?|months?)\b", text):
-        words = {"two": 2, "three": 3, "five": 5, "six": 6, "ten": 10}
-        n = int(words.get(m.group(2), m.group(2)))
-        days = 365 * n if m.group(3).startswith("year") else 30 * n
-        return today - dt.timedelta(days=days), None
-    return None, None
-
-
-def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
-    text = _clean(question)
-    if re.search(r"\btomorrow\b", text):
-        day = today + dt.timedelta(days=1)
-        return day, day
-    if re.search(r"\bnext week\b", text):
-        start = today + dt.timedelta(days=7 - today.weekday())
-        return start, start + dt.timedelta(days=6)
-    if re.search(r"\bthis week\b", text):
-        return today, today + dt.timedelta(days=6 - today.weekday())
-    if re.search(r"\bnext month\b", text):
-        return today + dt.timedelta(days=1), today + dt.timedelta(days=31)
-    if m := re.search(r"\b(\d{4}-\d{2}-\d{2})\b", text):
-        day = dt.date.fromisoformat(m.group(1))
-        return day, day + dt.timedelta(days=6)
-    return today, today + dt.timedelta(days=14)
 
 
 _SPECIALIST = {
