@@ -280,9 +280,11 @@ def lexicon_phrases() -> dict[str, list[_Entry]]:
     for term in lex.terms:
         for said in (*term.said, term.name):
             put(said, _Entry(term.section, term.name, term.query, "term"))
+    drugs = lex.all_drug_names()
     for cls in lex.classes.values():
         for said in cls.said:
-            put(said, _Entry("medications", cls.name, cls.name, "class"))
+            if said not in drugs:  # "penicillin" is the drug; "penicillins" the class
+                put(said, _Entry("medications", cls.name, cls.name, "class"))
     for brand, ingredient in lex.brands.items():
         put(brand, _Entry("medications", ingredient, ingredient, "brand"))
     for drug in lex.all_drug_names():

@@ -310,9 +310,15 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
         by_word.setdefault(c.said, set()).add(c.section)
     kept = []
     words = text.split()
+    allergy_words = bool(re.search(r"\ballerg\w*|\breactions?\b|\bintoleran\w*", text))
     for c in linking.concepts:
         sections = by_word[c.said]
         if len(sections) > 1 and c.section not in intents and sections & set(intents):
+            continue
+        # a drug word read as a substance someone is allergic to only when the question says so
+        if {"medications", "allergies"} <= sections and c.section == (
+            "medications" if allergy_words else "allergies"
+        ):
             continue
         if c.section == "labs" and c.said in SALT_WORDS and c.said in words:
             i = words.index(c.said)

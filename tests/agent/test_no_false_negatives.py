@@ -8,13 +8,14 @@ The truth is the evaluation's own reading of the database (`evals.truth`), not t
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
 from agent.base import AgentRequest
 from agent.events import DoneEvent
 from agent.offline import OfflineAgent
-from evals.paraphrase.grade import grade
+from evals.paraphrase.grade import grade, lead_of
 from evals.paraphrase.suite import Fact, typo
 from evals.truth import EIE, read_record
 from evals.vocab import condition_name, drug_name
@@ -23,6 +24,7 @@ from tests.conftest import wipe
 from tools.catalog import build_registry
 from tools.scope import PatientScope
 
+DENIAL = re.compile(r"\b(has no|records no|could not find|not in (the|your) record)\b", re.I)
 NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
 WORDINGS = {
     "medication": (
@@ -52,19 +54,28 @@ def cohort(db, tmp_path_factory):
     wipe(db)
 
 
-def _held(record) -> list[tuple[str, str]]:
-    """(kind, name) of everything this record holds, in the words people use."""
-    out = []
+def _held(record) -> dict[tuple[str, str], bool]:
+    """(kind, name) of everything this record holds, in the words people use → active now?"""
+    out: dict[tuple[str, str], bool] = {}
+    now = record.now
     for m in record.medications:
         if m.status != EIE:
-            out.append(("medication", drug_name(m.display)))
+            active = (
+                m.status == "active" and m.ended_reason is None and (m.ended_at is None or m.ended_at > now)
+            )
+            key = ("medication", drug_name(m.display))
+            out[key] = out.get(key, False) or active
     for c in record.conditions:
         if c.verification_status not in (EIE, "refuted") and "(disorder)" in c.display:
-            out.append(("condition", condition_name(c.display).lower()))
+            active = c.clinical_status in ("active", "recurrence", "relapse") and (
+                c.abatement is None or c.abatement > now
+            )
+            key = ("condition", condition_name(c.display).lower())
+            out[key] = out.get(key, False) or active
     for a in record.allergies:
         if a.verification_status not in (EIE, "refuted"):
-            out.append(("allergy", condition_name(a.display).lower()))
-    return sorted(set(out))
+            out[("allergy", condition_name(a.display).lower())] = True
+    return out
 
 
 def test_nothing_the_record_holds_is_ever_denied(cohort):
@@ -76,14 +87,17 @@ def test_nothing_the_record_holds_is_ever_denied(cohort):
         scope = PatientScope(
             patient_id=record.patient.patient_id, role="clinician", actor="test", conversation_id="cfn"
         )
-        for kind, name in _held(record):
+        for (kind, name), active in sorted(_held(record).items()):
             fact = Fact("f", record.patient.patient_id, "clinician", kind, name, True)
             for wording in WORDINGS[kind]:
                 question = wording.format(x=name, X=name.capitalize(), t=typo(name))
                 done = run(agent, AgentRequest(scope=scope, question=question, now=NOW))[-1]
                 assert isinstance(done, DoneEvent) and done.answer.strip(), question
                 asked += 1
-                if grade(fact, done.answer).false_negative:
-                    denials.append((question, done.answer.split("\n\n")[1]))
+                lead = lead_of(done.answer)
+                if active and grade(fact, done.answer).false_negative:
+                    denials.append((question, lead))  # "no" to something active now
+                elif not active and (DENIAL.search(lead) or name.split()[0] not in lead.lower()):
+                    denials.append((question, lead))  # a past one must be named, never denied
     assert asked >= 100
     assert denials == []
