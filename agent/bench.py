@@ -94,18 +94,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def _measure(questions: int, warmup: int, api: FakeMessagesAPI, db: Any) -> dict[str, list[float]]:
-    config = ModelConfig(
-        api_key="sk-ant-bench-fake",
-        base_url=api.base_url,
-        answer_model="claude-sonnet-5-5",
-        aux_model="claude-haiku-5-5",
-        timeout_s=30,
-        max_retries=0,
-        overloaded_retries=0,
-        max_retry_wait_s=0,
-        max_tokens=1024,
-    )
-    client = ModelClient(config)
+    client = ModelClient(ModelConfig.local(api.base_url))
     agent = GuardedAgent(ClaudeAgent(client, bench_registry(), db))
     scope = PatientScope(patient_id="bench-patient", role="patient", actor="bench", conversation_id="bench")
     bare_messages = [{"role": "user", "content": "What is my A1C and what do I take?"}]
@@ -158,8 +147,18 @@ async def _measure(questions: int, warmup: int, api: FakeMessagesAPI, db: Any) -
 def bench_agent(
     questions: int = typer.Option(200, "--questions", "-n", min=10, help="Questions to time."),
     warmup: int = typer.Option(20, "--warmup", min=0, help="Untimed questions first."),
+    size_patients: int = typer.Option(
+        5,
+        "--size-patients",
+        min=1,
+        help="Generated patients whose record questions are measured for request size.",
+    ),
 ) -> None:
-    """Agent overhead per question with a zero-latency fake model, vs the SDK's own request time."""
+    """Agent overhead per question with a zero-latency fake model, vs the SDK's own request time;
+    then the request size (system + tools + tool results) of record questions."""
+    from agent.bench_requests import RECORD_QUESTIONS, request_sizes
+    from tools.bench_population import fill, patient_ids
+
     settings = get_settings()
     # its own database on the embedded server, so benchmark audit rows stay out of the real one
     db = open_database(settings, database_name=f"{settings.database_name}_bench")
@@ -169,6 +168,8 @@ def bench_agent(
             api.record = False
             api.responder = _responder
             results = asyncio.run(_measure(questions, warmup, api, db))
+        fill(db, size_patients, seed=7)
+        sizes = request_sizes(db, list(patient_ids(size_patients)))
     except RuntimeError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -205,4 +206,24 @@ def bench_agent(
     console.print(
         f"Share of the SDK's own request handling for the same question (p50 ÷ p50 model-call time, "
         f"same run): agent overhead with tools {overhead:.0%}; the agent itself, tools excluded, {own:.0%}."
+    )
+    _print_sizes(sizes, len(RECORD_QUESTIONS), size_patients)
+
+
+def _print_sizes(sizes: list, questions: int, patients: int) -> None:
+    from agent.bench_requests import CHARS_PER_TOKEN, summary_rows
+
+    table = Table(
+        title=f"Request size per record question ({questions} questions × {patients} generated patients, "
+        "real tools and results, scripted model through the contract-checking fake)"
+    )
+    table.add_column("measure")
+    for name in ("median chars", "p95 chars", "median est. tokens", "p95 est. tokens"):
+        table.add_column(name, justify="right")
+    for label, med, p95, med_t, p95_t in summary_rows(sizes):
+        table.add_row(label, f"{med:,}", f"{p95:,}", f"{med_t:,}", f"{p95_t:,}")
+    console.print(table)
+    console.print(
+        f"Estimated tokens = characters ÷ {CHARS_PER_TOKEN} (a rough rule; the API's usage.input_tokens is the "
+        "real count). Every model call resends the system prompt and the tools (cached: billed as cache reads)."
     )

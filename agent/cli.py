@@ -11,6 +11,7 @@ import asyncio
 import getpass
 import json
 import uuid
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -154,6 +155,12 @@ def ask(
         "--scope",
         help="Limit the question to a section (section:labs) or one record (record:observation:<id>).",
     ),
+    save_transcript: Path = typer.Option(
+        None,
+        "--save-transcript",
+        help="Write every model call (request as sent, reply as received) to this JSON file, for replay "
+        "as a regression test (tests/transcripts/).",
+    ),
 ) -> None:
     """Ask a question about one patient's record; the answer is cited to rows of the record."""
     if role not in ("patient", "clinician", "evaluator"):
@@ -175,6 +182,9 @@ def ask(
         agent = build_agent(
             settings, db, registry, embedder=default_embedder(settings), force_offline=offline
         )
+        transcript = None
+        if save_transcript is not None:
+            transcript = _transcript_for(agent, settings, patient_id, role, save_transcript)
         patient_scope = PatientScope(
             patient_id=patient_id,
             role=role,
@@ -186,7 +196,7 @@ def ask(
             err_console.print(
                 f"[dim]{name} ({patient_id}) · asking as {role} · {agent.mode} mode{limited}[/]"
             )
-        asyncio.run(_converse(agent, patient_scope, question, as_json, ask_scope))
+        asyncio.run(_converse(agent, patient_scope, question, as_json, ask_scope, transcript))
     finally:
         db.dispose()
 
@@ -197,6 +207,7 @@ async def _converse(
     question: str | None,
     as_json: bool,
     ask_scope: dict[str, Any] | None = None,
+    transcript: tuple[Any, Path] | None = None,
 ) -> None:
     history: list[Turn] = []
     interactive = question is None
@@ -214,7 +225,17 @@ async def _converse(
             request = AgentRequest(
                 scope=message_scope, question=question, history=history, ask_scope=ask_scope
             )
+            recorder = None
+            if transcript is not None:
+                from agent.llm import TranscriptRecorder
+
+                recorder = agent.inner.client.recorder = TranscriptRecorder()
             answer = await _ask_once(agent, request, view)
+            if transcript is not None and recorder is not None and recorder.exchanges:
+                record, path = transcript
+                record.add(question, recorder.exchanges)
+                record.write(path)  # after every question: an interrupted session keeps what it had
+                err_console.print(f"[dim]transcript: {len(recorder.exchanges)} model calls → {path}[/]")
             if answer is not None:
                 history.append(Turn(question=question, answer=answer))
             if not interactive:
@@ -224,6 +245,30 @@ async def _converse(
         close = getattr(agent, "aclose", None)
         if close is not None:
             await close()
+
+
+def _transcript_for(agent: Any, settings: Any, patient_id: str, role: str, path: Path) -> tuple[Any, Path]:
+    """The transcript to fill (only the Claude path calls a model)."""
+    import datetime as dt
+
+    from agent.transcript import Transcript
+
+    if getattr(agent, "mode", "") != "claude":
+        raise fail(
+            "--save-transcript: there are no model calls to record in offline mode (set ANTHROPIC_API_KEY)"
+        )
+    if path.parent and not path.parent.exists():
+        raise fail(f"--save-transcript {path}: folder {path.parent} does not exist")
+    client = agent.inner.client
+    record = Transcript(
+        model=client.model,
+        provider=client.config.provider,
+        patient_id=patient_id,
+        role=role,
+        today=dt.datetime.now(dt.UTC).date().isoformat(),
+        thinking=client.config.thinking,
+    )
+    return record, path
 
 
 def register(app: typer.Typer) -> None:

@@ -24,16 +24,22 @@ stdlib-only and binds to 127.0.0.1 on a free port.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
+import re
 import select
 import socket
+import struct
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from agent import contract
 
 _ids = itertools.count(1)
 
@@ -56,6 +62,11 @@ def usage(
 
 def text_block(text: str) -> dict:
     return {"type": "text", "text": text}
+
+
+def thinking_block(thinking: str, signature: str | None = None) -> dict:
+    """A thinking block; its signature lets the fake check it comes back unchanged."""
+    return {"type": "thinking", "thinking": thinking, "signature": signature or f"sig_{next(_ids):06d}"}
 
 
 def tool_use_block(name: str, input: dict[str, Any] | None = None, id: str | None = None) -> dict:
@@ -89,8 +100,11 @@ def text_message(text: str, stop_reason: str = "end_turn", **kwargs: Any) -> dic
     return message([text_block(text)], stop_reason, **kwargs)
 
 
-def tool_use_message(calls: Iterable[tuple[str, dict]], text: str | None = None, **kwargs: Any) -> dict:
-    content = [text_block(text)] if text else []
+def tool_use_message(
+    calls: Iterable[tuple[str, dict]], text: str | None = None, *, thinking: str | None = None, **kwargs: Any
+) -> dict:
+    content = [thinking_block(thinking)] if thinking else []
+    content += [text_block(text)] if text else []
     content += [tool_use_block(name, args) for name, args in calls]
     return message(content, "tool_use", **kwargs)
 
@@ -161,9 +175,30 @@ def sse_frames(msg: dict, chunk_chars: int = 12) -> list[Frame]:
     """The wire frames the real API sends for `msg`: start, blocks with deltas, delta, stop."""
     start = dict(msg, content=[], stop_reason=None)
     start["usage"] = dict(msg["usage"], output_tokens=1)
-    frames: list[Frame] = [("message_start", {"type": "message_start", "message": start})]
+    frames: list[Frame] = [
+        ("message_start", {"type": "message_start", "message": start}),
+        ("ping", {"type": "ping"}),  # the real API sends pings (any number, anywhere)
+    ]
     for index, block in enumerate(msg["content"]):
-        if block["type"] == "text":
+        if block["type"] == "thinking":
+            opening = {"type": "thinking", "thinking": "", "signature": ""}
+            frames.append(
+                (
+                    "content_block_start",
+                    {"type": "content_block_start", "index": index, "content_block": opening},
+                )
+            )
+            text = block["thinking"]
+            for i in range(0, len(text), chunk_chars):
+                delta = {"type": "thinking_delta", "thinking": text[i : i + chunk_chars]}
+                frames.append(
+                    ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+                )
+            delta = {"type": "signature_delta", "signature": block["signature"]}
+            frames.append(
+                ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+            )
+        elif block["type"] == "text":
             frames.append(
                 (
                     "content_block_start",
@@ -207,7 +242,8 @@ def sse_frames(msg: dict, chunk_chars: int = 12) -> list[Frame]:
             {
                 "type": "message_delta",
                 "delta": delta,
-                "usage": {"output_tokens": msg["usage"]["output_tokens"]},
+                # cumulative, and (as on the real API) more than output_tokens
+                "usage": dict(msg["usage"]),
             },
         )
     )
@@ -231,19 +267,67 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any
     disconnected: bool = False  # the client hung up while we were hanging/streaming
+    raw: bytes = b""  # the exact body bytes (SigV4 signs them)
+
+    @property
+    def provider(self) -> str:
+        where = contract.route(self.path, self.body)
+        return where.provider if where else "unknown"
 
     @property
     def streamed(self) -> bool:
-        return isinstance(self.body, dict) and bool(self.body.get("stream"))
+        where = contract.route(self.path, self.body)
+        return where.streamed if where else isinstance(self.body, dict) and bool(self.body.get("stream"))
 
 
 Responder = Callable[[RecordedRequest], Reply]
 
 
-class FakeMessagesAPI:
-    """Start with `with FakeMessagesAPI() as api:`; point the SDK at `api.base_url`."""
+@dataclass(frozen=True)
+class AWSCredentials:
+    """What the fake needs to re-derive a Bedrock request's SigV4 signature."""
 
-    def __init__(self) -> None:
+    access_key: str
+    secret_key: str
+    region: str
+    session_token: str | None = None
+
+
+class FakeMessagesAPI:
+    """Start with `with FakeMessagesAPI() as api:`; point the SDK at `api.base_url`.
+
+    With `contract=True` (the default) every request is first checked against the Messages
+    API's rules (`agent.contract`); a broken rule is answered like the real API (400
+    `invalid_request_error`, the rule's message), recorded in `violations`, and does not use
+    up a scripted reply. The same server speaks the Bedrock (`/model/<id>/invoke…`, AWS
+    event-stream framing, SigV4 re-derived when `aws` is set) and Vertex AI
+    (`…/publishers/anthropic/models/<id>:streamRawPredict`) paths.
+    """
+
+    def __init__(
+        self,
+        *,
+        contract: bool = True,
+        known_models: Iterable[str] | None = None,
+        bedrock_models: Iterable[str] | None = None,
+        aws: AWSCredentials | None = None,
+        port: int = 0,
+    ) -> None:
+        if known_models is None or bedrock_models is None:
+            from agent.llm import sdk_model_ids
+            from agent.models import MODELS
+
+            known_models = sdk_model_ids() if known_models is None else known_models
+            bedrock_models = (
+                [m.bedrock_id for m in MODELS.values()] if bedrock_models is None else bedrock_models
+            )
+        self.contract = contract
+        self.known_models = frozenset(known_models)
+        self.bedrock_models = frozenset(bedrock_models)
+        self.aws = aws
+        self.port = port
+        self.violations: list[tuple[RecordedRequest, contract.Violation]] = []
+        self.issued_thinking: dict[str, str] = {}  # signature -> thinking text sent out
         self.queue: deque[Reply] = deque()
         self.requests: list[RecordedRequest] = []
         self.unexpected: list[RecordedRequest] = []
@@ -283,7 +367,7 @@ class FakeMessagesAPI:
             fake = api
 
         self._release.clear()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="fake-messages-api", daemon=True
@@ -305,6 +389,34 @@ class FakeMessagesAPI:
         self.stop()
 
     # -- used by the handler -------------------------------------------------------------
+    def check(self, request: RecordedRequest) -> contract.Violation | None:
+        """The contract rule `request` breaks (recorded), or None."""
+        if not self.contract:
+            return None
+        violation = contract.check_request(
+            request.path,
+            request.headers,
+            request.body,
+            known_models=self.known_models,
+            bedrock_models=self.bedrock_models,
+            issued_thinking=self.issued_thinking,
+        )
+        if violation is None and request.provider == "bedrock" and self.aws is not None:
+            violation = verify_sigv4(request, self.aws)
+        if violation is not None:
+            with self._lock:
+                if self.record:
+                    self.requests.append(request)
+                self.violations.append((request, violation))
+        return violation
+
+    def remember_thinking(self, message: dict) -> None:
+        for block in message.get("content", []):
+            if block.get("type") == "thinking":
+                self.issued_thinking[block["signature"]] = block["thinking"]
+            elif block.get("type") == "redacted_thinking":
+                self.issued_thinking[block["data"]] = block["data"]
+
     def _next_reply(self, request: RecordedRequest) -> Reply | None:
         with self._lock:
             if self.record:
@@ -337,7 +449,24 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = raw.decode("utf-8", "replace")
         request = RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+        request.raw = raw
+        violation = self.fake.check(request)
+        if violation is not None:
+            self._send_json(
+                violation.status,
+                error_body(violation.error_type, violation.message),
+                {"x-should-retry": "false"},
+            )
+            return
         reply = self.fake._next_reply(request)
+        if isinstance(reply, MessageReply):
+            self.fake.remember_thinking(reply.message)
+        elif isinstance(reply, SSEReply):
+            for frame in reply.frames:
+                if isinstance(frame, tuple) and frame[0] == "content_block_start":
+                    block = frame[1].get("content_block", {})
+                    if block.get("type") == "thinking" and block.get("signature"):
+                        self.fake.issued_thinking[block["signature"]] = block.get("thinking", "")
         if reply is None:
             self._send_json(
                 500,
@@ -355,7 +484,9 @@ class _Handler(BaseHTTPRequestHandler):
                     504, error_body("timeout_error", "fake hang ended"), {"x-should-retry": "false"}
                 )
         elif isinstance(reply, MessageReply):
-            if request.streamed:
+            if request.streamed and request.provider == "bedrock":
+                self._send_eventstream(sse_frames(reply.message, reply.chunk_chars), reply.headers, request)
+            elif request.streamed:
                 self._send_sse(200, sse_frames(reply.message, reply.chunk_chars), reply.headers, request)
             else:
                 self._send_json(200, reply.message, reply.headers)
@@ -383,11 +514,40 @@ class _Handler(BaseHTTPRequestHandler):
     def _send_sse(
         self, status: int, frames: list[Frame], headers: dict[str, str], request: RecordedRequest
     ) -> None:
+        def encode(frame: tuple[str, dict] | bytes) -> bytes:
+            if isinstance(frame, bytes):
+                return frame
+            return f"event: {frame[0]}\ndata: {json.dumps(frame[1])}\n\n".encode()
+
+        start = {
+            "content-type": "text/event-stream",
+            "cache-control": "no-cache",
+            "request-id": f"req_fake_{next(_ids)}",
+        }
+        self._send_chunked(status, {**start, **headers}, frames, encode, request)
+
+    def _send_eventstream(
+        self, frames: list[Frame], headers: dict[str, str], request: RecordedRequest
+    ) -> None:
+        """Bedrock's streaming framing: each SSE event's JSON as one AWS event-stream `chunk`."""
+        start = {
+            "content-type": "application/vnd.amazon.eventstream",
+            "x-amzn-requestid": f"req_fake_{next(_ids)}",
+        }
+        kept = [f for f in frames if not isinstance(f, bytes)]
+        self._send_chunked(200, {**start, **headers}, kept, lambda f: eventstream_chunk(f[1]), request)
+
+    def _send_chunked(
+        self,
+        status: int,
+        headers: dict[str, str],
+        frames: list[Frame],
+        encode: Callable[[Any], bytes],
+        request: RecordedRequest,
+    ) -> None:
+        """Chunked transfer of encoded frames; a `Hang` pauses (and notices a client hanging up)."""
         self.send_response(status)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("cache-control", "no-cache")
         self.send_header("transfer-encoding", "chunked")
-        self.send_header("request-id", f"req_fake_{next(_ids)}")
         for key, value in headers.items():
             self.send_header(key, value)
         self.end_headers()
@@ -399,11 +559,7 @@ class _Handler(BaseHTTPRequestHandler):
                         self.close_connection = True
                         return
                     continue
-                data = (
-                    frame
-                    if isinstance(frame, bytes)
-                    else f"event: {frame[0]}\ndata: {json.dumps(frame[1])}\n\n".encode()
-                )
+                data = encode(frame)
                 self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")
@@ -423,6 +579,79 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake._release.wait(step)
             waited += step
         return False
+
+
+def eventstream_message(headers: dict[str, str], payload: bytes) -> bytes:
+    """One AWS event-stream message: prelude (lengths + CRC), string headers, payload, CRC."""
+    encoded = b""
+    for name, value in headers.items():
+        raw_name, raw_value = name.encode(), value.encode()
+        encoded += bytes([len(raw_name)]) + raw_name + b"\x07" + struct.pack(">H", len(raw_value)) + raw_value
+    total = 12 + len(encoded) + len(payload) + 4
+    prelude = struct.pack(">II", total, len(encoded))
+    prelude += struct.pack(">I", zlib.crc32(prelude))
+    body = prelude + encoded + payload
+    return body + struct.pack(">I", zlib.crc32(body))
+
+
+def eventstream_chunk(event: dict) -> bytes:
+    """A Bedrock `chunk` event whose `bytes` carry one Messages streaming event."""
+    payload = json.dumps({"bytes": base64.b64encode(json.dumps(event).encode()).decode()}).encode()
+    return eventstream_message(
+        {":event-type": "chunk", ":content-type": "application/json", ":message-type": "event"}, payload
+    )
+
+
+def verify_sigv4(request: RecordedRequest, aws: AWSCredentials) -> contract.Violation | None:
+    """Re-derive the request's SigV4 signature with the known test credentials (botocore)."""
+    import datetime as dt
+
+    from botocore.auth import SigV4Auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.credentials import Credentials
+
+    auth = request.headers.get("authorization", "")
+    match = re.match(
+        r"AWS4-HMAC-SHA256 Credential=(?P<key>[^/]+)/(?P<date>\d{8})/(?P<region>[^/]+)/(?P<service>[^/]+)/aws4_request, "
+        r"SignedHeaders=(?P<signed>[^,]+), Signature=(?P<sig>[0-9a-f]{64})$",
+        auth,
+    )
+    if not match:
+        return contract.Violation(
+            "sigv4", "Authorization header is not a SigV4 signature", 403, "permission_error"
+        )
+    if match["key"] != aws.access_key or match["region"] != aws.region or match["service"] != "bedrock":
+        return contract.Violation(
+            "sigv4",
+            f"The security token included in the request is invalid (credential scope "
+            f"{match['key']}/{match['region']}/{match['service']})",
+            403,
+            "permission_error",
+        )
+    signed = match["signed"].split(";")
+    host = request.headers.get("host", "")
+    url = f"http://{host}{request.path}"
+    headers = {name: request.headers[name] for name in signed if name in request.headers}
+    aws_request = AWSRequest(method=request.method, url=url, headers=headers, data=request.raw)
+    stamp = request.headers.get("x-amz-date", "")
+    aws_request.context["timestamp"] = stamp
+    signer = SigV4Auth(Credentials(aws.access_key, aws.secret_key, aws.session_token), "bedrock", aws.region)
+    try:
+        dt.datetime.strptime(stamp, "%Y%m%dT%H%M%SZ")
+        canonical = signer.canonical_request(aws_request)
+        expected = signer.signature(signer.string_to_sign(aws_request, canonical), aws_request)
+    except (ValueError, KeyError) as exc:
+        return contract.Violation(
+            "sigv4", f"could not verify the SigV4 signature: {exc}", 403, "permission_error"
+        )
+    if expected != match["sig"]:
+        return contract.Violation(
+            "sigv4",
+            "The request signature we calculated does not match the signature you provided.",
+            403,
+            "permission_error",
+        )
+    return None
 
 
 def _peer_closed(sock: socket.socket) -> bool:

@@ -19,48 +19,39 @@ so no other module needs to know the SDK's exception classes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import typing
+from dataclasses import dataclass, field
 from typing import Any
 
 import anthropic
-from anthropic import AsyncAnthropic, Middleware
+from anthropic import AsyncAnthropic, AsyncAnthropicBedrock, AsyncAnthropicVertex, Middleware
+from anthropic.types import ModelParam
 
 from agent.events import Usage
+from agent.models import MODELS, UnknownModel, bedrock_model_id, model_info, thinking_request
 from records.settings import Settings
 
 SPEND_LIMIT_CODES = frozenset({"enforced_spend_limit_reached"})
 SPEND_LIMIT_PHRASES = ("api usage limits", "spend limit", "credit balance is too low")
 
-# USD per million tokens (input, output), by model family. Cache writes cost 1.25× input,
-# cache reads 0.1× input (Anthropic's published multipliers for 5-minute caching).
-PRICES_PER_MTOK: dict[str, tuple[float, float]] = {
-    "opus": (5.0, 25.0),
-    "sonnet": (3.0, 15.0),
-    "haiku": (1.0, 5.0),
-}
-CACHE_WRITE_MULTIPLIER = 1.25
-CACHE_READ_MULTIPLIER = 0.10
 
-
-def price_for(model: str) -> tuple[float, float] | None:
-    lowered = model.lower()
-    for family, prices in PRICES_PER_MTOK.items():
-        if family in lowered:
-            return prices
-    return None
+def sdk_model_ids() -> tuple[str, ...]:
+    """The model ids the installed SDK's `Model` type lists (the contract fake accepts these)."""
+    return tuple(typing.get_args(typing.get_args(ModelParam)[0]))
 
 
 def estimate_cost(model: str, usage: Usage) -> float | None:
-    """Estimated USD for `usage` on `model`; None for a model family we have no price for."""
-    prices = price_for(model)
-    if prices is None:
+    """Estimated USD for `usage` on `model` from the model table; None for a model not in it."""
+    try:
+        info = model_info(model)
+    except UnknownModel:
         return None
-    per_in, per_out = prices[0] / 1e6, prices[1] / 1e6
+    per = 1e-6
     return (
-        usage.input_tokens * per_in
-        + usage.cache_creation_input_tokens * per_in * CACHE_WRITE_MULTIPLIER
-        + usage.cache_read_input_tokens * per_in * CACHE_READ_MULTIPLIER
-        + usage.output_tokens * per_out
+        usage.input_tokens * info.input_per_mtok * per
+        + usage.cache_creation_input_tokens * info.cache_write_per_mtok * per
+        + usage.cache_read_input_tokens * info.cache_read_per_mtok * per
+        + usage.output_tokens * info.output_per_mtok * per
     )
 
 
@@ -198,7 +189,7 @@ def classify_error(exc: BaseException) -> ModelFailure | None:
 
 @dataclass(frozen=True)
 class ModelConfig:
-    api_key: str
+    api_key: str | None
     base_url: str | None
     answer_model: str
     aux_model: str
@@ -206,14 +197,44 @@ class ModelConfig:
     max_retries: int
     overloaded_retries: int
     max_retry_wait_s: float
-    max_tokens: int
+    max_tokens: int  # the answer's own tokens; thinking gets room on top (agent.models.thinking_request)
+    provider: str = "anthropic"  # anthropic | bedrock | vertex
+    thinking: str = "auto"  # auto | off | adaptive | budget
+    thinking_budget_tokens: int = 2048
+    bedrock_region: str | None = None
+    bedrock_model_id: str | None = None
+    aws_access_key: str | None = None  # tests only; real deployments use the AWS credential chain
+    aws_secret_key: str | None = None
+    vertex_project_id: str | None = None
+    vertex_region: str | None = None
+    vertex_access_token: str | None = None  # tests only; real deployments use google-auth ADC
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelConfig:
+        """Validated against the model table: an unknown model or an impossible thinking mode stops
+        the program at start, naming the setting."""
         if settings.offline:
             raise ValueError("ANTHROPIC_API_KEY is not set: use the offline planner")
+        for name, value in (
+            ("CHARTSIDE_ANSWER_MODEL", settings.answer_model),
+            ("CHARTSIDE_AUX_MODEL", settings.aux_model),
+        ):
+            try:
+                model_info(value)
+            except UnknownModel as exc:
+                raise ValueError(f"{name}: {exc}") from None
+        try:
+            thinking_request(
+                settings.answer_model,
+                settings.thinking,
+                settings.max_answer_tokens,
+                settings.thinking_budget_tokens,
+            )
+        except ValueError as exc:
+            raise ValueError(f"CHARTSIDE_THINKING: {exc}") from None
+        key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else None
         return cls(
-            api_key=settings.anthropic_api_key.get_secret_value(),  # type: ignore[union-attr]
+            api_key=key,
             base_url=settings.anthropic_base_url,
             answer_model=settings.answer_model,
             aux_model=settings.aux_model,
@@ -222,29 +243,119 @@ class ModelConfig:
             overloaded_retries=min(settings.model_overloaded_retries, settings.model_max_retries),
             max_retry_wait_s=settings.model_max_retry_wait_s,
             max_tokens=settings.max_answer_tokens,
+            provider=settings.model_provider,
+            thinking=settings.thinking,
+            thinking_budget_tokens=settings.thinking_budget_tokens,
+            bedrock_region=settings.bedrock_region,
+            bedrock_model_id=settings.bedrock_model_id,
+            vertex_project_id=settings.vertex_project_id,
+            vertex_region=settings.vertex_region,
         )
+
+    @classmethod
+    def local(cls, base_url: str, *, max_tokens: int = 1024, **over: Any) -> ModelConfig:
+        """A config for the local fake API (tests, benchmarks): a test key, no retries."""
+        values: dict[str, Any] = dict(
+            api_key="sk-ant-test-fake",
+            base_url=base_url,
+            answer_model="claude-sonnet-5-5",
+            aux_model="claude-haiku-5-5",
+            timeout_s=30,
+            max_retries=0,
+            overloaded_retries=0,
+            max_retry_wait_s=0,
+            max_tokens=max_tokens,
+        )
+        values.update(over)
+        return cls(**values)
+
+    def wire_model(self, model: str) -> str:
+        """The id the chosen provider routes on (Bedrock has its own ids)."""
+        if self.provider == "bedrock":
+            return bedrock_model_id(model, self.bedrock_model_id if model == self.answer_model else None)
+        return model
+
+
+@dataclass
+class Exchange:
+    """One model call as sent and as answered (for `--save-transcript`)."""
+
+    request: dict[str, Any]
+    response: dict[str, Any] | None = None
+
+
+@dataclass
+class TranscriptRecorder:
+    exchanges: list[Exchange] = field(default_factory=list)
+
+
+class _RecordingStream:
+    """Wraps the SDK's stream manager: records the request kwargs and the final message."""
+
+    def __init__(self, manager: Any, exchange: Exchange) -> None:
+        self._manager = manager
+        self._exchange = exchange
+        self._stream: Any = None
+
+    async def __aenter__(self) -> Any:
+        self._stream = await self._manager.__aenter__()
+        original = self._stream.get_final_message
+        exchange = self._exchange
+
+        async def get_final_message() -> Any:
+            final = await original()
+            exchange.response = final.model_dump(mode="json", exclude_none=True)
+            return final
+
+        self._stream.get_final_message = get_final_message
+        return self._stream
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._manager.__aexit__(*exc)
 
 
 class ModelClient:
-    """One AsyncAnthropic client per process (connection pool), with our retry policy."""
+    """One async client per process (connection pool), with our retry policy.
+
+    The provider setting picks the SDK's client: `AsyncAnthropic` (Claude API),
+    `AsyncAnthropicBedrock` (SigV4-signed, `/model/<id>/invoke-with-response-stream`) or
+    `AsyncAnthropicVertex` (`…/publishers/anthropic/models/<id>:streamRawPredict`), so a
+    hospital can keep patient data inside its own cloud account. Everything above this class
+    is the same for the three.
+    """
 
     def __init__(self, config: ModelConfig, *, http_client: Any = None) -> None:
         self.config = config
-        kwargs: dict[str, Any] = {}
-        if http_client is not None:
-            kwargs["http_client"] = http_client
-        self._client = AsyncAnthropic(
-            api_key=config.api_key,
-            base_url=config.base_url,
-            timeout=config.timeout_s,
-            max_retries=config.max_retries,
-            middleware=[
+        self.recorder: TranscriptRecorder | None = None
+        kwargs: dict[str, Any] = {
+            "timeout": config.timeout_s,
+            "max_retries": config.max_retries,
+            "middleware": [
                 RetryPolicy(
                     overloaded_retries=config.overloaded_retries, max_retry_wait_s=config.max_retry_wait_s
                 )
             ],
-            **kwargs,
-        )
+        }
+        if http_client is not None:
+            kwargs["http_client"] = http_client
+        if config.provider == "bedrock":
+            self._client: Any = AsyncAnthropicBedrock(
+                aws_region=config.bedrock_region,
+                aws_access_key=config.aws_access_key,
+                aws_secret_key=config.aws_secret_key,
+                base_url=config.base_url,
+                **kwargs,
+            )
+        elif config.provider == "vertex":
+            self._client = AsyncAnthropicVertex(
+                region=config.vertex_region or "global",
+                project_id=config.vertex_project_id,
+                access_token=config.vertex_access_token,
+                base_url=config.base_url,
+                **kwargs,
+            )
+        else:
+            self._client = AsyncAnthropic(api_key=config.api_key, base_url=config.base_url, **kwargs)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelClient:
@@ -254,7 +365,7 @@ class ModelClient:
     def model(self) -> str:
         return self.config.answer_model
 
-    def stream(
+    def request_params(
         self,
         *,
         system: list[dict[str, Any]],
@@ -262,17 +373,51 @@ class ModelClient:
         tools: list[dict[str, Any]],
         model: str | None = None,
         max_tokens: int | None = None,
-    ) -> Any:
-        """An async context manager yielding the SDK's MessageStream (iterate; get_final_message)."""
+    ) -> dict[str, Any]:
+        """The exact Messages API parameters of one call (thinking explicit, max_tokens sized for it)."""
+        chosen = model or self.config.answer_model
+        plan = thinking_request(
+            chosen,
+            self.config.thinking,
+            max_tokens or self.config.max_tokens,
+            self.config.thinking_budget_tokens,
+        )
         kwargs: dict[str, Any] = {
-            "model": model or self.config.answer_model,
-            "max_tokens": max_tokens or self.config.max_tokens,
+            "model": self.config.wire_model(chosen),
+            "max_tokens": plan.max_tokens,
             "system": system,
             "messages": messages,
         }
+        if plan.thinking is not None:
+            kwargs["thinking"] = plan.thinking
         if tools:
             kwargs["tools"] = tools
-        return self._client.messages.stream(**kwargs)
+        return kwargs
+
+    def stream(self, **params: Any) -> Any:
+        """An async context manager yielding the SDK's MessageStream (iterate; get_final_message)."""
+        kwargs = self.request_params(**params)
+        manager = self._client.messages.stream(**kwargs)
+        if self.recorder is None:
+            return manager
+        exchange = Exchange(request=json.loads(json.dumps(kwargs, default=str)))
+        self.recorder.exchanges.append(exchange)
+        return _RecordingStream(manager, exchange)
 
     async def close(self) -> None:
         await self._client.close()
+
+
+__all__ = [
+    "MODELS",
+    "Exchange",
+    "ModelClient",
+    "ModelConfig",
+    "ModelFailure",
+    "RetryPolicy",
+    "TranscriptRecorder",
+    "classify_error",
+    "estimate_cost",
+    "sdk_model_ids",
+    "usage_from",
+]

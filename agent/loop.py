@@ -198,8 +198,13 @@ class ClaudeAgent:
         for iteration in range(1, self.max_iterations + 1):
             turn_started = time.perf_counter()
             turn_text: list[str] = []
+            thinking_shown = False
             async with self.client.stream(system=system, messages=messages, tools=self.tools) as stream:
                 async for chunk in stream:
+                    if chunk.type == "thinking" and not thinking_shown:
+                        # thinking is never answer text: one status line, the text stays in the turn
+                        thinking_shown = True
+                        yield StatusEvent(text="Thinking…")
                     if chunk.type != "text" or not chunk.text:
                         continue
                     state.clock.text_started()

@@ -90,7 +90,33 @@ class Settings(BaseSettings):
         description="A 429 asking to wait longer than this fails at once with 'try again in N s'.",
     )
     max_agent_iterations: int = Field(default=8, ge=1, le=50)
-    max_answer_tokens: int = Field(default=2048, ge=64)
+    max_answer_tokens: int = Field(
+        default=2048,
+        ge=64,
+        description="Tokens for the answer itself; thinking, when on, gets its room on top in max_tokens.",
+    )
+    model_provider: Literal["anthropic", "bedrock", "vertex"] = Field(
+        default="anthropic",
+        description="Where Claude runs: the Claude API (needs ANTHROPIC_API_KEY), Amazon Bedrock (AWS "
+        "credential chain, SigV4) or Google Vertex AI (application default credentials), so patient data "
+        "can stay inside the hospital's own cloud account.",
+    )
+    thinking: Literal["auto", "off", "adaptive", "budget"] = Field(
+        default="auto",
+        description="Claude's thinking, sent explicitly: auto = off where the model allows it, adaptive where "
+        "it cannot be turned off; budget = manual extended thinking (older models).",
+    )
+    thinking_budget_tokens: int = Field(
+        default=2048, ge=1024, description="budget_tokens when thinking=budget (max_tokens adds the answer's share)."
+    )
+    bedrock_region: str | None = Field(default=None, description="AWS region of the Bedrock runtime endpoint.")
+    bedrock_model_id: str | None = Field(
+        default=None,
+        description="Bedrock model id or inference-profile ARN for the answer model. Unset: the model table's "
+        "mapping (anthropic.<model id>).",
+    )
+    vertex_project_id: str | None = Field(default=None, description="Google Cloud project for Vertex AI.")
+    vertex_region: str | None = Field(default=None, description="Vertex AI region (e.g. europe-west1, global).")
 
     # --- server ---------------------------------------------------------------------------
     host: str = "127.0.0.1"
@@ -133,7 +159,10 @@ class Settings(BaseSettings):
 
     @property
     def offline(self) -> bool:
-        """No API key: the offline planner answers."""
+        """No way to reach Claude (Claude API without a key): the offline planner answers.
+        Bedrock and Vertex authenticate with the cloud's own credentials, not a key."""
+        if self.model_provider != "anthropic":
+            return False
         return self.anthropic_api_key is None or not self.anthropic_api_key.get_secret_value()
 
     def resolved_data_dir(self) -> Path:

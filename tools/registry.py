@@ -35,7 +35,7 @@ from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
 from tools.results import HandleBook, ToolResult
-from tools.schema import FORBIDDEN_FIELD_WORDS, strict_schema
+from tools.schema import FORBIDDEN_FIELD_WORDS, plain_schema, strict_schema
 from tools.scope import PatientScope
 
 log = logging.getLogger(__name__)
@@ -119,16 +119,19 @@ class Tool:
     writes: bool = False  # writing tools never run in parallel with others
     status_text: str = "Looking up your record…"
 
+    @property
+    def strict(self) -> bool:
+        """Strict (grammar-constrained) for writes only: the request-wide strict budget is small."""
+        return self.writes
+
     def schema(self) -> dict[str, Any]:
-        return strict_schema(self.input_model)
+        return strict_schema(self.input_model) if self.strict else plain_schema(self.input_model)
 
     def definition(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "input_schema": self.schema(),
-            "strict": True,
-        }
+        definition = {"name": self.name, "description": self.description, "input_schema": self.schema()}
+        if self.strict:
+            definition["strict"] = True
+        return definition
 
 
 def describe_validation_error(tool: str, error: ValidationError) -> str:
@@ -156,7 +159,7 @@ class Registry:
     def add(self, tool: Tool) -> None:
         if tool.name in self._tools:
             raise ValueError(f"tool {tool.name} registered twice")
-        tool.schema()  # fail at start, not at call time, on a bad input model
+        strict_schema(tool.input_model)  # fail at start, not at call time (also: no patient field)
         self._tools[tool.name] = tool
 
     def tool(self, name: str, *, section: str, writes: bool = False, status_text: str | None = None):

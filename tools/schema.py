@@ -1,4 +1,10 @@
-"""Pydantic input model → the JSON schema a strict Anthropic tool definition accepts.
+"""Pydantic input model → the JSON schema of an Anthropic tool definition (strict or plain).
+
+Strict tools share ONE grammar budget per request (at most 20 strict tools, 24 optional and 16
+union-typed parameters across all strict schemas: `agent.contract`), so only the tools whose
+mistakes would cost something — the writes — are strict (`Tool.strict`); read tools send a
+compact plain schema (`plain_schema`) and rely on the registry's server-side validation,
+which already answers a bad argument with an error the model can fix.
 
 Strict tool use compiles the schema into a sampling grammar that supports only a subset of
 JSON Schema: no `$ref` to outside definitions we cannot inline, no numeric bounds, no string
@@ -82,6 +88,50 @@ def _transform(node: Any, defs: dict[str, Any]) -> Any:
         out.setdefault("properties", {})
         out["additionalProperties"] = False
     return out
+
+
+def _compact(node: Any, defs: dict[str, Any]) -> Any:
+    """Plain JSON Schema for a non-strict tool: refs inlined, titles dropped, `X | None` → X.
+
+    Non-strict schemas are not compiled into a grammar, so bounds and defaults stay native
+    (shorter than words), and an optional field needs no `null` branch: leaving it out means
+    "none", and the registry's pydantic model still validates every call.
+    """
+    if isinstance(node, list):
+        return [_compact(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = copy.deepcopy(defs[node["$ref"].split("/")[-1]])
+        return _compact({**target, **{k: v for k, v in node.items() if k != "$ref"}}, defs)
+    branches = node.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+        if len(kept) == 1 and len(kept) < len(branches):
+            merged = {**kept[0], **{k: v for k, v in node.items() if k != "anyOf"}}
+            return _compact(merged, defs)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        if key in ("properties", "$defs"):
+            out[key] = {name: _compact(v, defs) for name, v in value.items()}
+        else:
+            out[key] = _compact(value, defs)
+    if out.get("type") == "object" or "properties" in out:
+        out.setdefault("properties", {})
+        out["additionalProperties"] = False
+    return out
+
+
+def plain_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The compact, non-strict input schema of a read tool (see `_compact`)."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+    schema = _compact(raw, defs)
+    schema.pop("description", None)
+    schema["type"] = "object"
+    return schema
 
 
 def strict_schema(model: type[BaseModel]) -> dict[str, Any]:

@@ -83,3 +83,44 @@ def test_ask_with_a_record_scope_of_a_missing_record_is_refused(cli_env):
 def test_bad_scope_is_a_clear_error(cli_env, bad):
     result = runner.invoke(app, ["ask", "--patient", "pat-cli-0001", "--scope", bad, "hello"])
     assert result.exit_code == 1 and "--scope" in result.stderr
+
+
+def test_ask_save_transcript_writes_every_model_call_as_sent_and_answered(cli_env, monkeypatch, tmp_path):
+    from agent import scripted_model
+    from agent.fake_api import FakeMessagesAPI
+    from agent.transcript import Transcript
+    from tests.conftest import test_settings
+
+    with FakeMessagesAPI() as api:
+        api.responder = scripted_model.respond
+        keyed = test_settings(anthropic_api_key="sk-ant-test-fake", anthropic_base_url=api.base_url)
+        monkeypatch.setattr("agent.cli.get_settings", lambda: keyed)
+        out = tmp_path / "t.json"
+        result = runner.invoke(
+            app,
+            [
+                "ask",
+                "--patient",
+                "pat-cli-0001",
+                "--save-transcript",
+                str(out),
+                "What medications am I taking?",
+            ],
+        )
+        assert result.exit_code == 0, result.output
+        assert not api.violations
+        sent = [r.body for r in api.message_requests]
+    transcript = Transcript.read(out)
+    assert transcript.patient_id == "pat-cli-0001" and transcript.model == "claude-sonnet-5-5"
+    (question,) = transcript.questions
+    assert [e["request"]["messages"] for e in question["exchanges"]] == [b["messages"] for b in sent]
+    assert question["exchanges"][0]["response"]["stop_reason"] == "tool_use"
+    assert question["exchanges"][-1]["response"]["stop_reason"] == "end_turn"
+    assert "transcript: 2 model calls" in result.stderr
+
+
+def test_save_transcript_in_offline_mode_is_a_clear_error(cli_env, tmp_path):
+    result = runner.invoke(
+        app, ["ask", "--patient", "pat-cli-0001", "--save-transcript", str(tmp_path / "t.json"), "hi"]
+    )
+    assert result.exit_code == 1 and "offline mode" in result.stderr

@@ -34,6 +34,7 @@ from agent.fake_api import (
     stream_error_frame,
     text_block,
     text_message,
+    thinking_block,
     tool_use_block,
     tool_use_message,
     usage,
@@ -57,6 +58,7 @@ __all__ = [
     "stream_error_frame",
     "text_block",
     "text_message",
+    "thinking_block",
     "tool_use_block",
     "tool_use_message",
     "usage",
@@ -71,19 +73,18 @@ def model_client_for(
     max_retry_wait_s: float = 5.0,
     timeout_s: float = 10.0,
     model: str = "claude-sonnet-5-5",
+    thinking: str = "auto",
 ) -> ModelClient:
     """A real SDK client pointed at the fake (a test key; never the environment's)."""
     return ModelClient(
-        ModelConfig(
-            api_key="sk-ant-test-fake",
-            base_url=api.base_url,
+        ModelConfig.local(
+            api.base_url,
             answer_model=model,
-            aux_model="claude-haiku-5-5",
             timeout_s=timeout_s,
             max_retries=max_retries,
             overloaded_retries=overloaded_retries,
             max_retry_wait_s=max_retry_wait_s,
-            max_tokens=1024,
+            thinking=thinking,
         )
     )
 

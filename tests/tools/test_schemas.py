@@ -32,7 +32,7 @@ def current(registry: Registry) -> dict:
         tool["name"]: {
             "description": tool["description"],
             "input_schema": tool["input_schema"],
-            "strict": tool["strict"],
+            "strict": tool.get("strict", False),
         }
         for tool in registry.definitions()
     }
@@ -61,13 +61,17 @@ def _walk(node, path=""):
             yield from _walk(value, f"{path}/{i}")
 
 
-def test_schemas_are_strict_and_name_no_patient(registry):
+def test_write_tools_are_strict_and_no_schema_names_a_patient(registry):
+    """Strict (grammar-constrained) only where a wrong argument would change something: the
+    writes. The strict budget is request-wide (tests/tools/test_strict_budget.py)."""
     for tool in registry.definitions():
         schema = tool["input_schema"]
-        assert tool["strict"] is True
+        assert tool.get("strict", False) is registry.get(tool["name"]).writes, tool["name"]
         assert schema["type"] == "object" and schema["additionalProperties"] is False
         for prop in schema["properties"]:
             assert not any(word in prop.lower() for word in FORBIDDEN_FIELD_WORDS), (tool["name"], prop)
+        if not tool.get("strict"):
+            continue
         for path, node in _walk(schema):
             if path.endswith("/properties"):
                 continue  # property names, not keywords
@@ -77,11 +81,14 @@ def test_schemas_are_strict_and_name_no_patient(registry):
                 assert node.get("additionalProperties") is False, f"{tool['name']}{path}"
 
 
-def test_bounds_moved_into_descriptions_are_still_enforced(registry, db):
+def test_bounds_are_stated_to_the_model_and_enforced_by_the_registry(registry, db):
     from tests.tools.conftest import make_ctx
+    from tools.schema import strict_schema
 
-    limit = registry.get("get_labs").schema()["properties"]["limit"]
-    assert "at most 100" in limit["description"]
+    # a plain (read) schema states the bound natively; a strict one moves it into words
+    assert registry.get("get_labs").schema()["properties"]["limit"]["maximum"] == 100
+    strict_limit = strict_schema(registry.get("get_labs").input_model)["properties"]["limit"]
+    assert "at most 100" in strict_limit["description"] and "maximum" not in strict_limit
     result = registry.execute(make_ctx(db, "nobody"), "get_labs", {"limit": 101})
     assert not result.ok and result.error_kind == "bad_argument" and "limit" in result.text
 
