@@ -67,30 +67,39 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure(
     agent: Any, embedder: TimedEmbedder | None, asks: list[tuple[str, str, str]], now: Any
-) -> tuple[list[float], list[float]]:
-    """(total ms, ms without embedding) per question."""
+) -> tuple[list[float], list[float], list[float]]:
+    """(total ms, ms without embedding, ms inside tool calls) per question."""
 
-    async def main() -> tuple[list[float], list[float]]:
-        totals, planner = [], []
+    async def main() -> tuple[list[float], list[float], list[float]]:
+        totals, planner, tools = [], [], []
         for n, (patient_id, role, question) in enumerate(asks):
             scope = PatientScope(patient_id=patient_id, role=role, actor="bench:offline", conversation_id=f"bench-offline-{n}")  # fmt: skip
             before = embedder.seconds if embedder else 0.0
             started = time.perf_counter()
+            tool_ms = 0.0
             async for event in agent.run(AgentRequest(scope=scope, question=question, now=now)):
                 if isinstance(event, DoneEvent):
+                    tool_ms = float(event.metrics.get("tool_ms") or 0.0)
                     break
             wall = time.perf_counter() - started
             embedding = (embedder.seconds - before) if embedder else 0.0
             totals.append(wall * 1000)
             planner.append((wall - embedding) * 1000)
-        return totals, planner
+            tools.append(tool_ms)
+        return totals, planner, tools
 
     return asyncio.run(main())
 
 
-def report(totals: list[float], planner: list[float]) -> Table:
+def report(totals: list[float], planner: list[float], tools: list[float]) -> Table:
     table = Table("measure", "n", "p50 ms", "p95 ms", "max ms", title="Offline answer latency")
-    for name, values in (("whole answer", totals), ("excluding embedding", planner)):
+    rest = [p - t for p, t in zip(planner, tools, strict=True)]
+    for name, values in (
+        ("whole answer", totals),
+        ("excluding embedding", planner),
+        ("of which inside tool calls", tools),
+        ("planner, grounding, events (no tools, no embedding)", rest),
+    ):
         table.add_row(
             name,
             str(len(values)),
@@ -103,5 +112,5 @@ def report(totals: list[float], planner: list[float]) -> Table:
     return table
 
 
-def print_report(totals: list[float], planner: list[float]) -> None:
-    console.print(report(totals, planner))
+def print_report(totals: list[float], planner: list[float], tools: list[float]) -> None:
+    console.print(report(totals, planner, tools))

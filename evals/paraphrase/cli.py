@@ -117,8 +117,8 @@ def bench_offline_command(
         agent = build_eval_agent("offline", settings, db, embedder=embedder)
         measure(agent, embedder, asks[:20], now)  # warm-up: model session, caches, connections
         console.print(f"timing {len(asks)} questions over {len(records)} patients")
-        totals, planner = measure(agent, embedder, asks, now)
-        print_report(totals, planner)
+        totals, planner, tools = measure(agent, embedder, asks, now)
+        print_report(totals, planner, tools)
     finally:
         db.dispose()
 
