@@ -543,6 +543,8 @@ class Planner:
     # -- reading the record ----------------------------------------------------------------
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
+        if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
+            return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
         sections = list(record_intents)
         for s in concept_sections:
