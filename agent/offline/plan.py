@@ -676,6 +676,8 @@ class Planner:
                     ids = [call("search_notes", {"query": notes_query(question), **win})]
                     topics.append(Topic(section, "list", None, ids, window))
             elif section == "allergies":
+                if op == "conflict" and any(t.operation == "conflict" for t in topics):
+                    continue  # the one drug–allergy check already answers it
                 if op == "conflict" and "check_drug_allergies" in self.available:
                     topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
                 else:
