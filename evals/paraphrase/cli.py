@@ -35,6 +35,17 @@ def _table(summary: Summary, key: str, title: str) -> Table:
     return table
 
 
+def _records(db, patients: int, now) -> list:
+    """The evaluation's reading of the first N patients (all when 0); fails when there are none."""
+    with db.admin.connect() as conn:
+        ids = [r[0] for r in conn.execute(text("SELECT patient_id FROM patients ORDER BY patient_id"))]
+        ids = ids[:patients] if patients else ids
+        records = [r for pid in ids if (r := read_record(conn, pid, now)) is not None]
+    if not records:
+        raise fail("no patients in the database; run `chartside up` or `chartside eval demo` first")
+    return records
+
+
 @eval_app.command("paraphrase")
 def paraphrase_command(
     part: str = typer.Option("tune", "--part", help="tune | frozen | all"),
@@ -48,13 +59,7 @@ def paraphrase_command(
     db = open_database(settings)
     now = reference_now()
     try:
-        with db.admin.connect() as conn:
-            ids = [r[0] for r in conn.execute(text("SELECT patient_id FROM patients ORDER BY patient_id"))]
-            if patients:
-                ids = ids[:patients]
-            records = [r for pid in ids if (r := read_record(conn, pid, now)) is not None]
-        if not records:
-            raise fail("no patients in the database; run `chartside up` or `chartside eval demo` first")
+        records = _records(db, patients, now)
         suite = build_suite(records, parts=PARTS[part])
         try:
             agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
@@ -103,12 +108,7 @@ def bench_offline_command(
     db = open_database(settings)
     now = reference_now()
     try:
-        with db.admin.connect() as conn:
-            ids = [r[0] for r in conn.execute(text("SELECT patient_id FROM patients ORDER BY patient_id"))]
-            ids = ids[:patients] if patients else ids
-            records = [r for pid in ids if (r := read_record(conn, pid, now)) is not None]
-        if not records:
-            raise fail("no patients in the database; run `chartside up` or `chartside eval demo` first")
+        records = _records(db, patients, now)
         suite = build_suite(records, parts=("tune",))
         asks = [(q.fact.patient_id, q.fact.role, q.text) for q in suite.questions[:limit]]
         asks += [(records[n % len(records)].patient.patient_id, "patient", q) for n, q in enumerate(QUOTED)]
