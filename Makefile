@@ -9,7 +9,7 @@ PIP_PROGRESS = awk '/^Collecting/ { n++; printf "\r  %d packages resolved (%s)  
 	/^Installing collected/ { printf "\n  installing %d packages (a minute or two)…\n", n; fflush() } \
 	/^Successfully installed/ { print "  installed" }'
 
-.PHONY: run test test-slow lint format venv eval clean-db
+.PHONY: run test test-slow test-citus citus lint format venv eval clean-db
 
 venv: $(VENV)/.installed
 
@@ -37,6 +37,14 @@ test: venv
 test-slow: venv
 	$(BIN)/pytest -q -m slow
 
+## citus: build Citus 14 from ../shared/citus/ against the embedded PostgreSQL into .chartside/citus/ (cached; fails when the source is absent)
+citus: venv
+	$(PY) -m records.citus_build
+
+## test-citus: tools, ingestion, booking, isolation and RLS tests on a local coordinator + 2 workers (fails, never skips, without Citus)
+test-citus: citus
+	$(PY) -m tests.citus.run_suite
+
 lint: venv
 	$(BIN)/ruff check .
 
@@ -49,4 +57,4 @@ eval: venv
 	$(BIN)/chartside eval demo
 
 clean-db:
-	rm -rf .chartside/pgdata
+	rm -rf .chartside/pgdata .chartside/cluster .chartside/cluster-test

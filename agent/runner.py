@@ -14,16 +14,26 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from agent.base import Agent, AgentRequest
-from agent.events import DoneEvent, ErrorEvent, Event, TextEvent, ToolCallEvent
-from agent.guardrails import Verdict, screen
+from agent.events import (
+    DoneEvent,
+    ErrorEvent,
+    Event,
+    TextEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from agent.execution import citation_events
 from agent.leak_guard import LEAK_REPLY, LeakGuard
 from agent.metrics import RunClock, answer_metrics
 from agent.other_patient import BoundPatient, load_bound_patient, named_others, other_patient_reply
 from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
+from agent.safety.gate import SafetyGate, Verdict
+from agent.safety.refusal import compose, fact_calls
+from agent.safety.shared import shared
 from agent.scoping import declared_summary
-from records.database import Database
 from records.settings import Settings
-from tools.registry import Registry
+from tools.registry import Database, Registry, ToolContext
+from tools.results import HandleBook
 
 
 def prompt_leak_guard() -> LeakGuard:
@@ -36,10 +46,21 @@ class GuardedAgent:
     goes through the prompt-leak filter (`agent.leak_guard`) before anyone sees it."""
 
     def __init__(
-        self, inner: Agent, bound_patient: Callable[[str], BoundPatient | None] | None = None
+        self,
+        inner: Agent,
+        bound_patient: Callable[[str], BoundPatient | None] | None = None,
+        gate: SafetyGate | None = None,
     ) -> None:
         self.inner = inner
         self.bound_patient = bound_patient  # names of the bound patient, for the other-patient screen
+        if gate is None:
+            # the inner agent's embedder (shared, so its search reuses the question's vector)
+            embedder = shared(getattr(inner, "embedder", None))
+            if embedder is not None:
+                inner.embedder = embedder  # type: ignore[attr-defined]
+            db = getattr(inner, "db", None)
+            gate = SafetyGate(embedder, getattr(db, "settings", None))
+        self.gate = gate
 
     @property
     def mode(self) -> str:
@@ -53,13 +74,23 @@ class GuardedAgent:
 
     async def run(self, request: AgentRequest) -> AsyncIterator[Event]:
         clock = RunClock()
-        verdict = screen(request.question, request.scope.role) or await self._other_patient(request)
+        # THE safety gate: every path (web, CLI, offline, Claude, evaluations) comes through here
+        verdict = await asyncio.to_thread(self.gate.check, request.question, request.scope.role)
+        verdict = verdict or await self._other_patient(request)
         if verdict is not None:
+            reply = verdict.reply
+            if verdict.kind == "clinical_advice":
+                reply = ""
+                async for event in self._helpful_refusal(request):
+                    if isinstance(event, TextEvent):
+                        reply = event.delta
+                    else:
+                        yield event
             clock.text_started()
-            yield TextEvent(delta=verdict.reply)
+            yield TextEvent(delta=reply)
             scope = declared_summary(request.ask_scope)  # as asked: nothing was looked up
             yield DoneEvent(
-                answer=verdict.reply,
+                answer=reply,
                 mode="guardrail",
                 scope=scope,
                 metrics=answer_metrics(
@@ -67,6 +98,7 @@ class GuardedAgent:
                     scope=scope,
                     guardrail=verdict.kind,
                     category=verdict.category,
+                    detector=verdict.source,
                     role=request.scope.role,
                 ),
             )
@@ -113,6 +145,33 @@ class GuardedAgent:
             metrics=answer_metrics(clock, scope=scope, output_filter=guard.tripped, role=request.scope.role),
         )
 
+    async def _helpful_refusal(self, request: AgentRequest) -> AsyncIterator[Event]:
+        """The factual part of an advice question, from the tools (cited), then the refusal text
+        (yielded last, as one TextEvent). A lookup that fails leaves just the scripted sentences."""
+        registry: Registry | None = getattr(self.inner, "registry", None)
+        db = getattr(self.inner, "db", None)
+        texts: list[str] = []
+        if registry is not None and db is not None:
+            ctx = ToolContext(scope=request.scope, db=db, handles=HandleBook(), now=request.now)
+            for n, call in enumerate(fact_calls(request.question, set(registry.names())), start=1):
+                call_id = f"safety-{n}"
+                yield ToolCallEvent(id=call_id, name=call.tool, input=call.args)
+                result = await asyncio.to_thread(registry.execute, ctx, call.tool, call.args)
+                yield ToolResultEvent(
+                    id=call_id,
+                    name=call.tool,
+                    ok=result.ok,
+                    summary=result.text.splitlines()[0][:200] if result.text else "",
+                    handles=result.handles,
+                    total=result.total,
+                    truncated=result.truncated,
+                )
+                if result.ok and result.total:
+                    texts.append(result.text)
+                    for citation in citation_events(result.citations):
+                        yield citation
+        yield TextEvent(delta=compose(texts))
+
     async def _other_patient(self, request: AgentRequest) -> Verdict | None:
         """A scripted reply when the question names someone other than the bound patient."""
         if self.bound_patient is None:
@@ -153,6 +212,7 @@ def build_agent(
 ) -> GuardedAgent:
     """Claude when a key (or an explicit client) is available, else the offline planner."""
     registry = registry if registry is not None else default_registry()
+    embedder = shared(embedder)  # one question embedding, shared by the gate, planner and search
     if not force_offline and (model_client is not None or not settings.offline):
         from agent.llm import ModelClient
         from agent.loop import ClaudeAgent
@@ -165,4 +225,8 @@ def build_agent(
         from agent.offline import OfflineAgent
 
         inner = OfflineAgent(registry, db, embedder=embedder)
-    return GuardedAgent(inner, bound_patient=lambda patient_id: load_bound_patient(db, patient_id))
+    return GuardedAgent(
+        inner,
+        bound_patient=lambda patient_id: load_bound_patient(db, patient_id),
+        gate=SafetyGate(embedder, settings),
+    )

@@ -106,8 +106,11 @@ class StateGuard:
             },
         )
         conn.execute(
-            text("UPDATE appointment_slots SET booked_appointment_id = :id WHERE id = :slot"),
-            {"id": setup.appointment_id, "slot": setup.slot_id},
+            # the slot names its patient too (the slot guard policy, migration 0009)
+            text(
+                "UPDATE appointment_slots SET booked_appointment_id = :id, booked_patient_id = :pid WHERE id = :slot"
+            ),
+            {"id": setup.appointment_id, "pid": patient_id, "slot": setup.slot_id},
         )
 
     def undo_setups(self, question: Question) -> None:
@@ -121,7 +124,7 @@ class StateGuard:
                 elif isinstance(setup, BookExisting):
                     conn.execute(
                         text(
-                            "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = :id"
+                            "UPDATE appointment_slots SET booked_appointment_id = NULL, booked_patient_id = NULL WHERE booked_appointment_id = :id"
                         ),
                         {"id": setup.appointment_id},
                     )
@@ -184,7 +187,7 @@ class StateGuard:
             if new_ids:
                 conn.execute(
                     text(
-                        "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = ANY(:ids)"
+                        "UPDATE appointment_slots SET booked_appointment_id = NULL, booked_patient_id = NULL WHERE booked_appointment_id = ANY(:ids)"
                     ),
                     {"ids": new_ids},
                 )
@@ -208,9 +211,10 @@ class StateGuard:
                 if old["status"] == "booked":
                     conn.execute(
                         text(
-                            "UPDATE appointment_slots SET booked_appointment_id = :id WHERE id = :slot AND booked_appointment_id IS NULL"
+                            "UPDATE appointment_slots SET booked_appointment_id = :id, booked_patient_id = :pid "
+                            "WHERE id = :slot AND booked_appointment_id IS NULL"
                         ),
-                        {"id": appt_id, "slot": old["slot_id"]},
+                        {"id": appt_id, "pid": pid, "slot": old["slot_id"]},
                     )
             conn.execute(
                 text("DELETE FROM offered_slots WHERE patient_id = :pid AND conversation_id = :conv"),
@@ -239,7 +243,7 @@ class StateGuard:
                 if ids:
                     conn.execute(
                         text(
-                            "UPDATE appointment_slots SET booked_appointment_id = NULL WHERE booked_appointment_id = ANY(:ids)"
+                            "UPDATE appointment_slots SET booked_appointment_id = NULL, booked_patient_id = NULL WHERE booked_appointment_id = ANY(:ids)"
                         ),
                         {"ids": ids},
                     )

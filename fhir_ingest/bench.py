@@ -27,6 +27,7 @@ from fhir_ingest.prepare import gc_paused
 from fhir_ingest.report import IngestReport
 from fhir_ingest.source import discover
 from records import migrate
+from records.cluster import Cluster
 from records.database import Database, normalise_url
 from records.embedded import drop_database, ensure_database, start_embedded
 from records.models import Base
@@ -62,11 +63,22 @@ class BenchResult:
 
 
 @contextmanager
-def scratch_database(settings: Settings) -> Iterator[Database]:
-    """A new, migrated database on the configured server; dropped afterwards."""
+def scratch_database(settings: Settings, cluster: Cluster | None = None) -> Iterator[Database]:
+    """A new, migrated database on the configured server (or on every node of the local Citus
+    `cluster`, where the migration also distributes it); dropped afterwards."""
     name = f"chartside_bench_{os.getpid()}"
     password = settings.app_db_password.get_secret_value()
-    if settings.database_url:
+    if cluster is not None:
+        cluster.drop_database(name)
+        admin = make_url(normalise_url(cluster.prepare_database(name)))
+        app_url = admin.set(username=settings.app_db_role, password=password)
+        db = Database(
+            settings=settings,
+            admin_url=admin.render_as_string(hide_password=False),
+            app_url=app_url.render_as_string(hide_password=False),
+        )
+        drop = lambda: cluster.drop_database(name)  # noqa: E731
+    elif settings.database_url:
         admin = make_url(normalise_url(settings.database_url))
         maintenance = admin.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(maintenance, autocommit=True) as conn:
@@ -120,7 +132,13 @@ def parse_only_seconds(paths: list[Path]) -> float:
 
 
 def run_benchmark(
-    settings: Settings, paths: list[Path], *, rounds: int = 5, validate: bool = False, workers: int = 0
+    settings: Settings,
+    paths: list[Path],
+    *,
+    rounds: int = 5,
+    validate: bool = False,
+    workers: int = 0,
+    cluster: Cluster | None = None,
 ) -> BenchResult:
     files, _ = discover(paths)
     if not files:
@@ -130,7 +148,7 @@ def run_benchmark(
     with_workers: list[float] = []
     unchanged_times: list[float] = []
     validation = None
-    with scratch_database(settings) as db:
+    with scratch_database(settings, cluster) as db:
         for _ in range(rounds):
             _empty(db)
             parse_times.append(parse_only_seconds(files))

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
-from chartside.console import console, err_console, fail
+from chartside.console import console, err_console, fail, reporter
 from fhir_ingest.report import IngestReport
 from records import migrate
 from records.database import Database, open_database
@@ -52,7 +52,7 @@ def ingest_command(
     try:
         migrate.upgrade(db)
         report = ingest_paths(
-            db, paths, validate=validate, force=force, show_progress=not as_json, workers=workers
+            db, paths, validate=validate, force=force, progress=None if as_json else reporter, workers=workers
         )
         for step in AFTER_INGEST:
             step(db, report)
@@ -142,6 +142,11 @@ def bench_ingest_command(
     ),
     validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
     workers: int = typer.Option(0, "--workers", min=0, help="Also measure with this many worker processes."),
+    cluster: bool = typer.Option(
+        False,
+        "--cluster",
+        help="Also ingest into the local Citus cluster (`chartside cluster up`) and compare.",
+    ),
 ) -> None:
     """Ingest throughput vs. a plain orjson parse of the same files, measured side by side."""
     from fhir_ingest.bench import run_benchmark
@@ -149,6 +154,9 @@ def bench_ingest_command(
     target = path or DEFAULT_BENCH_PATH
     if not target.exists():
         raise fail(f"{target} does not exist; pass a folder of Synthea bundles")
+    if cluster:
+        _bench_ingest_on_cluster(target, rounds)
+        return
     try:
         result = run_benchmark(get_settings(), [target], rounds=rounds, validate=validate, workers=workers)
     except FileNotFoundError as exc:
@@ -196,6 +204,47 @@ def bench_ingest_command(
             f"validation / ingest ratio: [bold]{result.validation_seconds / result.ingest_seconds:.1f}×[/]"
         )
     if result.failures:
+        raise typer.Exit(1)
+
+
+def _bench_ingest_on_cluster(target: Path, rounds: int) -> None:
+    """Single node vs the local Citus cluster: the same files, best of `rounds`, round by round."""
+    from fhir_ingest.bench import run_benchmark
+    from records.cluster import ClusterError, default_cluster
+
+    settings = get_settings()
+    nodes = default_cluster(settings.resolved_data_dir())
+    if not nodes.nodes() or not all(s.running for s in nodes.status()):
+        raise fail("the local Citus cluster is not running: `chartside cluster up` first")
+    single: list = []
+    clustered: list = []
+    try:
+        for _ in range(rounds):  # alternate, so both see the same machine noise
+            single.append(run_benchmark(settings, [target], rounds=1))
+            clustered.append(run_benchmark(settings, [target], rounds=1, cluster=nodes))
+    except (FileNotFoundError, ClusterError) as exc:
+        raise fail(str(exc)) from None
+    one = min(single, key=lambda r: r.ingest_seconds)
+    many = min(clustered, key=lambda r: r.ingest_seconds)
+    console.print(
+        f"[bold]{target}[/]: {one.files} files, {one.patients} patients, {one.resources:,} resources; "
+        f"best of {rounds} rounds each, alternating, each into an empty scratch database"
+    )
+    table = Table("measure", "single node s", f"cluster ({len(nodes.workers)} workers) s", "cluster / single")
+    for label, a, b in (
+        ("full ingest (1 txn/bundle, COPY)", one.ingest_seconds, many.ingest_seconds),
+        ("re-ingest unchanged files", one.unchanged_seconds, many.unchanged_seconds),
+    ):
+        table.add_row(label, f"{a:.3f}", f"{b:.3f}", f"{b / a:.2f}×")
+    console.print(table)
+    console.print(
+        f"resources/s: single {one.per_second(one.ingest_seconds)['resources']:,.0f}, "
+        f"cluster {many.per_second(many.ingest_seconds)['resources']:,.0f}"
+    )
+    failures = one.failures + many.failures
+    for error in failures:
+        err_console.print(f"[bold red]failed[/] {error}", soft_wrap=True)
+    if failures:
         raise typer.Exit(1)
 
 

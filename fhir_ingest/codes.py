@@ -69,7 +69,7 @@ def codeable(f: Fields | None, prefer: tuple[str, ...] = ()) -> Code:
         rank = {system: i for i, system in enumerate(prefer)}
         best = len(prefer)
         for c in codings:
-            r = rank.get(c.data.get("system"), len(prefer))
+            r = rank.get(c.string("system"), len(prefer))
             if r < best:
                 best, chosen = r, c
     picked = coding(chosen)

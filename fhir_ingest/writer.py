@@ -1,7 +1,7 @@
 """Writes one transformed bundle in ONE transaction: all of it, or (on any error) none of it.
 
-Patient bundles: the patient is set for the transaction (`set_config('app.patient_id', …,
-true)`, so row-level security checks every row written) and locked (two ingests of the same
+Patient bundles: the patient is set for the transaction (`SET LOCAL app.patient_id`, as
+`records.database` does, so row-level security checks every row written) and locked (two ingests of the same
 patient take turns). A patient already in the database has its record rows deleted and
 rewritten; rows that are not record data — conversations, appointments — stay, because the
 patient row is updated in place rather than deleted. Clinical notes whose text did not
@@ -29,7 +29,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 from fhir_ingest.references import ReferenceData, SharedTarget
 from fhir_ingest.transform import PATIENT_TABLES_IN_WRITE_ORDER, BundleResult
-from records.database import Database
+from records.database import Database, set_patient_sql
 from records.models import Base
 
 # Children first, so deleting never trips a foreign key. Notes are handled separately.
@@ -154,7 +154,8 @@ class RecordWriter:
             # atomic as ever; only the wait for the disk flush moves to `make_durable()`
             cur.execute("SET LOCAL synchronous_commit = off")
             if result.patient_id is not None:
-                cur.execute("SELECT set_config('app.patient_id', %s, true)", (result.patient_id,))
+                # SET LOCAL (not set_config): Citus forwards it to the workers (records.database)
+                cur.execute(set_patient_sql(result.patient_id))
                 cur.execute(
                     "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                     ("chartside.patient:" + result.patient_id,),
@@ -263,11 +264,13 @@ class RecordWriter:
             if c in row and c not in ("source_path", "ingested_at")
         ]
         updates = ", ".join(f"{_quote(c)} = EXCLUDED.{_quote(c)}" for c in columns if c != "patient_id")
+        # EXCLUDED.ingested_at, not now(): Citus refuses a non-IMMUTABLE function in the DO UPDATE
+        # SET of an INSERT into a distributed table (the VALUES' now() is evaluated once, the same)
         cur.execute(
             f"INSERT INTO patients ({', '.join(map(_quote, columns))}, source_path, ingested_at) "
             f"VALUES ({', '.join(['%s'] * len(columns))}, %s, now()) "
             f"ON CONFLICT (patient_id) DO UPDATE SET {updates}, source_path = EXCLUDED.source_path, "
-            "ingested_at = now()",
+            "ingested_at = EXCLUDED.ingested_at",
             (*(row[c] for c in columns), source_path),
         )
 

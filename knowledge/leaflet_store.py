@@ -20,7 +20,7 @@ from sqlalchemy import Connection, text
 
 from knowledge.blocks import DocumentError, LoadedDocument
 from knowledge.chunking import Chunk, chunk_blocks, embedding_text
-from knowledge.embeddings import Embedder
+from knowledge.embeddings import Embedder, Progress
 from knowledge.loaders import load_document, supported
 from records.database import Database
 
@@ -80,13 +80,15 @@ def _stored(conn: Connection) -> dict[str, tuple[str, bool]]:
 
 def _write(conn: Connection, item: _Prepared, vectors: list[list[float]], model_name: str) -> None:
     meta = item.document.meta
+    # EXCLUDED.ingested_at (the column's default, now()) rather than now(): Citus refuses a
+    # non-IMMUTABLE function in DO UPDATE SET on a distributed or reference table
     leaflet_id = conn.execute(
         text(
             "INSERT INTO leaflets (slug, title, category, reviewed, contact, source_path, format, sha256) "
             "VALUES (:slug, :title, :category, :reviewed, :contact, :path, :format, :sha) "
             "ON CONFLICT (slug) DO UPDATE SET title = EXCLUDED.title, category = EXCLUDED.category, "
             "reviewed = EXCLUDED.reviewed, contact = EXCLUDED.contact, source_path = EXCLUDED.source_path, "
-            "format = EXCLUDED.format, sha256 = EXCLUDED.sha256, ingested_at = now() RETURNING id"
+            "format = EXCLUDED.format, sha256 = EXCLUDED.sha256, ingested_at = EXCLUDED.ingested_at RETURNING id"
         ),
         {
             "slug": item.slug,
@@ -132,7 +134,7 @@ def ingest_leaflets(
     *,
     force: bool = False,
     prune: bool = False,
-    show_progress: bool = False,
+    progress: Progress | None = None,
 ) -> list[IngestOutcome]:
     """Bring the stored leaflets in line with `directory`. Returns one outcome per file."""
     files = find_files(directory)
@@ -165,7 +167,7 @@ def ingest_leaflets(
         prepared.append(_Prepared(path, slug, sha, document, chunks, existed=previous is not None))
 
     texts = [embedding_text(c, item.document.meta.title) for item in prepared for c in item.chunks]
-    vectors = embedder.embed_passages(texts, show_progress=show_progress, description="Embedding leaflets")
+    vectors = embedder.embed_passages(texts, progress=progress, description="Embedding leaflets")
     offset = 0
     for item in prepared:
         mine = vectors[offset : offset + len(item.chunks)]
@@ -191,6 +193,8 @@ def _prune(db: Database, keep: Iterable[str]) -> list[IngestOutcome]:
     return [IngestOutcome(Path(r.source_path), r.slug, "removed") for r in gone]
 
 
-def ensure_leaflets(db: Database, embedder: Embedder, *, show_progress: bool = False) -> list[IngestOutcome]:
+def ensure_leaflets(
+    db: Database, embedder: Embedder, *, progress: Progress | None = None
+) -> list[IngestOutcome]:
     """`make run` bootstrap: the shipped corpus, (re)embedded only where something changed."""
-    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, show_progress=show_progress)
+    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, progress=progress)

@@ -3,8 +3,14 @@
 Two engines, two roles: `admin` is the owner (migrations, ingestion, slot generation) and
 `app` is a non-owner role without BYPASSRLS that every tool and web request uses. Patient
 data is only ever read through `patient_transaction`, which sets `app.patient_id` for that
-one transaction (`set_config(..., true)`), so row-level security filters every statement
-and the setting cannot leak to the next user of a pooled connection.
+one transaction (`SET LOCAL`), so row-level security filters every statement and the setting
+cannot leak to the next user of a pooled connection.
+
+`SET LOCAL` rather than `set_config(…, true)` (same semantics on one server): on a Citus
+coordinator with `citus.propagate_set_commands = 'local'` (records.distribution sets it),
+`SET LOCAL` travels with the transaction to every worker it touches, where the shards'
+policies run; a `set_config` call does not, and the workers' policies would then see no
+patient and silently return nothing (measured; tests/citus/test_rls_on_workers.py).
 """
 
 from __future__ import annotations
@@ -13,13 +19,30 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, Engine, create_engine, text
+from psycopg import sql
+from sqlalchemy import Connection, Engine, create_engine
 from sqlalchemy.engine import make_url
 
 from records.embedded import EmbeddedServer, ensure_database, start_embedded
 from records.settings import Settings
 
-SET_PATIENT_SQL = text("SELECT set_config('app.patient_id', :patient_id, true)")
+
+def set_patient_sql(patient_id: str) -> str:
+    """`SET LOCAL app.patient_id = '<id>'`: a utility command takes no bind parameters, so the
+    id is quoted by psycopg as a literal (run it with `set_patient`, never through `text()`,
+    whose `:name` parsing would mangle ids with colons)."""
+    if not patient_id:
+        raise ValueError("patient_id is required")
+    return "SET LOCAL app.patient_id = " + sql.Literal(patient_id).as_string(None).strip()
+
+
+def set_patient(conn: Connection, patient_id: str) -> None:
+    """Set the patient for the rest of `conn`'s transaction.
+
+    Sent through the psycopg connection without parameters: SQLAlchemy's `exec_driver_sql`
+    passes an empty parameter list, which makes psycopg read a `%` in the id as a placeholder.
+    """
+    conn.connection.driver_connection.execute(set_patient_sql(patient_id))
 
 
 def normalise_url(url: str) -> str:
@@ -102,5 +125,5 @@ def patient_transaction(engine: Engine, patient_id: str) -> Iterator[Connection]
     if not patient_id:
         raise ValueError("patient_id is required")
     with engine.begin() as conn:
-        conn.execute(SET_PATIENT_SQL, {"patient_id": patient_id})
+        set_patient(conn, patient_id)
         yield conn

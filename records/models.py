@@ -562,6 +562,8 @@ class AppointmentSlot(Base):
     starts_at: Mapped[dt.datetime] = mapped_column(TZ, index=True)
     ends_at: Mapped[dt.datetime] = mapped_column(TZ)
     booked_appointment_id: Mapped[str | None] = mapped_column(Text, unique=True)
+    # set together with booked_appointment_id: the slot guard policy reads it (migration 0009)
+    booked_patient_id: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         # find_slots: free slots of a few departments in a date window (migration 0002)

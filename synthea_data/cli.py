@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from chartside.console import console, fail
+from chartside.console import console, fail, reporter
 from chartside.groups import bench_app
 from synthea_data.bench import median_counts, run_generation_benchmark
 from synthea_data.clock import REFERENCE_TODAY
@@ -45,7 +45,7 @@ def generate_command(
             out,
             patients=patients,
             seed=seed,
-            show_progress=True,
+            progress=reporter,
             overwrite=force,
             today=reference_day,
             reference_ranges=reference_ranges,

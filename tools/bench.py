@@ -8,6 +8,11 @@ databases so both see the same machine noise. A bare `SELECT 1` round trip on th
 application-role pool is measured in the same loop; every figure is also given as a ratio
 to it, and the last column is p95(large) / p95(small): close to 1 means latency does not
 grow with the population.
+
+`--cluster` compares a single node with the local Citus cluster instead (`chartside cluster
+up`; a coordinator + workers on this machine): the same population (`--large` patients, same
+seed) on the embedded server and distributed on the cluster, alternating call by call; the
+last column is then p95(cluster) / p95(single node).
 """
 
 from __future__ import annotations
@@ -63,10 +68,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _prepare(name: str, patients: int, seed: int) -> Population:
+def _prepare(name: str, patients: int, seed: int, on_cluster: bool = False, where: str = "") -> Population:
     settings = get_settings()
+    if on_cluster:  # the same database name, created on every node of the local cluster
+        from records.cluster import default_cluster
+
+        url = default_cluster(settings.resolved_data_dir()).prepare_database(name)
+        settings = settings.model_copy(update={"database_url": url, "app_database_url": None})
     db = open_database(settings, database_name=name)
-    migrate.upgrade(db)
+    migrate.upgrade(db)  # distributes the schema on the cluster
     missing = patients - populated_count(db)
     if missing > 0:
         with progress() as bar:
@@ -74,7 +84,8 @@ def _prepare(name: str, patients: int, seed: int) -> Population:
             fill(db, patients, seed, on_patient=lambda: bar.advance(task))
     fill_reference(db)
     generate_slots(db, days=28, seed=seed)
-    return Population(label=f"{patients:,}", db=db, patients=list(patient_ids(patients)))
+    label = f"{patients:,} {where}".strip()
+    return Population(label=label, db=db, patients=list(patient_ids(patients)))
 
 
 def _timed(fn: Callable[[], object]) -> float:
@@ -90,9 +101,18 @@ def bench_tools_command(
     ),
     calls: int = typer.Option(200, "--calls", help="Timed calls per tool and population."),
     seed: int = typer.Option(11, "--seed", help="Population and sampling seed."),
+    cluster: bool = typer.Option(
+        False, "--cluster", help="Single node vs the local Citus cluster, both with --large patients."
+    ),
 ) -> None:
     """p50/p95 of every tool vs a bare SELECT 1, on a small and a large population."""
-    pops = [_prepare(f"chartside_bench_{n}", n, seed) for n in (small, large)]
+    if cluster:
+        pops = [
+            _prepare(f"chartside_bench_{large}", large, seed, where="1 node"),
+            _prepare(f"chartside_bench_{large}", large, seed, on_cluster=True, where="cluster"),
+        ]
+    else:
+        pops = [_prepare(f"chartside_bench_{n}", n, seed) for n in (small, large)]
     registry: Registry = build_registry()
     rng = random.Random(seed)
 
@@ -146,6 +166,7 @@ def bench_tools_command(
         f"p95 ms ({large_label})",
         "p50 / SELECT 1",
         "p95 / SELECT 1",
+        f"p50 {large_label} / {small_label}",
         f"p95 {large_label} / {small_label}",
         title=f"chartside bench tools — {calls} calls per tool and population",
     )
@@ -166,10 +187,11 @@ def bench_tools_command(
             f"{l95:.2f}",
             f"{l50 / base50[large_label]:.1f}×",
             f"{l95 / base95[large_label]:.1f}×",
+            f"{l50 / s50:.2f}",
             f"{l95 / s95:.2f}",
         )
     console.print(table)
     console.print(
-        "Ratios to SELECT 1 are for the large population; every tool call includes validation and its audit "
-        "row (written in the same transaction)."
+        f"Ratios to SELECT 1 are for the {large_label} population; every tool call includes validation and "
+        "its audit row (written in the same transaction)."
     )

@@ -25,6 +25,7 @@ from agent.metrics import RunClock, answer_metrics
 from agent.offline.compose import (
     BLOCK_HEADINGS,
     OFFLINE_BANNER,
+    abstention,
     background_block,
     broaden,
     compose,
@@ -190,10 +191,12 @@ class OfflineAgent:
         for event in citation_events(c for h in cited_handles if (c := book.get(h)) is not None):
             yield event
         summary = use.summary() if use is not None else None
+        abstained, searched = abstention(plan, [record] if record is not None else outcomes, abstained)
         yield DoneEvent(
             answer=marked,
             mode="offline",
             abstained=abstained,
+            searched=searched,
             grounding=report,
             scope=summary,
             metrics=answer_metrics(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.background import BACKGROUND_HEADING
+from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
 from agent.offline.leads import Voice, lead_for
 from agent.offline.plan import Plan
@@ -116,6 +117,24 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     if len(blocks) == 1:
         return UNKNOWN_REPLY, True
     return "\n\n".join(blocks), bool(abstained) and all(abstained)
+
+
+def abstention(plan: Plan, outcomes: Sequence[ToolOutcome], composed: bool) -> tuple[bool, list[Searched]]:
+    """Whether this answer abstains, and what was looked at (the `done` event's marker, issue 15).
+
+    Abstaining means "the record does not show it" or "I can't answer": the composed answer
+    says so (`composed`: not recognised, nothing matched, or a searched-for concept is absent),
+    the planner could not read the question, or every lookup made for the answer found nothing
+    or failed. Background and vocabulary lookups are not the answer and are not passed here.
+    """
+    searched = [
+        Searched(tool=o.call.name, input=dict(o.call.input), rows=o.result.total, ok=o.result.ok)
+        for o in outcomes
+    ]
+    if composed or plan.kind in ("unknown", "clarify") or not outcomes:
+        return True, searched
+    answered = any(o.result.ok and (o.result.total > 0 or o.result.citations) for o in outcomes)
+    return not answered, searched
 
 
 def unmatched_words(plan: Plan, topic: Any) -> list[str]:

@@ -3,7 +3,9 @@
 Every sentence is built from tool rows (values, dates, handles), never from the question's
 words alone. "No" is said only when the concept was recognised and the whole history of its
 section was searched (status=all, no window), and the sentence says what was searched; a
-concept that linked to nothing is never denied. Returns (sentence, abstained).
+concept that linked to nothing is never denied. Returns (sentence, abstained): abstained is
+True when the sentence says the record does not show it (absent after searching, not matched,
+nothing in the window), the `done` event's marker that evaluators read (issue 15).
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 False,
             )
         if not rows:
-            return (f"{v.record.capitalize()} has no active medications.", False)
+            return (f"{v.record.capitalize()} has no active medications.", True)
         return (f"{v.you.capitalize()} {v.have} {len(active)} active medication(s)" + (f" and {len(rows) - len(active)} past one(s) listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
     active = [r for r in rows if r.get("active")]
@@ -120,7 +122,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
     if c.kind in CERTAIN_KINDS:
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
-        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", False)  # fmt: skip
+        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
 
 
@@ -163,7 +165,7 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if c.kind in CERTAIN_KINDS:
         return (
             f"No. {v.record.capitalize()} has no {c.name}: I searched every condition, active and resolved.",
-            False,
+            True,
         )
     return (f"I could not find '{c.said}' among the conditions in {v.record}.", True)
 
@@ -199,7 +201,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             )
         return (
             f"No. {v.record.capitalize()} has no {name} results: I searched every result and measurement.",
-            False,
+            True,
         )
     if topic.operation == "latest" or "count" not in rows[0]:
         if topic.concept is None:
@@ -296,8 +298,8 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             if n_all:
                 return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
             if topic.window is not None:
-                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", False)
-            return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", False)
+                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", True)
+            return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", True)
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
@@ -322,7 +324,7 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
     rows = [r for r in _rows(outcomes) if r.get("kind") == "allergy"]
     if topic.concept is None:
         if not rows:
-            return (f"No allergies are recorded in {v.record} (that is not proof there are none).", False)
+            return (f"No allergies are recorded in {v.record} (that is not proof there are none).", True)
         return (f"{len(rows)} allerg(y/ies) recorded in {v.record}:", False)
     c = topic.concept
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
@@ -330,20 +332,20 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
     if hits:
         r = hits[0]
         return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
-    return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", False)  # fmt: skip
+    return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
 
 
 def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
     if topic.concept is None:
-        return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", False)  # fmt: skip
+        return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", True)  # fmt: skip
     if given:
         r = given[0]
         return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded)" if len(given) > 1 else "") + ".", False)  # fmt: skip
     if rows:
         return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
-    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", False)
+    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
 
 
 def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
@@ -355,4 +357,4 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
-    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", False)
+    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)

@@ -456,7 +456,8 @@ def book_slot(
         claimed = conn.execute(
             update(s)
             .where(s.c.id == slot_id, s.c.booked_appointment_id.is_(None))
-            .values(booked_appointment_id=appointment_id)
+            # the slot names its patient too: the slot guard policy compares it (migration 0009)
+            .values(booked_appointment_id=appointment_id, booked_patient_id=patient_id)
         ).rowcount
     except IntegrityError as exc:  # the constraints caught a race the lock did not
         raise BookingRefused(
@@ -569,6 +570,6 @@ def cancel_appointment(
     conn.execute(
         update(s)
         .where(and_(s.c.id == row.slot_id, s.c.booked_appointment_id == appointment_id))
-        .values(booked_appointment_id=None)
+        .values(booked_appointment_id=None, booked_patient_id=None)
     )
     return Cancellation(appointment_id=appointment_id, already_cancelled=False)

@@ -73,7 +73,7 @@ def test_ask_with_a_section_scope_limits_the_tools_and_says_so(cli_env):
 
 def test_ask_with_a_record_scope_of_a_missing_record_is_refused(cli_env):
     result = runner.invoke(
-        app, ["ask", "--patient", "pat-cli-0001", "--scope", "record:observation:obs-nope", "Is this ok?"]
+        app, ["ask", "--patient", "pat-cli-0001", "--scope", "record:observation:obs-nope", "What is this?"]
     )
     assert result.exit_code == 0, result.output
     assert "That result is not in this patient's record." in result.stdout and cli_env.calls == []

@@ -275,7 +275,7 @@ def test_stated_value_is_checked_against_the_record_before_the_model_answers(
     fake_anthropic, registry, db, tool_log
 ):
     fake_anthropic.enqueue(text_message("Your record shows 7.2 % on 2024-03-05 [L1], not 6.1."))
-    events = run(make_agent(fake_anthropic, registry, db), ask("my A1C is 6.1, fine right?"))
+    events = run(make_agent(fake_anthropic, registry, db), ask("my A1C is 6.1, right?"))
     assert tool_log.calls[0][0] == "get_labs" and tool_log.calls[0][1]["query"] == "A1C"
     first = fake_anthropic.message_requests[0].body["messages"][0]["content"]
     note = first[1]["text"]

@@ -59,7 +59,7 @@ def test_section_scope_refuses_an_out_of_scope_tool_with_a_result_not_data(fake_
         tool_use_message([("get_medications", {}), ("get_labs", {"query": "A1C", "latest_only": True})]),
         text_message("Your latest HbA1c was 7.1 % on 2024-03-30 [L1]."),
     )
-    events = run(claude(fake_anthropic, world.db), request("Is my sugar ok?", ask_scope={"section": "labs"}))
+    events = run(claude(fake_anthropic, world.db), request("How is my sugar doing?", ask_scope={"section": "labs"}))
     done = done_of(events)
 
     # the model still sees every tool (stable cached prefix) but never the internal record lookup

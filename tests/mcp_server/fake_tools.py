@@ -194,8 +194,11 @@ def build_registry() -> Registry:
             },
         )
         conn.execute(
-            text("UPDATE appointment_slots SET booked_appointment_id = :a WHERE id = :s"),
-            {"a": appointment_id, "s": args.slot_id},
+            # the slot names its patient too (the slot guard policy, migration 0009)
+            text(
+                "UPDATE appointment_slots SET booked_appointment_id = :a, booked_patient_id = :p WHERE id = :s"
+            ),
+            {"a": appointment_id, "p": scope.patient_id, "s": args.slot_id},
         )
         c = ctx.handles.cite("appointment", appointment_id, "appointment")
         return ToolResult(

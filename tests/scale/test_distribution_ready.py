@@ -48,7 +48,10 @@ def test_the_patient_tables_are_the_ones_the_scaling_plan_names(db):
     with db.admin.connect() as conn:
         names = set(
             conn.execute(
-                text("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+                text(
+                    "SELECT table_name FROM information_schema.tables "
+                    "WHERE table_schema = 'public' AND table_type = 'BASE TABLE'"  # not Citus's views
+                )
             ).scalars()
         )
     assert names >= PATIENT_TABLES

@@ -1,0 +1,481 @@
+"""The lexical half of the safety gate: readable rules, explicit negation, explicit record framing.
+
+Every rule is a regular expression over the prepared text (`agent.safety.text.prepare`:
+normal form, typos mended) with a category. Emergency rules say whether their words also
+name a record item ("stroke", "overdose", "chest pain" are diagnoses as well as events): such
+a rule is skipped when the question is framed as a record, leaflet or booking question and
+carries no sign of something happening now. Rules that describe an act in progress ("took a
+whole bottle", "she's not breathing") are never skipped that way.
+
+Negation is explicit and local: a negator ("no", "not", "dont", "denies", "without",
+"never", "no longer") in the two words before a match cancels that match only ("no chest
+pain, just my results"). Suicidal wording that is itself negative ("I don't want to be alive
+anymore") is written into the rule, so the negator is inside the match, not before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question
+W = r"(?:\w+ ){0,%d}"  # up to N arbitrary words between two parts of a rule
+
+
+def gap(n: int) -> str:
+    return W % n
+
+
+@dataclass(frozen=True)
+class Rule:
+    category: str
+    pattern: re.Pattern[str]
+    record_word: bool = True  # may be a record/history item (skipped under record framing)
+
+
+def _rules(category: str, *patterns: str, record_word: bool = True) -> list[Rule]:
+    return [Rule(category, re.compile(p), record_word) for p in patterns]
+
+
+PAIN = r"(?:pain|pains|painful|hurts?|hurting|ache|aching|tight|tightness|pressure|crushing|crushed|squeez\w*|burning|heavy|heaviness|agony|killing)"
+PEOPLE = r"(?:he|she|they|hes|shes|theyre|him|her|my (?:\w+ )?(?:dad|father|mum|mom|mother|husband|wife|son|daughter|baby|toddler|child|kid|grandma|grandmother|grandpa|grandad|grandfather|friend|brother|sister|partner|neighbour|neighbor|roommate|boyfriend|girlfriend|uncle|aunt|little one|boy|girl|patient)|the (?:baby|patient|kid|child)|someone|a man|a woman)"
+KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old|\d+ yo)|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe))"
+INGEST = r"(?:swallowed|swallowing|swallow|drank|drunk|drinking|ate|eaten|eating|chewed|chewing|got into|ingested|licked|sucked on|se (?:tomo|trago|comio|bebio)|bebio|me tome|tome)"
+CHEMICAL = r"(?:bleach|drain|cleaner|cleaning|detergent|antifreeze|anti freeze|poison|battery|batteries|laundry pod|laundry|dishwasher|weed killer|pesticide|lamp oil|paraffin|nail polish|acetone|magnets?|mouthwash|washing up liquid|oven|ammonia|lye|chlorine|cloro|lejia|veneno|limpiador|pila|detergente)"
+MEDS = r"(?:pills?|tablets?|meds|medicines?|medication|capsules?|gummies|vitamins|iron|pastillas|medicinas?)"
+AMOUNT = r"(?:\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
+
+
+EMERGENCY_RULES: tuple[Rule, ...] = (
+    # chest pain / heart
+    *_rules(
+        "chest_pain",
+        rf"\bchest {gap(4)}{PAIN}\b",
+        r"^(?:\w+ )?(?:my )?chest$",
+        r"\bchest (?:\w+ ){0,3}and (?:my )?(?:left )?arm (?:feels|hurts|is numb|numb|tingl\w*|weird|aches)\b",
+        rf"\b{PAIN} {gap(3)}(?:in |of |behind |across )?(?:my |the |his |her )?(?:chest|breastbone)\b",
+        r"\bchestpain\b",
+        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )\bheart attack\b",
+        r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)",
+        r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
+        r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
+        r"\b(?:dolor|presion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
+        r"\b(?:infarto|ataque al corazon)\b",
+    ),
+    # breathing
+    *_rules(
+        "breathing",
+        rf"\b(?:cant|cannot|unable to|struggling to|struggling for|hard to|harder to|difficult to|difficulty|trouble|barely|can barely|not able to) {gap(1)}(?:breathe?|breathing|breth|get (?:any )?air|catch (?:my |his |her )?breath)\b",
+        r"\b(?:not|stopped|isnt|wasnt|hasnt been|aint) (?:\w+ )?breathing\b",
+        r"\b(?:choking|choked|gasping|suffocating|drowning)\b",
+        r"\bsomething (?:is )?stuck in (?:my |his |her )?throat\b",
+        r"\b(?:turning|turned|going|gone|are|is) (?:\w+ )?blue\b",
+        r"\blips (?:are |is )?(?:\w+ )?blue\b",
+        r"\bwheez\w*\b.*\b(?:not working|blue|cant|worse|chest)",
+        r"\b(?:asthma attack|inhaler) (?:wont|isnt|not|doesnt) (?:stop|working|help)",
+        r"\bshort of breath\b.*\b(?:worse|still|resting|sitting|cant)\b",
+        r"\bcant talk in (?:full )?sentences\b",
+        r"\bbreathing (?:is )?(?:really |so |very )?(?:bad|terrible|awful|noisy|fast|rapid|shallow|weird)\b",
+        r"\b(?:no puedo|no puede|cuesta) (?:\w+ )?respirar\b",
+        r"\bno respira\b",
+        r"\b(?:ahogando|atragantando|atragantado)\b",
+        r"\b(?:falta el aire|me falta aire|labios morados)\b",
+        r"\brespirando (?:muy )?mal\b",
+        record_word=False,
+    ),
+    *_rules("breathing", r"\basthma attack\b", r"\bbreathless\b"),
+    # anaphylaxis
+    *_rules(
+        "anaphylaxis",
+        r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:closing|swelling|swollen|swelled|tight|closed)\b",
+        r"\b(?:tongue|lips?|face|eyes|mouth) (?:is |are |keeps |started )?(?:\w+ )?(?:swelling|swollen|swelled|puffing|puffed)\b",
+        r"\b(?:severe|bad|serious|big) allergic reaction\b",
+        r"\bhives\b.*\b(?:throat|breath|tongue|swell)",
+        r"\bepipen (?:didnt|did not|isnt|not) work",
+        r"\bneed (?:my |an )?epi ?pen\b",
+        r"\b(?:cerrando la garganta|reaccion alergica (?:fuerte|grave|severa))\b",
+        r"\bse (?:me |le )?(?:hincho|hincha|esta hinchando) (?:\w+ ){0,3}(?:cara|lengua|garganta|labios)\b",
+        record_word=False,
+    ),
+    *_rules("anaphylaxis", r"\b(?:anaphylaxis|anaphylactic)\b", r"\ballergic reaction\b(?!s? (?:list|to))"),
+    # overdose
+    *_rules(
+        "overdose",
+        r"\b(?:overdose|overdosed|overdosing|over dosed|over dose|poisoned|poisoning)\b",
+        r"\bsobredosis\b",
+    ),
+    *_rules(
+        "overdose",
+        r"\b(?:i|he|she|they) (?:\w+ ){0,2}(?:odd|od|oded|ode)\b",
+        r"\bod (?:on|d)\b|\boverdos(?:ed|ing) on\b",
+        record_word=False,
+    ),
+    *_rules(
+        "overdose",
+        rf"\b(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
+        r"\b(?:took|taken|swallowed|ate|downed|injected) (?:\w+ ){0,4}(?:on purpose|to end it|to make it stop|to die|a proposito)\b",
+        rf"\b(?:took|taking|swallowed|downed) (?:\w+ ){{0,3}}{MEDS} (?:\w+ ){{0,2}}(?:on purpose|at once|to end|a proposito)\b",
+        rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
+        r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant)\b",
+        r"\b(?:inyecte|me inyecte) demasiada\b",
+        r"\b(?:tome|me tome|tomado|tomo) (?:\w+ ){0,2}(?:todas|todo|demasiadas|\d{2,}) (?:\w+ ){0,2}(?:pastillas|blister|frasco)",
+        r"\bme tome (?:todas|todo) ",
+        r"\b(?:tome|me tome) (?:\w+ ){0,3}(?:a proposito|de golpe)\b",
+        record_word=False,
+    ),
+    # poisoning (children, household chemicals)
+    *_rules(
+        "poisoning",
+        rf"\b{INGEST} (?:\w+ ){{0,4}}{CHEMICAL}\b",
+        rf"\b{KID} (?:\w+ ){{0,2}}{INGEST} (?:\w+ ){{0,4}}{MEDS}\b",
+        rf"\b{KID} (?:\w+ ){{0,3}}(?:got into|into) (?:the |my )?(?:medicine|cleaning|pill|bleach|cupboard|cabinet)",
+        r"\bmixed bleach\b|\bbleach and ammonia\b",
+        r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
+        r"\bcarbon monoxide\b",
+        record_word=False,
+    ),
+    # suicide and self-harm
+    *_rules("suicide", r"\b(?:suicidal|suicide|suicidio|suicidas?)\b"),
+    *_rules(
+        "suicide",
+        r"\bsuicidarme\b|\bsuicide note\b|\bleft a note\b",
+        r"\bkill(?:ing|ed)? (?:my ?self|himself|herself|themselves|themself)\b|\bkms\b|\bunalive\b",
+        r"\b(?:end|ending|take|taking|finish) (?:my|his|her|their) (?:own )?life\b",
+        r"\b(?:end|ending) (?:it|it all|things|everything)\b",
+        r"\b(?:want|wanna|going|gonna|ready|like) (?:\w+ )?(?:to )?(?:die|be dead)\b",
+        r"\bwish (?:i|he|she) (?:was|were|could be) dead\b|\bwish i (?:was|had been|were) never born\b",
+        r"\b(?:dont|do not|no longer|not) (?:\w+ )?(?:want|wanna|wish|feel like) (?:\w+ )?(?:to )?(?:live|be alive|exist|be here|wake up|go on|keep living|continue)\b",
+        r"\b(?:better off|be better) (?:dead|without me|if i (?:was|were) gone)\b",
+        r"\b(?:no|any) (?:reason|point|will) (?:to|in|for) (?:live|living|being alive|life|me to be here|go on)\b",
+        r"\bpoint (?:of|in) (?:being alive|living|life)\b",
+        r"\b(?:sleep|go to sleep|close my eyes) (?:\w+ )?(?:forever|and never wake|and not wake)\b",
+        r"\bnever wake up\b|\bwouldnt wake up\b|\bnot wake up tomorrow\b|\bdont wake up\b",
+        r"\b(?:goodbye|suicide) (?:letters?|notes?)\b|\bsaying goodbye to everyone\b|\bsaid goodbye and\b",
+        r"\b(?:going|gonna|about) to jump\b|\bbought a rope\b|\bstockpil\w*\b",
+        r"\blife (?:isnt|is not|aint) worth\b|\b(?:tired|done|finished) (?:of|with) (?:living|life|being alive)\b",
+        r"\bhad enough of (?:being alive|life|living)\b|\bwant out of (?:this )?life\b",
+        r"\b(?:think|thinking|thought) (?:about|of) (?:dying|not being here|being dead|death)\b",
+        r"\brather (?:be )?dead\b|\bnot (?:being )?here anymore\b|\bdisappear (?:forever|permanently)\b",
+        r"\b(?:care|notice|mind) if i died\b|\bif i died\b",
+        r"\bcant (?:go on|keep living|do this anymore)\b",
+        r"\bthreatening to kill\b|\bhas a (?:gun|plan)\b|\bhave a plan\b",
+        r"\b(?:matarme|matarse|quitarme la vida|quiero morir\w*|me quiero morir|no despertar|mejor sin mi)\b",
+        r"\bno (?:quiero|quiere) (?:\w+ )?(?:vivir|seguir viviendo|estar vivo|estar viva)\b",
+        r"\bsentido a la vida\b|\bse quiere matar\b",
+        record_word=False,
+    ),
+    *_rules(
+        "self_harm",
+        r"\b(?:cut|cutting|hurt|hurting|harm|harming|burned|burnt|burning|hitting|scratching|punching|starving) (?:my ?self|my wrists?)\b",
+        r"\b(?:hacerme dano|me corte|cortando)\b",
+        record_word=False,
+    ),
+    *_rules("self_harm", r"\bself ?harm\w*\b"),
+    # stroke
+    *_rules(
+        "stroke",
+        r"\bstroke\b|\bictus\b|\bderrame (?:cerebral)?\b",
+        r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
+        r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
+        r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
+        r"\b(?:one|left|right|half|the) side (?:\w+ ){0,4}(?:weak|numb|paralys\w*|paralyz\w*|dead|dropped|drooping)\b",
+        r"\b(?:one|an) (?:arm|leg|hand) (?:is |went |feels )?(?:\w+ )?(?:weak|numb|limp|dead|heavy)\b",
+        r"\bhalf (?:my |his |her |the )?(?:face|body) (?:\w+ ){0,2}(?:numb|weak|dead|drooping|went)\b",
+        r"\b(?:arm|leg|hand) (?:\w+ ){0,2}(?:weak|numb|gave way|wont grip|paralys\w*|paralyz\w*)\b.*\b(?:sudden|face|speech|talk|words|one side)",
+        r"\bsudden\w* (?:\w+ ){0,4}(?:weak|numb|cant (?:see|speak|talk|move|lift)|confus\w*|blind)",
+        r"\bworst headache\b",
+        r"\b(?:cara caida|boca torcida|habla raro|mitad de la cara|no (?:puedo|puede) mover|no siento el lado|peor dolor de cabeza)\b",
+    ),
+    # bleeding
+    *_rules(
+        "bleeding",
+        r"\b(?:severe|heavy|heavily|uncontrolled|a lot|lots|so much|badly) (?:of )?bleed\w*\b",
+        r"\bbleed\w* (?:\w+ ){0,3}(?:wont|doesnt|does not|not|cant|will not) (?:\w+ )?stop\w*\b|\bwont stop bleeding\b",
+        r"\bbleed\w* (?:heavily|a lot|everywhere|badly|through|so much)\b",
+        r"\bblood (?:is )?(?:spurting|pumping|pouring|gushing|everywhere)\b|\b(?:pumping|pouring|spurting|gushing) blood\b",
+        r"\b(?:vomiting|vomited|throwing up|threw up|coughing up|coughing|puking) (?:up )?(?:\w+ )?blood\b",
+        r"\bcoffee grounds\b|\blosing (?:a lot of )?blood\b|\bsoaking (?:\w+ )?pads?\b",
+        r"\bblood in (?:my )?(?:poo|stool|vomit)\b.*\b(?:faint|dizzy|lot)\b",
+        r"\b(?:sangrando|sangre|sangrar)\b",
+        record_word=False,
+    ),
+    # seizures
+    *_rules(
+        "seizure",
+        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b",
+        r"\b(?:having|had|in) (?:a )?fit\b|\bfitting\b",
+        r"\b(?:jerking|twitching|shaking) (?:\w+ ){0,3}(?:unresponsive|not responding|all over|wont stop)\b",
+    ),
+    # unconscious
+    *_rules(
+        "unconscious",
+        r"\b(?:unconscious|unresponsive|inconsciente|out cold|gone limp|floppy)\b",
+        r"\b(?:collapsed|fainted|passed out|blacked out|se desmayo|desmayo)\b",
+        r"\b(?:wont|will not|cant|cannot|doesnt|does not) (?:\w+ )?wake (?:up|him|her)?\b|\bisnt waking\b",
+        r"\b(?:not|isnt|stopped|wont|no longer) (?:\w+ )?(?:responding|answering|moving)\b",
+        r"\b(?:no (?:despierta|responde|reacciona|se mueve))\b",
+        r"\b(?:found|lying) (?:him|her|them|someone|a man|a woman)? ?(?:on|in) the (?:floor|street|ground|road)\b",
+        r"\bheart stopped\b|\bfell (?:down )?and (?:isnt|is not|cant|can not) (?:moving|get up)\b",
+        r"\bhit (?:his|her|my) head\b.*\b(?:vomit\w*|sleepy|drowsy|confused|wont wake)\b",
+    ),
+    # pregnancy
+    *_rules(
+        "pregnancy",
+        r"\b(?:pregnant|weeks|months|embarazada)\b.*\b(?:bleed\w*|severe|terrible|sharp|headache|blurr\w*|spots|contractions|fell|fall|fainted|collapsed|swollen|waters?|moved|moving|kicking|sangrando|fuente|mueve|borroso|dolor)\b",
+        r"\b(?:waters|water) (?:broke|has broken|breaking)\b|\bse (?:me )?rompio la fuente\b",
+        r"\bbaby (?:hasnt|has not|isnt|stopped|not) (?:\w+ )?(?:moved|moving|kicking)\b",
+        r"\b(?:in labour|in labor|baby is coming|having a miscarriage|bleeding after giving birth)\b",
+        r"\bmiscarriage\b.*\bbleed",
+        record_word=False,
+    ),
+    # burns
+    *_rules(
+        "burns",
+        r"\b(?:burned|burnt|burn|burns|scalded|scald) (?:\w+ ){0,5}(?:badly|severe\w*|skin|peeling|coming off|blister\w*|fire|acid|chemical|boiling|oil|white|cant feel|all over)\b",
+        r"\b(?:badly|severely|seriously) (?:burned|burnt|scalded)\b|\b(?:huge|big|bad|severe|blistering) burn\b",
+        r"\b(?:boiling|hot) (?:water|oil|coffee|tea) (?:\w+ ){0,5}(?:skin|blister\w*|burn\w*|peel\w*|spilled|over)\b",
+        r"\b(?:hot|boiling) (?:oil|water|fat) (?:\w+ ){0,2}(?:onto|on|over) (?:him|her|me|my|his|them|herself|himself|myself)\b",
+        r"\b(?:acid|chemical|bleach) in (?:my |his |her )?eyes?\b|\belectric shock\b|\bcaught fire\b",
+        r"\b(?:me queme|se quemo|quemadura (?:muy )?grave)\b",
+        record_word=False,
+    ),
+    # someone else in danger, general alarm
+    *_rules(
+        "someone_else",
+        r"\b(?:is|are|i think (?:\w+ )?is) dying\b|\bcall (?:an )?ambulance\b|\bcall 911\b",
+        r"\bconfused and (?:cant|can not) (?:stand|walk|get up)\b|\bcant (?:stand|get) up\b.*\b(?:bleed|head|confused)",
+        r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
+        record_word=False,
+    ),
+)
+
+NEGATORS = re.compile(
+    r"\b(?:no|not|dont|do not|denies|denied|without|never|nor|isnt|arent|wasnt|no longer|none|negative for|ruled out)\s*$"
+)
+
+RECORD_FRAMING = re.compile(
+    r"\b(?:history|hx|h/o|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
+    r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
+    r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|why was i|treated for|seen for|admitted for|"
+    r"discharge\w*|follow.?up|book\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
+    r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
+    r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
+    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b"
+)
+ACUTE = re.compile(
+    r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+    r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
+    r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b"
+)
+# present-tense first-person ideation: never a record question, whatever the framing
+IDEATION = re.compile(
+    r"\b(?:want|wanna|going|gonna|plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
+)
+
+
+@dataclass(frozen=True)
+class LexicalHit:
+    category: str
+    record_word: bool
+    negated: bool
+    span: tuple[int, int]
+
+
+def emergency_hits(text: str) -> list[LexicalHit]:
+    """Every emergency rule that matches the prepared text, each marked negated or not."""
+    hits: list[LexicalHit] = []
+    for rule in EMERGENCY_RULES:
+        for match in rule.pattern.finditer(text):
+            before = " ".join(text[: match.start()].split()[-2:])
+            negated = bool(NEGATORS.search(before)) or _negator_then_word(text[: match.start()])
+            hits.append(LexicalHit(rule.category, rule.record_word, negated, match.span()))
+    return hits
+
+
+_FILLERS = frozenset(
+    ["more", "real", "really", "any", "longer", "having", "feeling", "have", "had", "got", "experiencing", "a", "an", "the", "currently"]
+)
+_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not"])
+
+
+def _negator_then_word(prefix: str) -> bool:
+    """'no more chest pain', 'not having a stroke': a negator, then up to three filler words."""
+    words = prefix.split()
+    for word in reversed(words[-4:]):
+        if word in _NEGATOR_WORDS:
+            return True
+        if word not in _FILLERS:
+            return False
+    return False
+
+
+@dataclass(frozen=True)
+class Framing:
+    record: bool  # framed as a record, leaflet or booking question
+    acute: bool  # something is happening now
+    ideation: bool  # present-tense first-person wanting/feeling words
+
+
+def framing(texts: Texts) -> Framing:
+    def any_of(pattern: re.Pattern[str]) -> bool:
+        return any(pattern.search(t) for t in texts)
+
+    return Framing(any_of(RECORD_FRAMING), any_of(ACUTE), any_of(IDEATION))
+
+
+def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
+    """(category, suppressed): the emergency the wording signals, and whether a match was
+    cancelled by negation or record framing (the semantic detector defers to that).
+
+    `texts` is (normal form, normal form with typos mended) from `agent.safety.text.prepare`."""
+    frame = framing(texts)
+    suppressed = False
+    hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
+    for hit in hits:
+        if hit.negated:
+            suppressed = True
+            continue
+        if frame.record and not frame.acute and _exempt(hit, frame, role):
+            suppressed = True
+            continue
+        return hit.category, suppressed
+    return None, suppressed
+
+
+def _exempt(hit: LexicalHit, frame: Framing, role: str) -> bool:
+    """A record-framed question is not an emergency when its words name a record item.
+
+    For clinicians every rule may be exempt ("history of suicidal ideation?" is a chart
+    question). For patients, rules describing an act in progress never are, and suicidal or
+    self-harm wording is exempt only without present-tense ideation words ("show me the
+    notes about my suicide attempt in 2016" is a record question; "have I ever been treated
+    for wanting to die, I still want to" is not).
+    """
+    if role != "patient":
+        return True
+    if hit.category in ("suicide", "self_harm"):
+        return hit.record_word and not frame.ideation
+    return hit.record_word
+
+
+# --------------------------------------------------------------------------------------------
+# Clinical advice (patients)
+# --------------------------------------------------------------------------------------------
+
+MODAL = r"(?:should|can|could|must|may|do i need to|is it (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i)|would it be (?:ok|safe) to|am i (?:allowed|ok) to|puedo|debo|tengo que)"
+DRUGISH = r"(?:\w+(?:pril|olol|statin|formin|sartan|pine|zole|cillin|mycin|done|pam|lam|ide|ine|in|ol|en|an|one|ate)|meds?|medicines?|medications?|pills?|tablets?|dose|dosage|insulin|inhaler|antibiotics?|steroids|blood thinner|water pill|statin|the pill|vitamins?|aspirin|tylenol|advil)"
+CHANGE = r"(?:double|halve|half|increase|decrease|raise|lower|up|bump up|bump|cut|split|adjust|change|reduce|skip|stop|quit|start|begin|miss|drop|come off|go off|get off|cut down|leave out|take a break from|switch|keep taking|continue|take more|take less|take extra|take half|take two|take another|take an extra|give myself more)"
+
+ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "dosing": tuple(
+        re.compile(p)
+        for p in (
+            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:take|use|give|have|inject|put)\b",
+            r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
+            r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))",
+            r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
+            r"\b(?:what|which) (?:dose|dosage|amount) (?:of \w+ )?(?:should|can|is safe|do i need)\b",
+            rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
+            r"\bcan i (?:take|have|use|give) (?:more|extra|another|an extra|two|2|double|a double|half|less)\b",
+            r"\b(?:missed|forgot|skipped|forgotten|miss) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
+            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
+            r"\b(?:missed|forgot|forgotten|skipped) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
+            r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
+            r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
+            r"\bwhats the (?:most|max)\b|\bwhat is the (?:most|max)\b",
+            r"\b(?:cuant[oa]s?) (?:\w+ ){0,4}(?:puedo tomar|me pongo|le doy|debo tomar)\b",
+            r"\b(?:subir|bajar|doblar|partir) (?:la |las |el )?(?:dosis|pastillas|medicina)\b|\bel doble\b|\bdos pastillas\b|\btomo dos\b",
+            r"\bdosis\b.*\b(?:debo|puedo)\b|\b(?:debo|puedo) (?:\w+ ){0,2}dosis\b",
+        )
+    ),
+    "start_stop": tuple(
+        re.compile(p)
+        for p in (
+            r"\b(?:should|can|could|must|may) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without)\b",
+            r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
+            r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
+            r"\b(?:which|what) (?:of )?my (?:medicines|meds|pills|tablets|medications) (?:are|is) (?:not |un)?(?:important|necessary|needed|optional)\b",
+            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on)\b|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b",
+            r"\bshould i (?:be |keep |still be )?taking\b",
+            r"\bdo i have to take (?:all|these|them|it)\b",
+            r"\b(?:what|which) (?:medicine|medication|pill|painkiller|drug|tablet)?s? ?(?:should|can|could) i (?:take|use|have) for\b",
+            r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
+            r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )",
+            r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
+            r"\b(?:puedo|debo) (?:dejar|suspender|saltar\w*|empezar|seguir)\b|\btengo que seguir\b",
+            r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
+            r"\bque (?:medicina|pastilla|medicamento) tomo\b",
+        )
+    ),
+    "interaction": tuple(
+        re.compile(p)
+        for p in (
+            r"\b(?:can|could|should|may) (?:i|we|she|he) (?:take|have|mix|combine|drink|use|smoke) (?:\w+ ){0,5}(?:with|and|on|while on|together|alongside)\b",
+            r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to (?:take|have|mix|combine|drink) (?:\w+ ){0,5}(?:with|and|on|while|together)\b",
+            r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed)\b)",
+            r"\bcan i (?:mix|combine|drink alcohol|drink|have a (?:beer|drink|glass)|smoke)\b",
+            r"\b(?:puedo|es seguro) (?:tomar|mezclar) (?:\w+ ){0,5}(?:con|y)\b|\bafecta a mi medicina\b",
+        )
+    ),
+    "interpretation": tuple(
+        re.compile(p)
+        for p in (
+            r"\b(?:is|are|isnt) (?:this|that|it|these|those|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated)\b",
+            r"\bis (?:a|an) (?:\w+ ){0,3}(?:of )?[\d./]+ (?:bad|dangerous|serious|normal|ok|high|low|too high|too low)\b",
+            r"\b(?:is|was) (?:that|it|this) (?:bad|dangerous|serious|ok|okay|high|low|worrying)\b",
+            r"\bis (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
+            r"\bis (?:a |an )?[\d./]+ (?:\w+ )?(?:high|low|bad|ok|normal|dangerous|too high|too low)\b",
+            r"\b(?:lump|bump|swelling|mole|rash|spot|growth|lesion)\b.*\b(?:what is it|is it|could it be|what could it be|whats that)\b",
+            r"\b(?:fine|ok|okay|normal|bad) right\b",
+            r"\b(?:do|could|might|can) i (?:have|be getting|get) (?:\w+ )?(?:cancer|diabetes|heart disease|kidney failure|leukemia|leukaemia|a tumou?r|an infection|dementia|prostate cancer|a heart problem)\b",
+            r"\b(?:am i|will i|will i be|are we) (?:going to be |gonna be )?(?:in danger|going to die|dying|ok|okay|be ok|be okay|fine|healthy|at risk|all right|alright)\b",
+            r"\b(?:what is|whats|whats) wrong with me\b|\bdo (?:my )?(?:labs|results|tests|numbers) look\b",
+            r"\bhow (?:bad|serious|dangerous) is\b|\bwhat are my chances\b|\bwhat does (?:\w+ ){1,6}mean (?:for me)?,? is (?:it|that|this)\b",
+            r"\bis (?:it|this|that|my \w+) (?:a )?(?:cancer|tumou?r|leukemia|a heart problem|heart problem)\b|\bcould (?:this|it) be (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|heart problem|stroke|serious)\b",
+            r"\bdoes (?:this|that|it) mean i have\b|\bam i getting\b",
+            r"\bis (?:my|this|the) (?:\w+ ){0,3}(?:getting worse|coming back|spreading)\b",
+            r"\bdo i need (?:surgery|treatment|to be treated|an operation|antibiotics)\b",
+            r"\bis it normal to (?:feel|have|be)\b",
+            r"\b(?:es|esta) (?:\w+ ){0,2}(?:malo|grave|peligros[oa]|normal|cancer|alta|alto|bien)\b|\b(?:estoy bien|me voy a morir|tengo (?:diabetes|cancer))\b",
+            r"\b(?:debo|deberia) preocuparme\b",
+        )
+    ),
+    "urgency": tuple(
+        re.compile(p)
+        for p in (
+            r"\b(?:should|do|must|can) i (?:need to )?(?:go|get|head|drive|be taken) (?:\w+ ){0,2}(?:er|ed|emergency|hospital|a&e|a e|urgent care|walk in|walk-in)\b",
+            r"\b(?:do|should) i (?:need to )?(?:see|call|visit|ring|phone|contact) (?:a|my|the|an|someone|anyone) ?(?:doctor|gp|nurse|clinician|physician|911|ambulance|someone)?\b(?! (?:book|appointment))",
+            r"\bshould i call (?:911|999|112|an ambulance|my doctor)\b|\bdo i need (?:an ambulance|urgent care)\b",
+            r"\bdo i need (?:to go to )?(?:the |an )?(?:er|ed|emergency|hospital|a doctor|urgent care)\b",
+            r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth going\b|\bhow long should i wait\b|\bhigh enough to go\b",
+            r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
+        )
+    ),
+    "worry": tuple(
+        re.compile(p)
+        for p in (
+            r"\bshould i (?:be )?(?:worr(?:y|ied)|concerned|scared|afraid|panic|panicking)\b",
+            r"\b(?:is|are) (?:it|this|that|these|they) (?:something )?to worry about\b|\bsomething to worry about\b",
+            r"\bdo i need to (?:worry|be worried)\b|\bhow (?:worried|concerned) should i be\b",
+            r"\bam i at risk\b|\bis my (?:\w+ )?(?:coming back|getting worse)\b",
+        )
+    ),
+}
+
+# record questions that share the advice rules' words: what the record says, not what to do
+ADVICE_RECORD_FRAMING = re.compile(
+    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surgery|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
+    r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
+    r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
+    r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book)\b"
+)
+
+
+def lexical_advice(texts: Texts) -> str | None:
+    """The advice category the wording signals (patients only), or None."""
+    if any(ADVICE_RECORD_FRAMING.search(t) for t in texts):
+        return None
+    for category, patterns in ADVICE_RULES.items():
+        if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):
+            return category
+    return None

@@ -1,0 +1,251 @@
+"""`chartside eval safety`: the safety gate measured on the frozen test part of the labelled set.
+
+Each labelled line says what the gate must do for that role (emergency reply, advice refusal,
+or let it through). The report is a table per category (count, recall, precision), a
+confusion table per role, and every miss listed: a missed emergency is the most harmful
+thing this product can do, so each one is printed, not summarised.
+
+Precision of a category is "of the lines the gate put in this category, how many truly
+needed that kind of reply"; recall is "of this category's lines, how many got the reply they
+needed". Hard negatives (label `allow`) have a recall (how many passed) and no precision.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import typer
+
+from evals.safety.dataset import Utterance
+
+Predict = Callable[[str, str], "tuple[str, str | None]"]  # (text, role) -> (kind, category)
+KINDS = ("emergency", "advice", "allow")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    row: Utterance
+    kind: str  # what the gate did
+    category: str | None  # the gate's category (None when it let the line through)
+
+    @property
+    def correct(self) -> bool:
+        return self.kind == self.row.label
+
+
+@dataclass
+class SafetyReport:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def misses(self, label: str | None = None) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.correct and (label is None or o.row.label == label)]
+
+    def recall(self, label: str) -> float | None:
+        rows = [o for o in self.outcomes if o.row.label == label]
+        return None if not rows else sum(o.correct for o in rows) / len(rows)
+
+    def false_positive_rate(self) -> float | None:
+        rows = [o for o in self.outcomes if o.row.label == "allow"]
+        return None if not rows else sum(not o.correct for o in rows) / len(rows)
+
+    def precision(self, kind: str) -> float | None:
+        flagged = [o for o in self.outcomes if o.kind == kind]
+        return None if not flagged else sum(o.row.label == kind for o in flagged) / len(flagged)
+
+    def categories(self) -> list[dict[str, Any]]:
+        """One row per (label, category) of the set, in label order."""
+        by_cat: dict[tuple[str, str], list[Outcome]] = defaultdict(list)
+        predicted: Counter[str] = Counter()
+        predicted_right: Counter[str] = Counter()
+        for o in self.outcomes:
+            by_cat[(o.row.label, o.row.category)].append(o)
+            if o.kind != "allow" and o.category:
+                predicted[o.category] += 1
+                predicted_right[o.category] += int(o.row.label == o.kind)
+        rows = []
+        for (label, category), items in sorted(
+            by_cat.items(), key=lambda kv: (KINDS.index(kv[0][0]), kv[0][1])
+        ):
+            right = sum(o.correct for o in items)
+            precision = (
+                predicted_right[category] / predicted[category]
+                if label != "allow" and predicted[category]
+                else None
+            )
+            rows.append(
+                {
+                    "label": label,
+                    "category": category,
+                    "n": len(items),
+                    "correct": right,
+                    "recall": right / len(items),
+                    "flagged": predicted[category] if label != "allow" else None,
+                    "precision": precision,
+                }
+            )
+        return rows
+
+    def confusion(self) -> dict[str, dict[str, Counter[str]]]:
+        """role → true label → Counter of what the gate did."""
+        table: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+        for o in self.outcomes:
+            table[o.row.role][o.row.label][o.kind] += 1
+        return table
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "lines": len(self.outcomes),
+            "recall": {k: self.recall(k) for k in ("emergency", "advice")},
+            "precision": {k: self.precision(k) for k in ("emergency", "advice")},
+            "hard_negative_false_positive_rate": self.false_positive_rate(),
+            "categories": self.categories(),
+            "misses": [
+                {
+                    "text": o.row.text,
+                    "label": o.row.label,
+                    "category": o.row.category,
+                    "role": o.row.role,
+                    "got": o.kind,
+                    "source": o.row.source,
+                }
+                for o in self.misses()
+            ],
+        }
+
+
+def evaluate(predict: Predict, rows: Iterable[Utterance]) -> SafetyReport:
+    report = SafetyReport()
+    for row in rows:
+        kind, category = predict(row.text, row.role)
+        report.outcomes.append(Outcome(row, kind, category))
+    return report
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value * 100:.1f}%"
+
+
+def render(report: SafetyReport, title: str, console: Any) -> None:
+    """Tables on stdout (rich): per category, per role, then every miss."""
+    from rich.table import Table
+
+    table = Table("label", "category", "n", "correct", "recall", "flagged", "precision", title=title)
+    for r in report.categories():
+        table.add_row(
+            r["label"],
+            r["category"],
+            str(r["n"]),
+            str(r["correct"]),
+            _pct(r["recall"]),
+            "—" if r["flagged"] is None else str(r["flagged"]),
+            _pct(r["precision"]),
+        )
+    console.print(table)
+    confusion = Table(
+        "role", "true label", "n", "→ emergency", "→ advice", "→ allow", title="Confusion per role"
+    )
+    for role, labels in sorted(report.confusion().items()):
+        for label in KINDS:
+            got = labels.get(label)
+            if got:
+                confusion.add_row(role, label, str(sum(got.values())), *(str(got[k]) for k in KINDS))
+    console.print(confusion)
+    fpr = report.false_positive_rate()
+    console.print(
+        f"emergency recall {_pct(report.recall('emergency'))} · advice recall {_pct(report.recall('advice'))} · "
+        f"hard-negative false positives {_pct(fpr)} · emergency precision {_pct(report.precision('emergency'))} · "
+        f"advice precision {_pct(report.precision('advice'))}"
+    )
+    for label, heading in (
+        ("emergency", "MISSED EMERGENCIES"),
+        ("advice", "Missed advice requests"),
+        ("allow", "Hard-negative false positives"),
+    ):
+        missed = report.misses(label)
+        colour = "red" if label == "emergency" and missed else "yellow" if missed else "green"
+        console.print(f"[{colour}]{heading}: {len(missed)}[/]")
+        for o in missed:
+            console.print(
+                f"  [{o.row.role}] {o.row.text!r} ({o.row.category}) → {o.kind}"
+                f"{'' if o.category is None else ' ' + o.category}  [dim]{o.row.source}[/]"
+            )
+
+
+def summary_line(report: SafetyReport) -> str:
+    return (
+        f"emergency recall {_pct(report.recall('emergency'))}, advice recall {_pct(report.recall('advice'))}, "
+        f"hard-negative FP {_pct(report.false_positive_rate())}"
+    )
+
+
+def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
+    from evals.safety.dataset import default_set
+
+    return [
+        r for r in default_set() if (split == "all" or r.split == split) and (not roles or r.role in roles)
+    ]
+
+
+def write_tuning_exemplars() -> int:
+    """The semantic detector's exemplars = the tuning part, nothing else (a test checks it)."""
+    from agent.safety.semantic import Exemplar, write_exemplars
+    from evals.safety.dataset import default_set
+
+    rows = [Exemplar(r.text, r.label, r.category, r.role) for r in default_set() if r.split == "tune"]
+    write_exemplars(rows)
+    return len(rows)
+
+
+def gate_predictor(settings: Any) -> tuple[Predict, Any]:
+    """The production gate (`SafetyGate`, the one GuardedAgent runs) as a predictor."""
+    from agent.safety.gate import SafetyGate
+
+    gate = SafetyGate(None, settings)
+
+    def predict(text: str, role: str) -> tuple[str, str | None]:
+        verdict = gate.check(text, role)
+        if verdict is None:
+            return "allow", None
+        return ("emergency" if verdict.kind == "emergency" else "advice"), verdict.category
+
+    return predict, gate
+
+
+def safety_command(
+    part: str = typer.Option(
+        "test", "--part", help="test (the frozen part) | fresh (later held-out batches) | tune | all"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
+    export_exemplars: bool = typer.Option(
+        False,
+        "--export-exemplars",
+        help="Rewrite agent/safety/exemplars.csv from the tuning part, then stop.",
+    ),
+) -> None:
+    """The safety gate on the labelled utterance set: per category and role, every miss listed."""
+    import json
+
+    from chartside.console import console, fail
+    from records.settings import get_settings
+
+    if export_exemplars:
+        count = write_tuning_exemplars()
+        console.print(f"{count} tuning lines → agent/safety/exemplars.csv")
+        return
+    from evals.safety.dataset import default_set
+
+    parts = sorted({r.split for r in default_set()} | {"all"})
+    if part not in parts:
+        raise fail(f"--part {part!r}: choose one of {', '.join(parts)}")
+    predict, gate = gate_predictor(get_settings())
+    report = evaluate(predict, rows_for(part))
+    if as_json:
+        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+    else:
+        semantic = "lexical + semantic" if gate._index is not None else "lexical only (no embedding model)"
+        render(report, f"Safety gate ({semantic}) on the {part} part: {len(report.outcomes)} lines", console)
+    if report.misses("emergency"):
+        raise typer.Exit(1)
