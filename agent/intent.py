@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agent.text import normalise
+
 # the writing tools the user's words can unlock (which tools write is `Tool.writes`'s to say)
 BOOK_TOOL = "book_appointment"
 CANCEL_TOOL = "cancel_appointment"
@@ -35,7 +37,7 @@ _AFFIRM = re.compile(
 
 
 def _clean(text: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9:]+", " ", text.lower().replace("'", "").replace("’", "")).split())
+    return normalise(text)
 
 
 def asks_to_book(text: str) -> bool:

@@ -51,6 +51,10 @@ BENCH: dict[str, Lazy] = {
         "chartside.wiring",
         "Note indexing vs the embedding model's own passages/s, on the same passages, side by side.",
     ),
+    "offline": Lazy(
+        "evals.paraphrase.cli",
+        "Offline answer latency on the loaded cohort: p50/p95 with and without embedding time.",
+    ),
     "load": Lazy(
         "server.loadtest",
         "Throughput and p50/p95 of asking (POST + answer stream to done) at 1, 4 and 16 concurrent users.",
@@ -78,6 +82,10 @@ EVAL: dict[str, Lazy] = {
     "retrieval": Lazy(
         "knowledge.cli",
         "Hit@1/@5, MRR, answer present, out-of-scope rejected, and where the similarity floor belongs.",
+    ),
+    "paraphrase": Lazy(
+        "evals.paraphrase.cli",
+        "Many phrasings of the same facts: accuracy, consistency and confident false negatives.",
     ),
 }
 

@@ -62,6 +62,9 @@ class SearchOutcome:
         return max(sims) if sims else None
 
 
+LEAFLET_PASSAGES_PER_LEAFLET = 3
+
+
 def _vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
 
@@ -83,6 +86,7 @@ def _fuse_and_gate(
     floor: float,
     terms: list[ExactTerm],
     dedupe: bool = False,
+    per_source: int = 0,
 ) -> SearchOutcome:
     for rank, cid in enumerate(vector_order, start=1):
         candidates[cid].vector_rank = rank
@@ -99,7 +103,26 @@ def _fuse_and_gate(
     rejected.sort(key=lambda p: -p.similarity)
     if dedupe:
         kept = _collapse_repeats(kept)
+    if per_source:
+        kept = diversify(kept, limit, per_source)
     return SearchOutcome(passages=kept[:limit], rejected=rejected, floor=floor, terms=terms)
+
+
+def diversify(passages: list[Passage], limit: int, per_source: int) -> list[Passage]:
+    """At most `per_source` passages of one leaflet while other leaflets that passed the gate
+    wait; the rest fill any slots left, in rank order (one leaflet cannot take every slot)."""
+    taken: dict[str, int] = {}
+    first: list[Passage] = []
+    later: list[Passage] = []
+    for p in passages:
+        source = str(p.meta.get("slug") or p.chunk_id)
+        if taken.get(source, 0) < per_source:
+            taken[source] = taken.get(source, 0) + 1
+            first.append(p)
+        else:
+            later.append(p)
+    out = first[:limit]
+    return out + later[: max(0, limit - len(out))]
 
 
 def _collapse_repeats(passages: list[Passage]) -> list[Passage]:
@@ -216,6 +239,7 @@ def search_leaflets(
         limit=limit,
         floor=floor,
         terms=terms,
+        per_source=LEAFLET_PASSAGES_PER_LEAFLET,
     )
 
 

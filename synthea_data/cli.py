@@ -28,6 +28,11 @@ def generate_command(
     today: str = typer.Option(
         REFERENCE_TODAY.isoformat(), "--today", help="The simulated present (YYYY-MM-DD): records end here."
     ),
+    reference_ranges: bool = typer.Option(
+        False,
+        "--reference-ranges",
+        help="Also write lab reference ranges and interpretation flags (real Synthea writes neither; for tests).",
+    ),
 ) -> None:
     """Generate a deterministic cohort in real Synthea's bundle format (patients + support bundles)."""
     try:
@@ -37,7 +42,13 @@ def generate_command(
     started = time.perf_counter()
     try:
         paths = generate_cohort(
-            out, patients=patients, seed=seed, progress=reporter, overwrite=force, today=reference_day
+            out,
+            patients=patients,
+            seed=seed,
+            progress=reporter,
+            overwrite=force,
+            today=reference_day,
+            reference_ranges=reference_ranges,
         )
     except GeneratorError as exc:
         raise fail(str(exc)) from None

@@ -8,9 +8,11 @@ note per encounter as a DocumentReference (base64, `superseded` except the newes
 same text in a DiagnosticReport `presentedForm`; Claims, EOBs and a closing Provenance that
 targets every entry.
 
-Departures, on purpose: laboratory Observations carry `referenceRange` and `interpretation`
-(real Synthea has neither), and some rows are `entered-in-error` or `not-done` so queries can
-prove they exclude them.
+Departures, on purpose: some rows are `entered-in-error` or `not-done` so queries can prove
+they exclude them. Laboratory `referenceRange` and `interpretation` (real Synthea writes
+neither) are written only when asked for (`reference_ranges=True`, `--reference-ranges`) or
+for the hard case that needs them (`lab_crosses_reference_range`), so by default nothing
+downstream can come to rely on a range real data never has.
 """
 
 from __future__ import annotations
@@ -90,11 +92,15 @@ def _b64(text: str) -> str:
     return base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
+RANGE_CASE = "lab_crosses_reference_range"  # the hard case whose point is a range crossing
+
+
 class BundleWriter:
     """Writes one PatientRecord; `cutoff` is when the record ends (death or the reference today)."""
 
-    def __init__(self, record: PatientRecord, today: dt.date) -> None:
+    def __init__(self, record: PatientRecord, today: dt.date, *, reference_ranges: bool = False) -> None:
         self.record = record
+        self.reference_ranges = reference_ranges or RANGE_CASE in record.marks
         self.person = record.person
         self.now = dt.datetime.combine(today, dt.time(0))
         self.cutoff = self.person.deceased_at or self.now
@@ -434,7 +440,12 @@ class BundleWriter:
                 {"code": code.concept(), "valueQuantity": _quantity(q)} for code, q in o.components
             ]
         interpretation = o.interpretation
-        if interpretation is not None and o.reference_range is not None and o.quantity is not None:
+        if (
+            self.reference_ranges
+            and interpretation is not None
+            and o.reference_range is not None
+            and o.quantity is not None
+        ):
             low, high = o.reference_range
             bound = {}
             if low is not None:

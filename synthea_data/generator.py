@@ -58,11 +58,19 @@ def support_file_names(seed: int) -> tuple[str, str]:
 
 
 def generate_patient(
-    seed: int, index: int, network: Network, today: dt.date = REFERENCE_TODAY
+    seed: int,
+    index: int,
+    network: Network,
+    today: dt.date = REFERENCE_TODAY,
+    *,
+    reference_ranges: bool = False,
 ) -> tuple[GeneratedPatient, Utilization]:
-    """One patient of a cohort: independent of every other index, so any patient can be rebuilt alone."""
+    """One patient of a cohort: independent of every other index, so any patient can be rebuilt alone.
+
+    `reference_ranges` writes lab reference ranges and interpretation flags, which real Synthea
+    never does (for tests that need them)."""
     record, usage = PatientSimulator(seed, index, network, today).run()
-    bundle = BundleWriter(record, today).bundle()
+    bundle = BundleWriter(record, today, reference_ranges=reference_ranges).bundle()
     return GeneratedPatient(record, bundle, bundle_file_name(record.person)), usage
 
 
@@ -129,6 +137,7 @@ def generate_cohort(
     progress: Progress | None = None,
     today: dt.date = REFERENCE_TODAY,
     overwrite: bool = False,
+    reference_ranges: bool = False,
 ) -> list[Path]:
     """Write a cohort to `out_dir`; returns the bundle paths (support bundles first, then patients)."""
     if patients < 1:
@@ -144,7 +153,7 @@ def generate_cohort(
         patient_files: list[dict] = []
         cases: list[dict] = []
         for index in _with_progress(range(patients), patients, progress):
-            generated, used = generate_patient(seed, index, network, today)
+            generated, used = generate_patient(seed, index, network, today, reference_ranges=reference_ranges)
             usage.merge(used)
             (staging / generated.file_name).write_bytes(dumps(generated.bundle))
             person = generated.record.person

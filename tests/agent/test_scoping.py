@@ -85,7 +85,7 @@ def test_section_scope_refuses_an_out_of_scope_tool_with_a_result_not_data(fake_
         "kind": "section",
         "section": "labs",
         "label": "lab results and vitals",
-        "tools": ["get_labs"],
+        "tools": ["get_labs", "summarize_labs"],
     }
     assert done.metrics["scope"] == done.scope
     assert done.answer.startswith("Scope: the lab results and vitals section of the record only.\n\n")
@@ -103,7 +103,8 @@ def test_section_scope_in_the_offline_planner_skips_intent_detection(world):
     assert primary == ["get_medications"]
     assert done.answer.startswith(OFFLINE_BANNER + "\n\nScope: the medications section of the record only.")
     assert "Metformin hydrochloride 500 MG Oral Tablet" in done.answer and done.grounding.grounded
-    assert done.scope["kind"] == "section" and done.scope["tools"] == ["get_medications"]
+    assert done.scope["kind"] == "section"
+    assert done.scope["tools"] == ["get_medication_changes", "get_medications"]
 
 
 def test_section_scope_keeps_the_questions_own_modifiers(world):
@@ -242,6 +243,7 @@ def test_section_scope_words_that_match_nothing_show_the_whole_section(world):
     events = run(offline(world.db), request("Am I on warfarin?", ask_scope={"section": "medications"}))
     done = done_of(events)
     calls = [e.input for e in events if isinstance(e, ToolCallEvent) and not e.background]
-    assert calls == [{"status": "active", "query": "warfarin"}, {"status": "active"}]
-    assert "No active medications matching 'warfarin' in the record." in done.answer
+    # a recognised drug is searched over the whole history; none → the whole section is shown
+    assert calls == [{"status": "all", "query": "warfarin"}, {"status": "all"}]
+    assert "No. Your record has no prescription of warfarin: I searched every prescription" in done.answer
     assert "Lisinopril 10 MG Oral Tablet" in done.answer and done.grounding.grounded

@@ -304,6 +304,7 @@ def test_entered_in_error_rows_appear_in_no_tool(clean_db, registry):
         "get_procedures": {"limit": 100},
         "get_care_plans": {"status": "all"},
         "search_notes": {"query": "condition medication lab allergy visit vaccine procedure plan"},
+        "summarize_labs": {"query": "4548-4"},  # the canary lab's code: its summary must skip it
     }
     for name in registry.names():
         tool = registry.get(name)
@@ -323,7 +324,8 @@ def test_empty_sections_say_so_explicitly(clean_db, registry):
     for name in registry.names():
         if registry.get(name).section in ("appointments", "profile", "leaflets"):
             continue
-        args = {"query": "blood pressure"} if name == "search_notes" else {}
+        # the tools that need a query get one (a lab summary is always of a named test)
+        args = {"query": "blood pressure"} if name in ("search_notes", "summarize_labs") else {}
         result = registry.execute(make_ctx(clean_db, "p-a"), name, args)
         assert result.ok and result.total == 0 and not result.rows, name
         assert result.text.startswith("No "), (name, result.text)

@@ -179,8 +179,15 @@ def test_a_demo_patient_asks_books_and_opens_every_kind_of_citation(product, bro
     page.screenshot(path=str(ARTIFACTS / "patient-leaflet.png"))
     dialog.get_by_role("button", name="Close").click()
 
-    # the patient's own notes: the cited passage opens, highlighted inside the whole note
-    notes = ask(page, "What did the doctor write at my last visit?")
+    # the last visit's note is read by date (issue 16): its citation opens the whole note
+    last = ask(page, "What did the doctor write at my last visit?")
+    dialog = open_citation(page, last, "N")
+    whole = " ".join(dialog.locator(".passage").inner_text().split())
+    assert whole and whole[:60] in " ".join(last.locator(".answer").inner_text().split())
+    dialog.get_by_role("button", name="Close").click()
+
+    # a topic searched in the notes: the cited passage opens, highlighted inside the whole note
+    notes = ask(page, "What did the doctor write about my medications?")
     dialog = open_citation(page, notes, "N")
     passage = dialog.locator(".passage.cited").inner_text()
     dialog.locator(".full-text summary").click()

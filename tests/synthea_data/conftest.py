@@ -50,7 +50,8 @@ def load_cohort(folder: Path) -> Cohort:
 @pytest.fixture(scope="session")
 def cohort_dir(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("synthea") / "cohort"
-    generate_cohort(folder, patients=COHORT_PATIENTS, seed=COHORT_SEED)
+    # with the test-only reference ranges, so the interpretation flags can be checked too
+    generate_cohort(folder, patients=COHORT_PATIENTS, seed=COHORT_SEED, reference_ranges=True)
     return folder
 
 

@@ -58,10 +58,10 @@ def test_force_never_deletes_files_it_did_not_write(tmp_path: Path) -> None:
 def test_a_failure_midway_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real = generator.generate_patient
 
-    def flaky(seed, index, network, today):
+    def flaky(seed, index, network, today, **options):
         if index == 2:
             raise RuntimeError("disk on fire")
-        return real(seed, index, network, today)
+        return real(seed, index, network, today, **options)
 
     monkeypatch.setattr(generator, "generate_patient", flaky)
     with pytest.raises(RuntimeError):

@@ -22,6 +22,7 @@ READ_ARGS = {
     "get_procedures": {"limit": 100},
     "search_notes": {"query": "chief complaint"},
     "search_leaflets": {"query": "parking at the hospital"},
+    "summarize_labs": {"query": "weight"},
 }
 
 

@@ -1,0 +1,249 @@
+"""Composing answers: the conclusion first, then the cited rows; record-scoped answers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from agent.background import BACKGROUND_HEADING
+from agent.events import Searched
+from agent.execution import ToolCall, ToolOutcome
+from agent.offline.leads import Voice, lead_for
+from agent.offline.plan import Plan
+from agent.scoping import ScopeUse
+from tools.registry import Registry
+from tools.render import fmt_num
+from tools.scoped_record import KIND_WORDS
+
+OFFLINE_BANNER = "Offline mode (answered from the record without the AI model):"
+UNKNOWN_REPLY = (
+    "Offline mode: I can't answer that from the record or the hospital's leaflets. Without the AI "
+    "model I can look up conditions, medications, lab results and vitals, allergies, visits, "
+    "immunizations, procedures, care plans, clinical notes and hospital leaflets, and find, book or "
+    'cancel appointments. Try, for example: "What medications am I taking right now?", '
+    '"Show my HbA1c trend over the years", "Any emergency visits?", "What did the doctor write at '
+    'my last visit?" or "What are the visiting hours?"'
+)
+
+_CITED_LINE = re.compile(r"^\[([A-Z]{1,2}\d+)\]\s*(.*)$")
+# sentences a tool addresses to the model ("Ask the user … before calling book_appointment")
+_FOR_THE_MODEL = re.compile(
+    r"\b(the user|the model|(get|find|book|list|cancel|search|summarize|count|check)_[a-z_]+)\b|^(Say|Tell|Ask|Call|Use) "
+)
+
+
+def for_people(text: str) -> str:
+    """Drop the sentences of a tool's explanation that are instructions to the model."""
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    return " ".join(s for s in sentences if not _FOR_THE_MODEL.search(s))
+
+
+# "… 242 more not shown; choose a later from_date to see them.": the hint names a tool argument
+_MORE_NOT_SHOWN = re.compile(r"^… (\d+) more not shown; .*$")
+MORE_FOR_PEOPLE = "… {n} more not shown (ask a narrower question, or about a later date, to see them)."
+
+
+def render_result(text: str) -> str:
+    """A tool's cited text as an answer block: "[M1] line" → "- line [M1]"."""
+    out = []
+    for line in text.strip().splitlines():
+        m = _CITED_LINE.match(line.strip())
+        if m:
+            out.append(f"- {m.group(2)} [{m.group(1)}]")
+        elif more := _MORE_NOT_SHOWN.match(line.strip()):
+            out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
+        elif not _FOR_THE_MODEL.search(line):
+            out.append(line.strip())
+    return "\n".join(out)
+
+
+def uncited_lines(outcomes: Sequence[ToolOutcome]) -> set[str]:
+    """A tool's own headers and notes (query windows, counts): copied (or reworded for
+    people, as render_result does), not claims."""
+    lines = {
+        line.strip()
+        for o in outcomes
+        for line in o.result.text.splitlines()
+        if line.strip() and not _CITED_LINE.match(line.strip())
+    }
+    return lines | {
+        MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))
+    }
+
+
+def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str, bool]:
+    """(answer, abstained). Each topic opens with its conclusion, then its cited rows; an
+    answer is never blank: a lookup that gives nothing to say gets the helpful reply."""
+    if plan.kind == "unknown":
+        return UNKNOWN_REPLY, True
+    if plan.kind == "clarify":
+        return f"Offline mode: {plan.message}", True
+    if plan.leaflet_probe and not any(o.result.ok and o.result.citations for o in outcomes):
+        return UNKNOWN_REPLY, True
+    blocks = [OFFLINE_BANNER]
+    voice = Voice(role)
+    by_id = {o.call.id: o for o in outcomes}
+    used: set[str] = set()
+    abstained: list[bool] = []
+    for topic in plan.topics:
+        mine = [by_id[i] for i in topic.call_ids if i in by_id]
+        used |= {o.call.id for o in mine}
+        lead = lead_for(topic, mine, voice) if mine else None
+        unmatched = unmatched_words(plan, topic)
+        if unmatched:
+            said = ", ".join(f"'{w}'" for w in unmatched)
+            note = f"I could not match {said} to anything in {voice.record}, so this is the whole section."
+            lead = (f"{note} {lead[0]}" if lead else note, True)
+        if lead is not None:
+            blocks.append(lead[0])
+            abstained.append(lead[1])
+        shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        blocks += [_block(o) for o in shown]
+    blocks += [_block(o) for o in outcomes if o.call.id not in used]
+    if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
+        first = next(c.handle for o in outcomes for c in o.result.citations)
+        blocks.append(f"Nothing is booked yet. Reply 'book {first}' (or another slot's handle) to book it.")
+    if plan.kind == "offer_cancel" and any(o.result.ok and o.result.citations for o in outcomes):
+        first = next(c.handle for o in outcomes for c in o.result.citations)
+        blocks.append(
+            f"Nothing is cancelled yet. Reply 'cancel {first}' (or another appointment's handle) to cancel it."
+        )
+    if plan.follow_up:
+        blocks.insert(1, "(Following up on your previous question.)")
+    if line := searched_line(plan):
+        blocks.append(line)
+    blocks = [b for b in blocks if b]
+    if len(blocks) == 1:
+        return UNKNOWN_REPLY, True
+    return "\n\n".join(blocks), bool(abstained) and all(abstained)
+
+
+def abstention(plan: Plan, outcomes: Sequence[ToolOutcome], composed: bool) -> tuple[bool, list[Searched]]:
+    """Whether this answer abstains, and what was looked at (the `done` event's marker, issue 15).
+
+    Abstaining means "the record does not show it" or "I can't answer": the composed answer
+    says so (`composed`: not recognised, nothing matched, or a searched-for concept is absent),
+    the planner could not read the question, or every lookup made for the answer found nothing
+    or failed. Background and vocabulary lookups are not the answer and are not passed here.
+    """
+    searched = [
+        Searched(tool=o.call.name, input=dict(o.call.input), rows=o.result.total, ok=o.result.ok)
+        for o in outcomes
+    ]
+    if composed or plan.kind in ("unknown", "clarify") or not outcomes:
+        return True, searched
+    answered = any(o.result.ok and (o.result.total > 0 or o.result.citations) for o in outcomes)
+    return not answered, searched
+
+
+def unmatched_words(plan: Plan, topic: Any) -> list[str]:
+    """Content words of the question that linked to nothing, for a section answered whole."""
+    if (
+        topic.concept is not None
+        or plan.linking is None
+        or topic.operation not in ("list", "latest", "exists")
+    ):
+        return []
+    if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
+        return []
+    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha()][:3]
+
+
+def searched_line(plan: Plan) -> str:
+    """What was looked up, with the windows' dates: a description of the lookup, not a claim."""
+    if not any(t.window for t in plan.topics):
+        return ""
+    return "Searched: " + "; ".join(plan.searched) + "."
+
+
+def _block(outcome: ToolOutcome) -> str:
+    result = outcome.result
+    if not result.ok:
+        return f"That lookup did not work: {for_people(result.text) or 'please try again.'}"
+    return render_result(result.text)
+
+
+SAME_TEST_HEADING = "Other results of the same test, newest first:"
+BLOCK_HEADINGS = (SAME_TEST_HEADING, f"{BACKGROUND_HEADING}:")
+SAME_TEST_LIMIT = 10
+
+
+def broaden(outcomes: Sequence[ToolOutcome], registry: Registry) -> list[ToolCall]:
+    """The same lookups without their query words, for those that found nothing with them
+    (only where the query is optional: a search without words is no search)."""
+
+    def optional_query(name: str) -> bool:
+        tool = registry.get(name)
+        field = tool.input_model.model_fields.get("query") if tool else None
+        return field is not None and not field.is_required()
+
+    return [
+        ToolCall(f"{o.call.id}_all", o.call.name, {k: v for k, v in o.call.input.items() if k != "query"})
+        for o in outcomes
+        if o.result.ok and o.result.total == 0 and o.call.input.get("query") and optional_query(o.call.name)
+    ]
+
+
+def explain_calls(use: ScopeUse, record: ToolOutcome) -> list[ToolCall]:
+    """What the planner adds to explain one record: a result's history of the same test."""
+    if use.scope.record_kind != "observation" or "get_labs" not in use.tools:
+        return []
+    code = next((row.get("code") for row in record.result.rows if row.get("code")), None)
+    if not code:
+        return []
+    args = {"query": code, "latest_only": False, "limit": SAME_TEST_LIMIT}
+    return [ToolCall("offline_1", "get_labs", args)]
+
+
+def compose_record(use: ScopeUse, record: ToolOutcome, outcomes: Sequence[ToolOutcome], role: str) -> str:
+    word = KIND_WORDS.get(use.scope.record_kind or "", "record")
+    blocks = [
+        OFFLINE_BANNER,
+        f"The {word} you asked about:\n" + render_result(record.result.text).split("\n", 1)[-1],
+    ]
+    if use.scope.record_kind == "observation" and record.result.rows:
+        blocks.append(reference_sentence(record.result.rows[0], use.handle or "", role))
+    for outcome in outcomes:
+        if not outcome.result.ok:
+            blocks.append(
+                f"That lookup did not work: {for_people(outcome.result.text) or 'please try again.'}"
+            )
+            continue
+        others = [c for c in outcome.result.citations if c.handle != use.handle]
+        if outcome.call.name == "get_labs" and others:
+            lines = [
+                line
+                for line in render_result(outcome.result.text).splitlines()
+                if line.startswith("- ") and f"[{use.handle}]" not in line
+            ]
+            blocks.append(SAME_TEST_HEADING + "\n" + "\n".join(lines))
+    return "\n\n".join(b for b in blocks if b)
+
+
+def reference_sentence(row: dict[str, Any], handle: str, role: str) -> str:
+    """Where a result sits against the reference range recorded WITH it (the lab's own range,
+    not a judgement): above, below or within; nothing when the record gives no range."""
+    value, low, high = row.get("value"), row.get("ref_low"), row.get("ref_high")
+    if not isinstance(value, int | float) or (low is None and high is None):
+        return ""
+    shown = f"{fmt_num(value)} {row.get('unit') or ''}".strip()
+    if high is not None and value > high:
+        where = f"above the upper reference limit of {fmt_num(high)}"
+    elif low is not None and value < low:
+        where = f"below the lower reference limit of {fmt_num(low)}"
+    else:
+        where = "within the reference range"
+    sentence = f"{shown} is {where} recorded with this result [{handle}]."
+    if role == "patient":
+        sentence += " What that means for you is a question for your care team."
+    return sentence
+
+
+def background_block(outcomes: Sequence[ToolOutcome]) -> str:
+    """Background lookups under their own heading, apart from the answer."""
+    parts = [f"{BACKGROUND_HEADING}:"]
+    for outcome in outcomes:
+        if outcome.result.ok:
+            parts.append(render_result(outcome.result.text))
+    return "\n".join(parts)

@@ -1,0 +1,360 @@
+"""The conclusion each topic's answer opens with: yes/no, the number, the direction.
+
+Every sentence is built from tool rows (values, dates, handles), never from the question's
+words alone. "No" is said only when the concept was recognised and the whole history of its
+section was searched (status=all, no window), and the sentence says what was searched; a
+concept that linked to nothing is never denied. Returns (sentence, abstained): abstained is
+True when the sentence says the record does not show it (absent after searching, not matched,
+nothing in the window), the `done` event's marker that evaluators read (issue 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agent.execution import ToolOutcome
+from agent.offline.plan import Topic
+from tools.render import fmt_num
+
+Lead = tuple[str, bool]
+CERTAIN_KINDS = ("record", "term", "drug", "brand", "class")
+
+
+class Voice:
+    """Patient: "you / your record"; clinician or evaluator: "the patient / the record"."""
+
+    def __init__(self, role: str) -> None:
+        self.patient = role == "patient"
+        self.your = "your" if self.patient else "the patient's"
+        self.Your = "Your" if self.patient else "The patient's"
+        self.record = "your record" if self.patient else "the record"
+        self.you = "you" if self.patient else "the patient"
+        self.have = "have" if self.patient else "has"
+        self.are = "are" if self.patient else "is"
+
+
+def _when(topic: Topic) -> str:
+    """The window in words; its dates are on the answer's "Searched:" line (a lookup, not a claim)."""
+    return " in the period you asked about" if topic.window else ""
+
+
+def _rows(outcomes: Sequence[ToolOutcome]) -> list[dict[str, Any]]:
+    return [r for o in outcomes if o.result.ok for r in o.result.rows]
+
+
+def _handle_of(outcomes: Sequence[ToolOutcome], record_id: str | None) -> str:
+    for o in outcomes:
+        for c in o.result.citations:
+            if c.record_id == record_id:
+                return f" [{c.handle}]"
+    return ""
+
+
+def _day(value: Any) -> str:
+    return str(value or "")[:10] or "date unknown"
+
+
+def _value(row: dict[str, Any]) -> str:
+    if row.get("systolic") is not None or row.get("diastolic") is not None:
+        return f"{fmt_num(row.get('systolic')) or '?'}/{fmt_num(row.get('diastolic')) or '?'} {row.get('unit') or ''}".strip()
+    value = row.get("value")
+    shown = fmt_num(value) if isinstance(value, int | float) else str(value)
+    unit = row.get("unit") or ""
+    return f"{shown} {unit if not unit.startswith('{') else ''}".strip()
+
+
+def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lead | None:
+    failed = [o for o in outcomes if not o.result.ok]
+    if failed and len(failed) == len(outcomes):
+        return None
+    fn = {
+        "medications": _medications,
+        "conditions": _conditions,
+        "labs": _labs,
+        "encounters": _encounters,
+        "allergies": _allergies,
+        "immunizations": _immunizations,
+        "procedures": _procedures,
+    }.get(topic.section)
+    return fn(topic, outcomes, voice) if fn else None
+
+
+# --- medications --------------------------------------------------------------------------------
+
+
+def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "medication"]
+    if topic.operation == "conflict":
+        return _conflicts(outcomes, v)
+    if topic.operation == "changes":
+        started = [r for r in rows if r.get("change") == "started"]
+        stopped = [r for r in rows if r.get("change") == "stopped"]
+        return (f"{len(started)} prescription(s) started and {len(stopped)} stopped{_when(topic)}.", False)
+    if topic.operation != "exists" or topic.concept is None:
+        active = [r for r in rows if r.get("active")]
+        if topic.concept is not None:  # medications for a condition (the reason)
+            if not rows:
+                return (
+                    f"No prescription in {v.record} names {topic.concept.name} as its reason or in its name.",
+                    True,
+                )
+            return (
+                f"{len(rows)} prescription(s) in {v.record} relate to {topic.concept.name} ({len(active)} active now).",
+                False,
+            )
+        if not rows:
+            return (f"{v.record.capitalize()} has no active medications.", True)
+        return (f"{v.you.capitalize()} {v.have} {len(active)} active medication(s)" + (f" and {len(rows) - len(active)} past one(s) listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
+    c = topic.concept
+    active = [r for r in rows if r.get("active")]
+    if active:
+        r = active[0]
+        more = f" (and {len(active) - 1} more active prescription(s) of it)" if len(active) > 1 else ""
+        return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
+    if rows:
+        r = rows[0]
+        state = (
+            f"ended {_day(r.get('ended_at'))}"
+            if r.get("ended_at")
+            else f"is {r.get('status') or 'not active'}"
+        )
+        return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
+    if c.kind in CERTAIN_KINDS:
+        what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
+        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
+    return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _class_members(name: str) -> list[str]:
+    from tools.lexicon import load_lexicon
+
+    return list(load_lexicon().classes[name].members)
+
+
+def _conflicts(outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    conflicts = [r for r in _rows(outcomes) if r.get("ingredient")]
+    if conflicts:
+        parts = "; ".join(
+            f"{r['name']} against the {r['allergy']} allergy [{r['handle']}]" for r in conflicts[:3]
+        )
+        return (f"Yes: {len(conflicts)} possible drug–allergy conflict(s) in {v.record}: {parts}.", False)
+    return (f"No drug–allergy conflict found between {v.your} active prescriptions and recorded allergies (checked against the allergen ↔ drug-class table).", False)  # fmt: skip
+
+
+# --- conditions ---------------------------------------------------------------------------------
+
+
+def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "condition"]
+    if topic.concept is None:
+        active = [r for r in rows if r.get("active")]
+        return (f"{v.record.capitalize()} lists {len(active)} active condition(s)" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
+    c = topic.concept
+    active = [r for r in rows if r.get("active")]
+    if active:
+        r = active[0]
+        return (
+            f"Yes. {r['name']} is recorded as active since {_day(r.get('onset'))} [{r['handle']}].",
+            False,
+        )
+    if rows:
+        r = rows[0]
+        ended = f", resolved {_day(r.get('abatement'))}" if r.get("abatement") else ""
+        return (f"Not now: {r['name']} was recorded {_day(r.get('onset'))} and is {r.get('clinical_status') or 'not active'}{ended} [{r['handle']}].", False)  # fmt: skip
+    if c.kind in CERTAIN_KINDS:
+        return (
+            f"No. {v.record.capitalize()} has no {c.name}: I searched every condition, active and resolved.",
+            True,
+        )
+    return (f"I could not find '{c.said}' among the conditions in {v.record}.", True)
+
+
+# --- labs ---------------------------------------------------------------------------------------
+
+
+def range_verdict(asked: str, where: str, outside: int) -> str:
+    """Yes/no to what was asked about the range ("above?", "ever outside?", "normal?")."""
+    position = {"above": "above the range", "below": "below the range", "within": "within the range"}[where]
+    if asked == "above":
+        return f"{'Yes' if where == 'above' else 'No'}, it is {position}"
+    if asked == "below":
+        return f"{'Yes' if where == 'below' else 'No'}, it is {position}"
+    if asked == "ever_outside":
+        return f"{'Yes' if outside else 'No'}, {outside} result(s) were outside the range; the latest is {position}"
+    if asked == "outside":
+        return f"{'No' if where == 'within' else 'Yes'}, it is {position}"
+    return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
+
+
+def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
+    name = topic.concept.name if topic.concept else "result"
+    when = _when(topic)
+    if not rows:
+        if topic.concept is None:
+            return (f"{v.record.capitalize()} has no results{when}.", True)
+        if topic.window:
+            return (
+                f"{v.record.capitalize()} has no {name} results{when} (I looked only in that period).",
+                True,
+            )
+        return (
+            f"No. {v.record.capitalize()} has no {name} results: I searched every result and measurement.",
+            True,
+        )
+    if topic.operation == "latest" or "count" not in rows[0]:
+        if topic.concept is None:
+            return (f"{v.Your} latest results, newest first:", False)
+        r = rows[0]
+        return (
+            f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
+            False,
+        )
+    s = rows[0]  # a summary row: the series with the most values
+    h = f" [{s['handle']}]"
+    unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
+    last, first = s["latest"], s["first"]
+    op = topic.operation
+
+    def at(point: dict[str, Any] | None) -> str:
+        if not point:
+            return ""
+        return f"{fmt_num(point['value'])}{unit} on {point['date']}{_handle_of(outcomes, point['record_id']) or h}"
+
+    if op == "max":
+        return (f"{v.Your} highest {name}{when} was {at(s['highest'])}, of {s['count']} results.", False)
+    if op == "min":
+        return (f"{v.Your} lowest {name}{when} was {at(s['lowest'])}, of {s['count']} results.", False)
+    if op == "mean":
+        return (f"{v.Your} average {name}{when} was {fmt_num(s['mean'])}{unit}, over {s['count']} results from {first['date']} to {last['date']}{h}.", False)  # fmt: skip
+    if op == "count":
+        return (
+            f"{v.Your} {name} has been measured {s['count']} time(s){when}, most recently {at(last)}.",
+            False,
+        )
+    if op == "earliest":
+        return (f"{v.Your} first {name}{when} was {at(first)}.", False)
+    if op == "change":
+        prev = s.get("previous")
+        if not prev:
+            return (f"There is only one {name} result{when}: {at(last)}; nothing to compare it with.", False)
+        change = s["change"]
+        word = "up" if change > 0 else ("down" if change < 0 else "unchanged")
+        verdict = "Yes" if change > 0 else "No"
+        return (f"{verdict}: {v.your} {name} went {word} by {fmt_num(abs(change))}{unit}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
+    if op == "year_ago":
+        before = next((r for o in outcomes if o.call.name == "get_labs" for r in o.result.rows), None)
+        part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(str(s.get("code")))
+        if before is not None and part and before.get(part) is not None:
+            before = {**before, "value": before[part], "unit": before.get("unit")}
+            before.pop("systolic", None), before.pop("diastolic", None)
+        if before is None or not isinstance(before.get("value"), int | float):
+            return (f"{v.Your} latest {name} is {at(last)}; there is no result from a year or more before it to compare with.", False)  # fmt: skip
+        diff = last["value"] - before["value"]
+        verdict = "Yes" if diff > 0 else "No"
+        word = "higher" if diff > 0 else ("lower" if diff < 0 else "the same")
+        return (f"{verdict}: {v.your} latest {name}, {at(last)}, is {word} than a year ago: {_value(before)} on {_day(before.get('effective'))} [{before['handle']}].", False)  # fmt: skip
+    if op == "range" and s.get("ref_label"):
+        where = s["latest_position"]
+        low, high = s.get("ref_low"), s.get("ref_high")
+        rng = f"{fmt_num(low)}–{fmt_num(high)}" if low is not None and high is not None else (f"≥ {fmt_num(low)}" if low is not None else f"≤ {fmt_num(high)}")  # fmt: skip
+        verdict = range_verdict(topic.asked, where, s["outside_count"])
+        return (f"{verdict}: {v.your} latest {name} is {at(last)}; the range is {rng}{unit} ({s['ref_label']}). {s['outside_count']} of {s['count']} results were outside it.", False)  # fmt: skip
+    if op == "range":
+        return (f"{v.Your} latest {name} is {at(last)}. No reference range is recorded with it and I have no typical range for this test.", False)  # fmt: skip
+    if op == "older_than_year":
+        return (f"{v.Your} latest {name} is {at(last)}.", False)
+    direction = s["direction"]
+    trend = {"up": "went up", "down": "went down", "about the same": "stayed about the same", "single value": "has a single value"}[direction]  # fmt: skip
+    return (f"{v.Your} {name}{when} {trend}: from {at(first)} to {at(last)} over {s['count']} results; lowest {at(s['lowest'])}, highest {at(s['highest'])}.", False)  # fmt: skip
+
+
+# --- encounters ---------------------------------------------------------------------------------
+
+
+def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.operation == "count":
+        per_call = [[r for r in o.result.rows if r.get("summary")] for o in outcomes if o.result.ok]
+        if not per_call:
+            return None
+        empty = {"total": 0, "by_class": {}}
+        windowed = per_call[0][0]["summary"] if per_call[0] else empty
+        overall = per_call[-1][0]["summary"] if per_call[-1] else empty
+        when = _when(topic)
+        if topic.emergency or topic.inpatient:
+            klass = "emergency" if topic.emergency else "inpatient"
+            word = "emergency visit(s)" if topic.emergency else "hospital admission(s)"
+            n_win, n_all = windowed["by_class"].get(klass, 0), overall["by_class"].get(klass, 0)
+            visits = list(
+                {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == klass}.values()
+            )
+            cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
+            if n_all and topic.window is not None and topic.window.soft:
+                recent = f"{n_win} of them recently" if n_win else "none of them in the last 3 years"
+                return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
+            if n_win:
+                return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
+            if n_all:
+                return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
+            if topic.window is not None:
+                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", True)
+            return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", True)
+        classes = ", ".join(
+            f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
+        )
+        return (f"{v.record.capitalize()} has {windowed['total']} visit(s){when}" + (f" ({classes})" if classes else "") + ".", False)  # fmt: skip
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
+    if not rows:
+        return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
+    if topic.operation == "latest":
+        r = rows[0]
+        reason = f" for {r['reason']}" if r.get("reason") else ""
+        who = f" with {r['practitioner']}" if r.get("practitioner") else ""
+        return (f"{v.Your} last visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
+    return None
+
+
+# --- allergies, immunizations, procedures -------------------------------------------------------
+
+
+def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.operation == "conflict":
+        return _conflicts(outcomes, v)
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "allergy"]
+    if topic.concept is None:
+        if not rows:
+            return (f"No allergies are recorded in {v.record} (that is not proof there are none).", True)
+        return (f"{len(rows)} allerg(y/ies) recorded in {v.record}:", False)
+    c = topic.concept
+    words = [w for w in c.queries[0].lower().split() if len(w) > 2]
+    hits = [r for r in rows if all(w in str(r.get("substance", "")).lower() for w in words)]
+    if hits:
+        r = hits[0]
+        return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
+    return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
+
+
+def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
+    given = [r for r in rows if r.get("given")]
+    if topic.concept is None:
+        return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", True)  # fmt: skip
+    if given:
+        r = given[0]
+        return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded)" if len(given) > 1 else "") + ".", False)  # fmt: skip
+    if rows:
+        return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
+    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
+
+
+def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "procedure"]
+    if topic.concept is None:
+        return None
+    if rows:
+        r = rows[0]
+        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip
+    if topic.window:
+        return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
+    return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)

@@ -1,0 +1,448 @@
+"""Linking a question's words to concepts: the bound patient's own record vocabulary (their
+medication ingredients, conditions, labs, vaccines, procedures, allergies, visit types) plus
+the sourced lexicon (`tools/lexicon`: lay words, abbreviations, brands, drug classes).
+
+Nothing here turns leftover words into a filter: a word that links to nothing is reported
+as unlinked, and the planner then answers the whole section instead of searching for it.
+Typos are caught by fuzzy matching (rapidfuzz) against the same two vocabularies.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from agent.text import normalise
+from tools.lexicon import Lexicon, load_lexicon
+
+FUZZY_MIN_LEN = 5
+
+# words of record names that say nothing about what a row is
+GENERIC = frozenset(
+    [
+        "disorder",
+        "finding",
+        "situation",
+        "procedure",
+        "substance",
+        "regime",
+        "therapy",
+        "environment",
+        "chronic",
+        "acute",
+        "history",
+        "type",
+        "stage",
+        "due",
+        "with",
+        "without",
+        "from",
+        "for",
+        "and",
+        "the",
+        "body",
+        "blood",
+        "serum",
+        "plasma",
+        "mass",
+        "volume",
+        "moles",
+        "ratio",
+        "automated",
+        "count",
+        "entitic",
+        "by",
+        "in",
+        "of",
+        "on",
+        "or",
+        "per",
+        "total",
+        "level",
+        "test",
+        "oral",
+        "tablet",
+        "capsule",
+        "extended",
+        "release",
+        "injection",
+        "injectable",
+        "solution",
+        "suspension",
+        "metered",
+        "dose",
+        "actuat",
+        "topical",
+        "cream",
+        "product",
+        "hydrochloride",
+        "sodium",
+        "potassium",
+        "hyclate",
+        "propionate",
+        "acetate",
+        "besylate",
+        "maleate",
+        "succinate",
+        "tartrate",
+        "citrate",
+        "human",
+        "isophane",
+        "encounter",
+        "general",
+        "examination",
+        "patient",
+        "clinic",
+        "care",
+        "visit",
+        "check",
+        "review",
+        "medication",
+        "due",
+        "screening",
+        "assessment",
+        "plan",
+        "education",
+        "simple",
+        "single",
+        "primary",
+        "other",
+        "unspecified",
+        "disease",
+        "syndrome",
+        "severe",
+        "mild",
+        "moderate",
+        "left",
+        "right",
+        "lower",
+        "upper",
+        "area",
+        "site",
+        "hour",
+        "hours",
+        "prefilled",
+        "syringe",
+        "auto",
+        "injector",
+        "chewable",
+        "mg",
+        "ml",
+        "mcg",
+        "unt",
+        "unit",
+        "units",
+        "seasonal",
+        "injectable",
+        "preservative",
+        "free",
+        "vaccine",
+        "administration",
+        "active",
+        "immunity",
+        "produce",
+    ]
+)
+SECTIONS = ("medications", "conditions", "labs", "immunizations", "procedures", "allergies", "encounters")
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One thing the question is about, as the record or the lexicon knows it."""
+
+    section: str
+    name: str  # how the answer names it
+    queries: tuple[str, ...]  # what the section's tool is asked for (one call per query)
+    said: str  # the question's words it came from
+    kind: str  # record | term | drug | brand | class
+    record_names: tuple[str, ...] = ()  # names in this record it matches (medications, conditions)
+
+    @property
+    def in_record(self) -> bool:
+        return bool(self.record_names)
+
+
+@dataclass
+class Linking:
+    concepts: list[Concept] = field(default_factory=list)
+    unlinked: list[str] = field(default_factory=list)
+
+    def of(self, section: str) -> list[Concept]:
+        return [c for c in self.concepts if c.section == section]
+
+    @property
+    def sections(self) -> list[str]:
+        return list(dict.fromkeys(c.section for c in self.concepts))
+
+
+def display_words(display: str) -> list[str]:
+    """The words of a record name that identify it ('24 HR Metformin hydrochloride 500 MG …' →
+    ['metformin']; 'Essential hypertension (disorder)' → ['essential', 'hypertension'])."""
+    text = re.sub(r"\([^)]*\)", " ", display)
+    words = re.findall(r"[a-z][a-z\-]+", normalise(text))
+    return [w for w in words if len(w) >= 3 and w not in GENERIC and not re.match(r"^(nda|anda|bla)\d", w)]
+
+
+def short_name(display: str) -> str:
+    """A record name without its semantic tag: 'Essential hypertension (disorder)' → 'essential hypertension'."""
+    return normalise(
+        re.sub(
+            r"\s*\((disorder|finding|situation|procedure|substance|regime/therapy|environment)\)\s*$",
+            "",
+            display,
+        )
+    )
+
+
+@dataclass
+class Vocabulary:
+    """The record's own names per section, as `get_record_vocabulary` returned them."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_row(cls, row: dict | None) -> Vocabulary:
+        if not row:
+            return cls()
+        out: dict[str, list[str]] = {}
+        for section in SECTIONS:
+            values = row.get(section) or []
+            if section == "labs":  # "code|display"
+                values = [v.split("|", 1)[-1] for v in values]
+            out[section] = [v for v in values if v]
+        return cls(out)
+
+    def index(self) -> dict[str, list[tuple[str, str]]]:
+        """word → [(section, record name)]."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for section, names in self.names.items():
+            for name in names:
+                for w in display_words(name):
+                    out.setdefault(w, [])
+                    if (section, name) not in out[w]:
+                        out[w].append((section, name))
+        return out
+
+    def phrases(self) -> list[tuple[str, str, str]]:
+        """(section, record name, its words) for multi-word names of conditions, procedures,
+        allergies and immunizations."""
+        out = []
+        for section in ("conditions", "procedures", "allergies", "immunizations"):
+            for name in self.names.get(section, []):
+                short = short_name(name)
+                if len(short.split()) >= 2:
+                    out.append((section, name, short))
+        return out
+
+    def medications_matching(self, ingredients: set[str], display_terms: tuple[str, ...] = ()) -> list[str]:
+        hits = []
+        for name in self.names.get("medications", []):
+            words = normalise(name).replace("/", " ").split()
+            if any(w.startswith(i) for w in words for i in ingredients if len(i) >= 4) or any(
+                t in normalise(name) for t in display_terms
+            ):
+                hits.append(name)
+        return hits
+
+    def names_with(self, section: str, words: list[str]) -> list[str]:
+        """Names of `section` in which every one of `words` starts a word."""
+        hits = []
+        for name in self.names.get(section, []):
+            own = normalise(name).replace("/", " ").replace("-", " ").split()
+            if words and all(any(o.startswith(w) for o in own) for w in words):
+                hits.append(name)
+        return hits
+
+
+@dataclass(frozen=True)
+class _Entry:
+    section: str
+    name: str
+    query: str
+    kind: str
+
+
+@lru_cache(maxsize=1)
+def lexicon_phrases() -> dict[str, list[_Entry]]:
+    """Every phrase the lexicon knows → what it names (phrases are normalised)."""
+    lex = load_lexicon()
+    out: dict[str, list[_Entry]] = {}
+
+    def put(phrase: str, entry: _Entry) -> None:
+        key = normalise(phrase)
+        if key and entry not in out.setdefault(key, []):
+            out[key].append(entry)
+
+    for term in lex.terms:
+        for said in (*term.said, term.name):
+            put(said, _Entry(term.section, term.name, term.query, "term"))
+    drugs = lex.all_drug_names()
+    for cls in lex.classes.values():
+        for said in cls.said:
+            if said not in drugs:  # "penicillin" is the drug; "penicillins" the class
+                put(said, _Entry("medications", cls.name, cls.name, "class"))
+    for brand, ingredient in lex.brands.items():
+        put(brand, _Entry("medications", ingredient, ingredient, "brand"))
+    for drug in lex.all_drug_names():
+        put(drug, _Entry("medications", drug, drug.split()[0], "drug"))
+    return out
+
+
+def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Concept:
+    if entry.section == "medications":
+        if entry.kind == "class":
+            cls = lex.classes[entry.name]
+            names = vocab.medications_matching(set(cls.members), cls.display_terms)
+        else:
+            names = vocab.medications_matching({entry.query})
+        queries = tuple(dict.fromkeys(_ingredient_query(n, entry) for n in names)) or (entry.query,)
+        return Concept("medications", entry.name, queries, said, entry.kind, tuple(names))
+    if entry.section in ("conditions", "allergies", "immunizations", "procedures"):
+        words = normalise(entry.query).split()
+        names = vocab.names_with(entry.section, words)
+        return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, tuple(names))
+    names = tuple(n for n in vocab.names.get("labs", []) if _names_lab(n, entry))
+    return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
+
+
+def _names_lab(display: str, entry: _Entry) -> bool:
+    """Whether a record lab name is one the lexicon term names (all words of one of its phrases)."""
+    own = set(normalise(display).replace("/", " ").split())
+    term = next((t for t in load_lexicon().terms if t.section == "labs" and t.name == entry.name), None)
+    phrases = (*term.said, term.name.lower()) if term else (entry.query.lower(),)
+    return any(len(p) >= 3 and set(normalise(p).split()) <= own for p in phrases)
+
+
+def _ingredient_query(display: str, entry: _Entry) -> str:
+    """The word of a medication's name that the tool should search for."""
+    words = display_words(display)
+    if entry.kind != "class":
+        return entry.query
+    cls = load_lexicon().classes[entry.name]
+    for w in words:
+        if any(w.startswith(m) for m in cls.members):
+            return w
+    return words[0] if words else entry.query
+
+
+def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Linking:
+    """Concepts named in `text` (already normalised), longest phrase first; fuzzy for typos."""
+    lex = load_lexicon()
+    phrases = lexicon_phrases()
+    index = vocab.index()
+    found: list[Concept] = []
+    text = correct(text, index, stop)
+    padded = f" {text} "
+    # the record's own multi-word names first: "streptococcal sore throat" is that row, not
+    # the lexicon's broader "sore throat"
+    for section, name, short in sorted(vocab.phrases(), key=lambda x: -len(x[2])):
+        needle = f" {short} "
+        if needle in padded:
+            found.append(Concept(section, short, (short,), short, "record", (name,)))
+            padded = padded.replace(needle, " | ")
+    for phrase in sorted((p for p in phrases if " " in p), key=len, reverse=True):
+        needle = f" {phrase} "
+        if needle in padded:
+            for entry in phrases[phrase]:
+                found.append(_concept_of(entry, phrase, vocab, lex))
+            padded = padded.replace(needle, " | ")
+    unlinked: list[str] = []
+    singles = [p for p in phrases if " " not in p]
+    for token in padded.split():
+        if token == "|" or token in stop or len(token) < 2 or token.isdigit():
+            continue
+        entries = phrases.get(token) or (phrases.get(token[:-1]) if token.endswith("s") else None)
+        if entries:
+            found += [_concept_of(e, token, vocab, lex) for e in entries]
+            continue
+        record = index.get(token) or (index.get(token[:-1]) if token.endswith("s") else None)
+        if record:
+            word = token if token in index else token[:-1]
+            found += [_record_concept(section, name, token, word) for section, name in record]
+            continue
+        if len(token) >= FUZZY_MIN_LEN:
+            guess = _fuzzy(token, tuple(index), tuple(singles))
+            if guess is not None:
+                word, from_record = guess
+                if from_record:
+                    found += [_record_concept(s, n, token, word) for s, n in index[word]]
+                else:
+                    found += [_concept_of(e, token, vocab, lex) for e in phrases[word]]
+                continue
+        unlinked.append(token)
+    return Linking(_dedupe(found), unlinked)
+
+
+@lru_cache(maxsize=1)
+def lexicon_words() -> frozenset[str]:
+    return frozenset(w for p in lexicon_phrases() for w in p.split())
+
+
+def correct(text: str, index: dict[str, list[tuple[str, str]]], stop: frozenset[str]) -> str:
+    """Each unknown word replaced by the record's or the lexicon's nearest spelling, when one is
+    within the allowed edits ("wihte blood cell count" → "white blood cell count")."""
+    known = lexicon_words()
+    out = []
+    for token in text.split():
+        if (
+            len(token) < FUZZY_MIN_LEN
+            or token in stop
+            or token in known
+            or token in index
+            or not token.isalpha()
+        ):
+            out.append(token)
+            continue
+        guess = _fuzzy(token, tuple(index), tuple(known))
+        out.append(guess[0] if guess else token)
+    return " ".join(out)
+
+
+def _record_concept(section: str, name: str, said: str, word: str) -> Concept:
+    """A concept found in the record's own names; `word` is the record's spelling of it."""
+    if section == "medications":
+        return Concept(section, word, (word,), said, "record", (name,))
+    if section == "labs":  # 'Leukocytes [#/volume] in Blood by Automated count' → 'leukocytes'
+        return Concept(section, normalise(re.split(r"[\[(/]", name)[0]), (word,), said, "record", (name,))
+    return Concept(section, short_name(name), (word,), said, "record", (name,))
+
+
+def allowed_edits(word: str) -> int:
+    """Typos tolerated: one slip (a swap of neighbours counts as one) up to 9 letters, two from 10."""
+    return 1 if len(word) < 10 else 2
+
+
+def _fuzzy(
+    token: str, record_words: tuple[str, ...], lexicon_words: tuple[str, ...]
+) -> tuple[str, bool] | None:
+    """The nearest known word within the allowed Damerau–Levenshtein edits (record words win ties)."""
+    best: tuple[str, bool] | None = None
+    best_distance = allowed_edits(token) + 1
+    for choices, from_record in ((record_words, True), (lexicon_words, False)):
+        pool = [
+            c
+            for c in choices
+            if len(c) >= FUZZY_MIN_LEN - 1 and abs(len(c) - len(token)) <= 2 and c[0] == token[0]
+        ]
+        hit = process.extractOne(
+            token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=allowed_edits(token)
+        )
+        if hit is not None and hit[1] < best_distance:
+            best, best_distance = (hit[0], from_record), hit[1]
+    return best
+
+
+def _dedupe(concepts: list[Concept]) -> list[Concept]:
+    """One concept per (section, queries); a record concept gives way to a lexicon one that
+    covers the same record names (the lexicon's name reads better)."""
+    out: list[Concept] = []
+    for c in concepts:
+        same = next((o for o in out if o.section == c.section and (o.queries == c.queries or (
+            c.record_names and set(c.record_names) <= set(o.record_names)))), None)  # fmt: skip
+        if same is None:
+            out.append(c)
+    return out

@@ -1,0 +1,641 @@
+"""Reading a question: section intents, wording helpers, time windows, slot wording."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.intent import MEASURES
+from agent.text import normalise
+
+MAX_INTENTS = 3
+# --------------------------------------------------------------------------------------------
+# Intents
+# --------------------------------------------------------------------------------------------
+
+
+def _rx(*parts: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p) for p in parts)
+
+
+_MEASURE_WORDS = "|".join(sorted((re.escape(k) for k in MEASURES), key=len, reverse=True))
+_DRUG_SUFFIX = r"[a-z]{3,}(pril|olol|statin|formin|sartan|dipine|zole|cillin|mycin|cycline|prazole|gliptin|flozin|tide|lukast|sone|olone|parin|xaban|gatran)"
+_CONDITION_WORDS = (
+    r"diabet\w*|hypertension|high blood pressure|asthma|copd|ckd|kidney disease|cancer|depression|anxiety|"
+    r"obesity|arthritis|hyperlipidemia|high cholesterol|heart failure|atrial fibrillation|afib|anemia|"
+    r"osteoporosis|migraine|sinusitis|bronchitis|pneumonia|prediabetes"
+)
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    tool: str
+    patterns: tuple[re.Pattern[str], ...]
+    examples: tuple[str, ...]  # for the embedding fallback
+    record: bool = True  # about the patient's own record (vs general information)
+
+
+INTENTS: tuple[Intent, ...] = (
+    Intent(
+        "profile",
+        "get_patient_profile",
+        _rx(
+            r"\b(who am i|my name|full name|date of birth|birth ?date|when was i born|how old|my age|"
+            r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
+            r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
+        ),
+        ("What is my date of birth?", "Who is my GP?", "What address do you have for me?"),
+    ),
+    Intent(
+        "conditions",
+        "get_conditions",
+        _rx(
+            r"\b(conditions?|diagnos\w*|health problems?|problem list|problems|illness\w*|diseases?|"
+            r"medical history)\b",
+            rf"\b(do i have|have i (ever )?had|was i diagnosed with|am i) .*\b({_CONDITION_WORDS})\b",
+            rf"\b({_CONDITION_WORDS})\b",
+        ),
+        (
+            "What health problems do I have?",
+            "Do I have diabetes?",
+            "What am I diagnosed with?",
+            "Have I ever been diagnosed with asthma?",
+            "Is hypertension on the patient's problem list?",
+        ),
+    ),
+    Intent(
+        "medications",
+        "get_medications",
+        _rx(
+            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin)\b",
+            r"\bam i (still |currently )?(on|taking)\b",
+            r"\bwhat am i (on|taking)\b",
+            rf"\b{_DRUG_SUFFIX}\b",
+        ),
+        (
+            "What medicines do I take?",
+            "Am I still on lisinopril?",
+            "List my prescriptions",
+            "Is she taking metformin?",
+            "Am I on a statin?",
+        ),
+    ),
+    Intent(
+        "labs",
+        "get_labs",
+        _rx(
+            r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
+            r"vital signs|measurements?)\b",
+            rf"\b({_MEASURE_WORDS})\b",
+        ),
+        (
+            "What was my last cholesterol test?",
+            "Show my blood test results",
+            "How much do I weigh?",
+            "What was my highest weight ever?",
+            "Show the HbA1c trend since 2020",
+        ),
+    ),
+    Intent(
+        "allergies",
+        "get_allergies",
+        _rx(r"\b(allerg\w*|intoleran\w*|allergic)\b"),
+        ("What am I allergic to?", "Do I have any allergies?"),
+    ),
+    Intent(
+        "encounters",
+        "get_encounters",
+        _rx(
+            r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient)\b",
+            r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
+            r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
+            r"was i seen|been seen)\b",
+        ),
+        (
+            "When was my last visit?",
+            "Have I been to the emergency room?",
+            "List my recent visits",
+            "Any ED visits in recent years?",
+            "How many times was the patient admitted?",
+        ),
+    ),
+    Intent(
+        "immunizations",
+        "get_immunizations",
+        _rx(r"\b(vaccin\w*|immuni[sz]\w*|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
+        ("Which vaccines have I had?", "Am I up to date with my shots?", "When was my last flu jab?"),
+    ),
+    Intent(
+        "procedures",
+        "get_procedures",
+        _rx(
+            r"\b(procedures?|surger(y|ies)|operations?|operated|colonoscop\w*|biops\w*|x.?rays?|mri|ct scan|scans?)\b"
+        ),
+        (
+            "What procedures have I had?",
+            "Have I had any surgery?",
+            "When was my colonoscopy?",
+            "When was my last MRI?",
+        ),
+    ),
+    Intent(
+        "care_plans",
+        "get_care_plans",
+        _rx(r"\b(care ?plans?|plans? of care|treatment plans?|my plan|self.?management|care goals?)\b"),
+        ("What is my care plan?", "What are my treatment plans?"),
+    ),
+    Intent(
+        "appointments",
+        "list_appointments",
+        _rx(
+            r"\b(my (upcoming |next |booked |scheduled |future )?appointments?|when is my (next )?appointment|"
+            r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?)\b"
+        ),
+        ("When is my next appointment?", "What appointments do I have booked?"),
+    ),
+    Intent(
+        "find_slots",
+        "find_slots",
+        _rx(
+            r"\b(slots?|availability|available (times?|appointments?)|openings?|free times?)\b",
+            r"\b(book|schedule|make|arrange|get|need) (me )?(an? |the )?([a-z-]+ )?(appointment|visit|check.?up|consultation)\b",
+            r"\bbook\b",
+            r"\b(need|want|like) to see (a|an|the) [a-z ]*(doctor|gp|nurse|\w+ologist|\w+ist|\w+ician)\b",
+        ),
+        ("Book me a check-up next week", "Find an appointment with cardiology", "Any free slots tomorrow?"),
+    ),
+    Intent(
+        "notes",
+        "search_notes",
+        _rx(
+            r"\b(notes?|what did (the|my) (doctor|nurse|clinician|gp|physician) (say|write|note|mention)|"
+            r"documented|wrote|written down)\b"
+        ),
+        ("What did the doctor write at my last visit?", "Search my notes for back pain"),
+    ),
+    Intent(
+        "leaflets",
+        "search_leaflets",
+        _rx(
+            r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
+            r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
+            r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
+            r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient|her\b|his\b|their\b|she\b|he\b)",
+        ),
+        (
+            "What are the visiting hours?",
+            "How do I prepare for a colonoscopy?",
+            "What is HbA1c?",
+            "Can my partner stay overnight on the ward?",
+            "Do I need to fast before a blood test?",
+            "What should I bring to my appointment?",
+            "Is there wifi in the hospital?",
+            "How do I get a copy of my medical records?",
+            "Where is the pharmacy and when is it open?",
+            "How do I make a complaint?",
+            "Can I eat before my operation?",
+            "Where can I park?",
+        ),
+        record=False,
+    ),
+)
+INTENT_BY_NAME = {i.name: i for i in INTENTS}
+
+# questions about how things work here, whoever asks them: always the leaflets
+_GENERAL_INFO = re.compile(
+    r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|where (can|do|should) i park|"
+    r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
+    r"information (about|on))\b"
+)
+_PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
+
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "with",
+        "about",
+        "from",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "having",
+        "what",
+        "which",
+        "who",
+        "whom",
+        "when",
+        "where",
+        "why",
+        "how",
+        "many",
+        "much",
+        "any",
+        "some",
+        "my",
+        "me",
+        "i",
+        "im",
+        "mine",
+        "your",
+        "you",
+        "our",
+        "we",
+        "they",
+        "them",
+        "their",
+        "his",
+        "her",
+        "its",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "please",
+        "tell",
+        "show",
+        "list",
+        "give",
+        "find",
+        "get",
+        "check",
+        "see",
+        "know",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "still",
+        "currently",
+        "current",
+        "now",
+        "today",
+        "recent",
+        "recently",
+        "latest",
+        "last",
+        "most",
+        "ever",
+        "all",
+        "every",
+        "past",
+        "previous",
+        "active",
+        "taking",
+        "take",
+        "takes",
+        "took",
+        "on",
+        "off",
+        "up",
+        "down",
+        "out",
+        "again",
+        "also",
+        "just",
+        "only",
+        "more",
+        "less",
+        "than",
+        "then",
+        "so",
+        "if",
+        "not",
+        "no",
+        "yes",
+        "any",
+        "anything",
+        "something",
+        "record",
+        "records",
+        "chart",
+        "file",
+        "patient",
+        "patients",
+        "s",
+        "t",
+    ]
+)
+INTENT_WORDS = frozenset(
+    [
+        "medication",
+        "medications",
+        "medicine",
+        "medicines",
+        "meds",
+        "drug",
+        "drugs",
+        "prescription",
+        "prescriptions",
+        "prescribed",
+        "pill",
+        "pills",
+        "tablet",
+        "tablets",
+        "condition",
+        "conditions",
+        "diagnosis",
+        "diagnoses",
+        "diagnosed",
+        "problem",
+        "problems",
+        "illness",
+        "illnesses",
+        "disease",
+        "diseases",
+        "history",
+        "lab",
+        "labs",
+        "result",
+        "results",
+        "test",
+        "tests",
+        "level",
+        "levels",
+        "reading",
+        "readings",
+        "value",
+        "values",
+        "vital",
+        "vitals",
+        "sign",
+        "signs",
+        "blood",
+        "work",
+        "bloods",
+        "allergy",
+        "allergies",
+        "allergic",
+        "intolerance",
+        "intolerances",
+        "visit",
+        "visits",
+        "encounter",
+        "encounters",
+        "seen",
+        "vaccine",
+        "vaccines",
+        "vaccination",
+        "vaccinations",
+        "immunization",
+        "immunizations",
+        "shot",
+        "shots",
+        "jab",
+        "jabs",
+        "booster",
+        "boosters",
+        "procedure",
+        "procedures",
+        "surgery",
+        "surgeries",
+        "operation",
+        "operations",
+        "care",
+        "plan",
+        "plans",
+        "note",
+        "notes",
+        "doctor",
+        "nurse",
+        "say",
+        "said",
+        "write",
+        "wrote",
+        "trend",
+        "trends",
+        "over",
+        "time",
+        "since",
+        "year",
+        "years",
+        "month",
+        "months",
+        "week",
+        "weeks",
+        "day",
+        "days",
+        "ago",
+        "measurement",
+        "measurements",
+    ]
+)
+
+
+def _tokens(text: str) -> list[str]:
+    return normalise(text).split()
+
+
+def _clean(text: str) -> str:
+    return normalise(text)
+
+
+# words that only point at the selected part of the record ("explain these", "is this normal?")
+SCOPE_FILLER = frozenset(
+    [
+        "section",
+        "sections",
+        "summarise",
+        "summarize",
+        "summary",
+        "overview",
+        "explain",
+        "explained",
+        "these",
+        "this",
+        "them",
+        "those",
+        "here",
+        "mean",
+        "means",
+        "meaning",
+        "normal",
+        "ok",
+        "okay",
+        "fine",
+        "good",
+        "bad",
+        "high",
+        "low",
+        "worried",
+        "worry",
+        "understand",
+        "doing",
+        "part",
+        "look",
+        "looks",
+        "status",
+    ]
+)
+
+
+def scoped_wording(question: str) -> str:
+    """A scoped question minus the words that only point at the scope, so they are not searched for."""
+    words = [w for w in _tokens(question) if w.strip("?.!,") not in SCOPE_FILLER]
+    return " ".join(words) or question
+
+
+def content_words(question: str, *, keep_measures: bool = False) -> str | None:
+    """What is left after question, pronoun, intent and time words: the thing asked about."""
+    text = _clean(question)
+    if not keep_measures:
+        for measure in sorted(MEASURES, key=len, reverse=True):
+            text = re.sub(rf"\b{re.escape(measure)}\b", " ", text)
+    text = re.sub(r"\b(19|20)\d\d\b|\b\d{4}-\d{2}-\d{2}\b", " ", text)
+    words = [w.strip(".-") for w in text.split()]
+    words = [w for w in words if w and w not in STOP_WORDS and w not in INTENT_WORDS and not w.isdigit()]
+    return " ".join(words) or None
+
+
+# Synthea writes a patient's circumstances as one "Social History" section of short facts
+# ("Patient is a college graduate. Patient currently has UnitedHealthcare."). A one-word topic
+# ("education") sits far from that mixed passage in embedding space, so topic questions search
+# for the section by name, with the topic words kept for the keyword leg.
+_SOCIAL_TOPICS = re.compile(
+    r"\b(educat\w*|school\w*|college|degree|graduat\w*|insur\w*|coverage|medicaid|medicare|smok\w*|"
+    r"tobacco|cigarettes?|alcohol|drink\w*|marri\w*|marital|widow\w*|divorc\w*|single|employ\w*|job|"
+    r"occupation|work(ing)?|housing|homeless\w*|income|socio.?economic|sexual\w*|orientation|"
+    r"social (history|circumstances)|lives? with|living situation)\b"
+)
+
+
+def notes_query(question: str) -> str:
+    """What to search the notes for: the asked-about words, routed to Social History for life facts."""
+    words = content_words(question, keep_measures=True) or question
+    if _SOCIAL_TOPICS.search(_clean(question)):
+        return f"social history {words}"
+    return words
+
+
+_SPECIALIST = {
+    "cardiologist": "cardiology",
+    "heart doctor": "cardiology",
+    "dermatologist": "dermatology",
+    "skin doctor": "dermatology",
+    "neurologist": "neurology",
+    "endocrinologist": "endocrinology",
+    "gastroenterologist": "gastroenterology",
+    "pulmonologist": "pulmonology",
+    "psychiatrist": "psychiatry",
+    "oncologist": "oncology",
+    "orthopedist": "orthopedics",
+    "ophthalmologist": "ophthalmology",
+    "eye doctor": "ophthalmology",
+    "pediatrician": "pediatrics",
+    "gynecologist": "gynecology",
+    "urologist": "urology",
+    "gp": "general practice",
+    "family doctor": "general practice",
+    "primary care": "general practice",
+    "check up": "general practice",
+    "check-up": "general practice",
+    "checkup": "general practice",
+    "physical": "general practice",
+}
+_SLOT_NOISE = frozenset(
+    [
+        "book",
+        "booking",
+        "schedule",
+        "make",
+        "arrange",
+        "get",
+        "need",
+        "want",
+        "me",
+        "us",
+        "an",
+        "a",
+        "the",
+        "appointment",
+        "appointments",
+        "visit",
+        "slot",
+        "slots",
+        "with",
+        "for",
+        "at",
+        "to",
+        "see",
+        "in",
+        "on",
+        "next",
+        "this",
+        "week",
+        "month",
+        "tomorrow",
+        "today",
+        "please",
+        "can",
+        "you",
+        "could",
+        "i",
+        "would",
+        "like",
+        "free",
+        "available",
+        "availability",
+        "any",
+        "opening",
+        "openings",
+        "time",
+        "times",
+        "soon",
+        "asap",
+        "earliest",
+        "some",
+        "new",
+        "consultation",
+    ]
+)
+
+
+def specialty_in(question: str) -> str:
+    text = _clean(question)
+    for said, specialty in sorted(_SPECIALIST.items(), key=lambda kv: -len(kv[0])):
+        if re.search(rf"\b{re.escape(said)}\b", text):
+            return specialty
+    words = [
+        w for w in text.split() if w not in _SLOT_NOISE and w not in STOP_WORDS and not re.match(r"\d", w)
+    ]
+    return " ".join(words[:3]) or "general practice"
+
+
+def keyword_scores(question: str) -> dict[str, int]:
+    text = _clean(question)
+    scores = {}
+    for intent in INTENTS:
+        hits = sum(1 for p in intent.patterns if p.search(text))
+        if hits:
+            scores[intent.name] = hits
+    return scores

@@ -1,0 +1,810 @@
+"""Planning: the typed request and its linked concepts → tool calls, topic by topic.
+
+A topic is one part of the answer (a section, what is asked of it, the concept if one
+linked, the calls that answer it); `compose` leads each topic with its conclusion. Booking
+and cancelling keep their two-step flow (offer, then act on the confirming reply).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+from agent.base import Turn
+from agent.execution import ToolCall, ToolOutcome
+from agent.intent import asks_to_cancel
+from agent.offline.embedding import EmbeddingIntents
+from agent.offline.link import Concept, Linking, Vocabulary, link
+from agent.offline.parse import (
+    _GENERAL_INFO,
+    _PERSONAL,
+    INTENT_BY_NAME,
+    INTENT_WORDS,
+    MAX_INTENTS,
+    SCOPE_FILLER,
+    STOP_WORDS,
+    _clean,
+    keyword_scores,
+    notes_query,
+    scoped_wording,
+    specialty_in,
+)
+from agent.offline.request import Request, read_request
+from agent.offline.windows import Window, slot_window
+from agent.scoping import SECTION_LABELS
+
+OPERATION_WORDS = frozenset(
+    [
+        "highest",
+        "lowest",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+        "peak",
+        "average",
+        "mean",
+        "trend",
+        "trends",
+        "change",
+        "changed",
+        "changes",
+        "increase",
+        "decrease",
+        "gone",
+        "went",
+        "up",
+        "down",
+        "since",
+        "first",
+        "earliest",
+        "latest",
+        "last",
+        "recent",
+        "most",
+        "newest",
+        "normal",
+        "abnormal",
+        "range",
+        "reference",
+        "count",
+        "many",
+        "number",
+        "often",
+        "times",
+        "summarise",
+        "summarize",
+        "summary",
+        "overview",
+        "right",
+        "now",
+        "ever",
+        "still",
+        "currently",
+        "taking",
+        "take",
+        "on",
+        "using",
+        "use",
+        "prescribed",
+        "started",
+        "stopped",
+        "new",
+        "allergic",
+        "allergy",
+        "allergies",
+        "diagnosed",
+        "diagnosis",
+        "had",
+        "have",
+        "has",
+        "got",
+        "do",
+        "does",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "will",
+        "would",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "how",
+        "any",
+        "some",
+        "there",
+        "years",
+        "year",
+        "months",
+        "month",
+        "weeks",
+        "week",
+        "days",
+        "day",
+        "hours",
+        "hour",
+        "ago",
+        "past",
+        "previous",
+        "between",
+        "and",
+        "from",
+        "to",
+        "until",
+        "in",
+        "during",
+        "this",
+        "next",
+        "visit",
+        "visits",
+        "encounter",
+        "encounters",
+        "value",
+        "values",
+        "result",
+        "results",
+        "reading",
+        "readings",
+        "level",
+        "levels",
+        "measured",
+        "measurement",
+        "test",
+        "tests",
+        "check",
+        "checked",
+        "recorded",
+        "record",
+        "file",
+        "chart",
+        "list",
+        "show",
+        "tell",
+        "give",
+        "me",
+        "about",
+        "pt",
+        "hx",
+        "h/o",
+        "currently",
+        "moment",
+        "at",
+        "time",
+        "one",
+        "ones",
+        "please",
+        "um",
+        "so",
+        "just",
+        "like",
+        "quick",
+        "question",
+        "wondering",
+        "sure",
+        "out",
+        "of",
+        "curiosity",
+        "could",
+        "can",
+        "you",
+        "would",
+        "know",
+        "let",
+        "bit",
+        "wanna",
+        "want",
+        "need",
+        "am",
+        "im",
+        "i",
+        "my",
+        "she",
+        "he",
+        "her",
+        "his",
+        "him",
+        "they",
+        "them",
+        "their",
+        "patient",
+        "patients",
+        "the",
+        "a",
+        "an",
+        "of",
+        "for",
+        "with",
+        "by",
+        "or",
+        "if",
+        "it",
+        "its",
+        "that",
+        "this",
+        "those",
+        "these",
+        "yes",
+        "no",
+        "not",
+        "okay",
+        "ok",
+        "well",
+        "also",
+        "only",
+    ]
+)
+STOP = frozenset(STOP_WORDS | INTENT_WORDS | SCOPE_FILLER | OPERATION_WORDS)
+EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casualty|urgent)\b")
+INPATIENT = re.compile(
+    r"\b(inpatient|admitted|admissions?|hospitali[sz]\w*|hospital stays?|in hospital|overnight)\b"
+)
+LAST_VISIT = re.compile(
+    r"\b(last|latest|most recent|previous|recent) (visit|encounter|appointment|consultation|check.?up|time i (saw|visited))\b"
+)
+CHANGE_WORDS = re.compile(r"\b(started|stopped|new|changed|discontinued|added|put on|taken off)\b")
+RECORD_SECTIONS = (
+    "medications",
+    "conditions",
+    "labs",
+    "allergies",
+    "encounters",
+    "immunizations",
+    "procedures",
+)
+EVERY_RESULT = 100
+NOTE_WORDS = frozenset(
+    {
+        "note",
+        "notes",
+        "clinical",
+        "doctor",
+        "wrote",
+        "write",
+        "written",
+        "said",
+        "says",
+        "say",
+        "mention",
+        "mentioned",
+    }
+)
+# operations only the record can answer (a value, a count, a date): never routed to the leaflets
+RECORD_OPERATIONS = frozenset(
+    {
+        "latest",
+        "max",
+        "min",
+        "mean",
+        "count",
+        "change",
+        "trend",
+        "earliest",
+        "when",
+        "range",
+        "older_than_year",
+    }
+)
+YEAR_AGO = re.compile(r"\b(than|compared (with|to)|versus|vs) (it was |they were )?(a|one|1) year ago\b")
+
+
+SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
+
+
+def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
+    """One reading per word: a word linked in several sections keeps the section the
+    question's own wording asks about ("allergic to penicillin" → allergies, not a drug
+    search); a salt word right after a drug's name is part of that name ("losartan potassium")."""
+    by_word: dict[str, set[str]] = {}
+    for c in linking.concepts:
+        by_word.setdefault(c.said, set()).add(c.section)
+    kept = []
+    words = text.split()
+    allergy_words = bool(re.search(r"\ballerg\w*|\breactions?\b|\bintoleran\w*", text))
+    for c in linking.concepts:
+        sections = by_word[c.said]
+        if len(sections) > 1 and c.section not in intents and sections & set(intents):
+            continue
+        # a drug word read as a substance someone is allergic to only when the question says so
+        if {"medications", "allergies"} <= sections and c.section == (
+            "medications" if allergy_words else "allergies"
+        ):
+            continue
+        if c.section == "labs" and c.said in SALT_WORDS and c.said in words:
+            i = words.index(c.said)
+            meds = {m.said for m in linking.concepts if m.section == "medications"}
+            if i > 0 and words[i - 1] in meds:
+                continue
+        kept.append(c)
+    return Linking(kept, linking.unlinked)
+
+
+def asked_about_range(text: str) -> str:
+    if re.search(r"\bever\b.*\b(outside|out of|abnormal)\b|\b(outside|out of)\b.*\bever\b", text):
+        return "ever_outside"
+    if re.search(r"\b(above|high|higher|too high|elevated|raised)\b", text):
+        return "above"
+    if re.search(r"\b(below|low|lower|too low)\b", text):
+        return "below"
+    if re.search(r"\b(outside|out of range|abnormal)\b", text):
+        return "outside"
+    return "normal"
+
+
+@dataclass
+class Topic:
+    section: str
+    operation: str
+    concept: Concept | None = None
+    call_ids: list[str] = field(default_factory=list)
+    window: Window | None = None
+    emergency: bool = False  # encounters: the question is about emergency visits
+    inpatient: bool = False
+    asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
+
+
+@dataclass
+class Plan:
+    kind: str  # read | offer_slots | book | offer_cancel | cancel | clarify | unknown | record
+    intents: list[str] = field(default_factory=list)
+    calls: list[ToolCall] = field(default_factory=list)
+    message: str = ""  # for clarify
+    follow_up: bool = False  # re-planned from the previous question
+    request: Request | None = None
+    linking: Linking | None = None
+    topics: list[Topic] = field(default_factory=list)
+    then: str | None = None  # "notes_of_visit": read the notes of the visit phase 1 found
+    then_query: str | None = None  # what to look for in that visit's notes (None: the whole note)
+    leaflet_probe: bool = False  # not about the record: the leaflet search decides
+    fallback: Plan | None = None  # when the leaflets have nothing relevant
+
+    @property
+    def searched(self) -> list[str]:
+        """What was looked up, in words (for the `done` event and "no X" sentences)."""
+        out = []
+        for t in self.topics:
+            what = SECTION_LABELS.get(t.section, t.section)
+            out.append(
+                f"{what}"
+                + (f" for {t.concept.name}" if t.concept else "")
+                + (f" ({t.window.describe()})" if t.window else "")
+            )
+        return out
+
+
+def offered_ids(answer: str, letter: str, id_word: str) -> list[tuple[str, str]]:
+    """(handle, record id) pairs from lines of an earlier offline answer that carry both."""
+    pairs = []
+    for line in answer.splitlines():
+        handle = re.search(rf"\[({letter}\d+)\]", line)
+        record = re.search(rf"\b{id_word} ([^\s;,)\[\]]+)", line)
+        if handle and record:
+            pairs.append((handle.group(1), record.group(1).rstrip(".")))
+    return pairs
+
+
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "fifth": 4}
+_YES = re.compile(
+    r"^(yes|yeah|yep|ok|okay|sure|confirm\w*|go ahead|do it|please do|book it|cancel it|that one)\b"
+)
+
+
+def _choose(question: str, offered: list[tuple[str, str]], letter: str) -> str | bool | None:
+    """The chosen record id; None = nothing chosen; False = ambiguous (ask again)."""
+    text = _clean(question)
+    by_handle = dict(offered)
+    if m := re.search(rf"\b({letter.lower()}\d+)\b", text):
+        return by_handle.get(m.group(1).upper(), False)
+    for word, index in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", text) and index < len(offered):
+            return offered[index][1]
+    if re.search(r"\b(last one|the last)\b", text) and offered:
+        return offered[-1][1]
+    if _YES.search(text):
+        return offered[0][1] if len(offered) == 1 else False
+    return None
+
+
+class Planner:
+    def __init__(self, available: Sequence[str], embeddings: EmbeddingIntents | None = None) -> None:
+        self.available = set(available)
+        self.embeddings = embeddings
+
+    def plan(
+        self, question: str, history: Sequence[Turn], today: dt.date, vocab: Vocabulary | None = None
+    ) -> Plan:
+        vocab = vocab or Vocabulary()
+        previous = history[-1] if history else None
+        if previous is not None:
+            follow = self._confirmation(question, previous) or self._named_earlier_slot(question, history)
+            if follow is not None:
+                return follow
+        if asks_to_cancel(question) and "list_appointments" in self.available:
+            return self._cancel_offer(question)
+        request = read_request(question, today)
+        linking = link(request.text, vocab, STOP)
+        intents = self._wording_intents(question, linking)
+        if "find_slots" in intents:
+            return self._slot_offer(question, today)
+        linking = resolve(linking, intents, request.text)
+        record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
+        if (
+            intents != ["leaflets"]
+            and self.embeddings is not None
+            and "search_leaflets" in self.available
+            and not any(c.in_record for c in record_concepts)
+            and not request.follow_up
+            and not {"notes", "profile", "appointments", "care_plans"} & set(intents)
+            and request.operation not in RECORD_OPERATIONS
+            and self._sounds_like_leaflets(question)
+        ):
+            probe = self._leaflet_probe(question, request, linking)
+            probe.fallback = self._read_plan(intents, question, request, linking)
+            return probe
+        if intents == ["leaflets"] or (not intents and not record_concepts):
+            if previous is not None and not intents and request.follow_up:
+                plan = self._follow_up(question, previous, today, vocab)
+                if plan is not None:
+                    return plan
+            if not intents and self.embeddings is not None and not request.follow_up:
+                nearest = self.embeddings.nearest(question)
+                if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
+                    intents = [nearest[0]]
+            if not intents or intents == ["leaflets"]:
+                probe = self._leaflet_probe(question, request, linking)
+                if record_concepts:
+                    probe.fallback = self._read_plan([], question, request, linking)
+                return probe
+        return self._read_plan(intents, question, request, linking)
+
+    def plan_section(
+        self,
+        section: str,
+        question: str,
+        today: dt.date,
+        allowed: frozenset[str],
+        vocab: Vocabulary | None = None,
+    ) -> Plan:
+        """A section-scoped question: no intent detection; the section's lookup with the
+        question's concepts (of that section only), window and operation."""
+        intent = INTENT_BY_NAME.get(section)
+        if intent is None or intent.tool not in allowed:
+            label = SECTION_LABELS.get(section, section)
+            return Plan("clarify", message=f"the {label} section cannot be searched in this build.")
+        wording = scoped_wording(question)
+        request = read_request(wording, today)
+        linking = link(request.text, vocab or Vocabulary(), STOP)
+        linking = Linking([c for c in linking.concepts if c.section == section], linking.unlinked)
+        return self._read_plan([section], wording, request, linking)
+
+    # -- follow-ups ------------------------------------------------------------------------
+    def _follow_up(self, question: str, previous: Turn, today: dt.date, vocab: Vocabulary) -> Plan | None:
+        """'Is that normal?', 'and the first one?': the previous question's subject, this
+        question's operation and window."""
+        prior = read_request(previous.question, today)
+        prior_link = link(prior.text, vocab, STOP)
+        prior_intents = self._choose_intents(previous.question, keyword_scores(previous.question))
+        if not prior_link.concepts and not [i for i in prior_intents if i in RECORD_SECTIONS]:
+            return None
+        now = read_request(question, today)
+        operation = now.operation if now.operation not in ("list", "exists") else prior.operation
+        merged = Request(
+            text=f"{prior.text} {now.text}",
+            operation=operation,
+            window=now.window or prior.window,
+            history=now.history or prior.history,
+            follow_up=True,
+            today=today,
+        )
+        plan = self._read_plan(prior_intents, f"{previous.question} {question}", merged, prior_link)
+        plan.follow_up = True
+        return plan
+
+    def _wording_intents(self, question: str, linking: Linking) -> list[str]:
+        """Sections the question's wording asks for, read without the words that linked to
+        concepts ("allergic to penicillin" asks about allergies; "penicillin" alone is a
+        concept, not a request for the medication list)."""
+        whole = self._choose_intents(question, keyword_scores(question))
+        if not linking.concepts:
+            return whole
+        said = {w for c in linking.concepts for w in c.said.split()}
+        rest = " ".join(w for w in _clean(question).split() if w not in said)
+        wording = self._choose_intents(rest, keyword_scores(rest)) if rest else []
+        keep = [i for i in whole if i not in RECORD_SECTIONS and i not in wording]
+        return [*wording, *keep][:MAX_INTENTS]
+
+    def _sounds_like_leaflets(self, question: str) -> bool:
+        """Closer in meaning to the leaflet examples than to any record section's."""
+        assert self.embeddings is not None
+        sims = self.embeddings.similarities(question)
+        leaflet = sims.get("leaflets", 0.0)
+        record = max((v for k, v in sims.items() if k in RECORD_SECTIONS or k == "encounters"), default=0.0)
+        return leaflet > record
+
+    def _leaflet_probe(self, question: str, request: Request, linking: Linking) -> Plan:
+        """Not about the record: search the leaflets; their relevance gate decides, and a miss
+        is answered with what can be asked instead."""
+        if "search_leaflets" not in self.available:
+            return Plan("unknown", request=request, linking=linking)
+        call = ToolCall("offline_1", "search_leaflets", {"query": question})
+        topic = Topic("leaflets", "list", call_ids=[call.id])
+        return Plan("read", intents=["leaflets"], calls=[call], request=request, linking=linking, topics=[topic], leaflet_probe=True)  # fmt: skip
+
+    # -- reading the record ----------------------------------------------------------------
+    def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
+        record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
+        if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
+            return ["notes"]
+        concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
+        sections = list(record_intents)
+        for s in concept_sections:
+            if s not in sections:
+                sections.append(s)
+        # a stray section word should not add a section when a concept says what is asked:
+        # "what meds for my diabetes" stays medications (the condition becomes the reason)
+        if concept_sections and len(sections) > 1:
+            keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
+            primary = record_intents[0] if record_intents else None
+            if primary and primary not in keep:
+                keep.insert(0, primary)
+            sections = keep
+        if "notes" in sections and LAST_VISIT.search(request.text):
+            sections = ["notes"]
+        return sections[:MAX_INTENTS]
+
+    def _read_plan(self, intents: list[str], question: str, request: Request, linking: Linking) -> Plan:
+        calls: list[ToolCall] = []
+        topics: list[Topic] = []
+        then = None
+        then_query = None
+
+        def call(tool: str, args: dict[str, Any]) -> str:
+            ident = f"offline_{len(calls) + 1}"
+            calls.append(ToolCall(ident, tool, args))
+            return ident
+
+        window = request.window
+        win = {"since": window.since.isoformat()} if window and window.since else {}
+        if window and window.until:
+            win["until"] = window.until.isoformat()
+        sections = self._sections(intents, linking, request)
+        for section in sections:
+            own = linking.of(section)
+            op = request.operation
+            if section == "medications":
+                if op == "conflict" and "check_drug_allergies" in self.available:
+                    topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
+                elif (
+                    window
+                    and CHANGE_WORDS.search(request.text)
+                    and "get_medication_changes" in self.available
+                ):
+                    topics.append(
+                        Topic(
+                            section,
+                            "changes",
+                            window=window,
+                            call_ids=[call("get_medication_changes", dict(win))],
+                        )
+                    )
+                elif own:
+                    for c in own:
+                        ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
+                        topics.append(Topic(section, "exists", c, ids))
+                else:
+                    reason = next((c for c in linking.concepts if c.section == "conditions"), None)
+                    status = "all" if request.history or window else "active"
+                    args: dict[str, Any] = {"status": status}
+                    if reason is not None:
+                        args["query"] = reason.queries[0]
+                    topics.append(
+                        Topic(section, "list", reason if reason else None, [call("get_medications", args)])
+                    )
+            elif section == "conditions":
+                if own:
+                    for c in own:
+                        ids = [call("get_conditions", {"status": "all", "query": q}) for q in c.queries]
+                        topics.append(Topic(section, "exists", c, ids))
+                else:
+                    status = "all" if request.history or window else "active"
+                    topics.append(Topic(section, "list", None, [call("get_conditions", {"status": status})]))
+            elif section == "labs":
+                lab_concepts = own or [None]
+                for c in lab_concepts[:2]:
+                    query = c.queries[0] if c else None
+                    computed = op in ("max", "min", "mean", "count", "change", "trend", "range", "earliest", "summary", "older_than_year")  # fmt: skip
+                    if query and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:
+                        cutoff = (request.today - relativedelta(years=1)).isoformat()
+                        ids = [call("summarize_labs", {"query": query}), call("get_labs", {"query": query, "until": cutoff, "latest_only": True})]  # fmt: skip
+                        topics.append(Topic(section, "year_ago", c, ids))
+                        continue
+
+                    if query and (computed or window) and "summarize_labs" in self.available:
+                        ids = [call("summarize_labs", {"query": query, **win})]
+                        topic = Topic(section, op if computed else "trend", c, ids, window)
+                        topic.asked = asked_about_range(request.text)
+                        topics.append(topic)
+                    else:
+                        args = {"latest_only": not window, **({"query": query} if query else {}), **win}
+                        if window:
+                            args["limit"] = EVERY_RESULT
+                        topics.append(
+                            Topic(
+                                section,
+                                "latest" if not window else "list",
+                                c,
+                                [call("get_labs", args)],
+                                window,
+                            )
+                        )
+            elif section == "encounters":
+                emergency, inpatient = (
+                    bool(EMERGENCY.search(request.text)),
+                    bool(INPATIENT.search(request.text)),
+                )
+                if (emergency or inpatient or op == "count") and "count_encounters" in self.available:
+                    ids = [call("count_encounters", dict(win))]
+                    if window:
+                        ids.append(call("count_encounters", {}))
+                    topics.append(Topic(section, "count", None, ids, window, emergency, inpatient))
+                elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):
+                    ids = [call("get_encounters", {"limit": 1, **win})]
+                    topics.append(Topic(section, "latest", None, ids, window))
+                    if op == "summary" and "get_notes_by_date" in self.available:
+                        then = "notes_of_visit"
+                else:
+                    ids = [call("get_encounters", {**win, "limit": 20})]
+                    topics.append(Topic(section, "list", None, ids, window))
+            elif section == "notes":
+                if LAST_VISIT.search(request.text) or op == "latest":
+                    ids = [call("get_encounters", {"limit": 1, **win})]
+                    topics.append(Topic("encounters", "latest", None, ids, window))
+                    then = "notes_of_visit"
+                    topic_words = [w for w in linking.unlinked if len(w) >= 4 and w not in NOTE_WORDS]
+                    then_query = notes_query(question) if topic_words else None
+                else:
+                    ids = [call("search_notes", {"query": notes_query(question), **win})]
+                    topics.append(Topic(section, "list", None, ids, window))
+            elif section == "allergies":
+                if op == "conflict" and any(t.operation == "conflict" for t in topics):
+                    continue  # the one drug–allergy check already answers it
+                if op == "conflict" and "check_drug_allergies" in self.available:
+                    topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
+                else:
+                    ids = [call("get_allergies", {})]
+                    topics.append(Topic(section, "exists" if own else "list", own[0] if own else None, ids))
+            elif section == "immunizations":
+                c = own[0] if own else None
+                args = {"query": c.queries[0]} if c else {}
+                topics.append(Topic(section, "exists" if c else "list", c, [call("get_immunizations", args)]))
+            elif section == "procedures":
+                c = own[0] if own else None
+                args = {**({"query": c.queries[0]} if c else {}), **win}
+                topics.append(
+                    Topic(section, "exists" if c else "list", c, [call("get_procedures", args)], window)
+                )
+            elif section == "leaflets":
+                topics.append(Topic(section, "list", None, [call("search_leaflets", {"query": question})]))
+            else:
+                intent = INTENT_BY_NAME[section]
+                topics.append(Topic(section, "list", None, [call(intent.tool, {})]))
+        calls = [c for c in calls if c.name in self.available]
+        return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
+
+    def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
+        """Phase two: the notes written at the visit phase one found (by date, not similarity)."""
+        if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
+            return []
+        for o in outcomes:
+            if o.call.name == "get_encounters" and o.result.ok and o.result.rows:
+                day = str(o.result.rows[0].get("start") or "")[:10]
+                if day and plan.then_query and "search_notes" in self.available:
+                    args = {"query": plan.then_query, "since": day, "until": day}
+                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
+                if day:
+                    args = {"since": day, "until": day, "limit": 1}
+                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
+        return []
+
+    # -- intent choice -------------------------------------------------------------------
+    def _choose_intents(self, question: str, scores: dict[str, int]) -> list[str]:
+        scores = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].tool in self.available}
+        if not scores:
+            return []
+        personal = bool(_PERSONAL.search(_clean(question)))
+        record = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].record}
+        if "leaflets" in scores and (not personal or not record or _GENERAL_INFO.search(_clean(question))):
+            return ["leaflets"]
+        if "find_slots" in record and (
+            "appointments" not in record or re.search(r"\bbook\b", _clean(question))
+        ):
+            return ["find_slots"]
+        record.pop("find_slots", None)
+        if "appointments" in record:
+            return ["appointments"]
+        if "notes" in record:
+            return ["notes"]
+        ranked = sorted(record.items(), key=lambda kv: -kv[1])
+        if len(ranked) > MAX_INTENTS and self.embeddings is not None:  # tie-break by meaning
+            sims = self.embeddings.similarities(question)
+            ranked.sort(key=lambda kv: (-kv[1], -sims.get(kv[0], 0.0)))
+        # a stray measure word ("sugar") should not add labs to "what meds for my sugar"
+        top = ranked[0][1]
+        return [name for name, score in ranked[:MAX_INTENTS] if score >= max(1, top - 1)]
+
+    # -- read plans ----------------------------------------------------------------------
+
+    # -- appointments --------------------------------------------------------------------
+    def _slot_offer(self, question: str, today: dt.date) -> Plan:
+        start, end = slot_window(question, today)
+        args = {
+            "specialty_or_department": specialty_in(question),
+            "from_date": start.isoformat(),
+            "to_date": end.isoformat(),
+        }
+        return Plan("offer_slots", intents=["find_slots"], calls=[ToolCall("offline_1", "find_slots", args)])
+
+    def _cancel_offer(self, question: str) -> Plan:
+        return Plan(
+            "offer_cancel", intents=["appointments"], calls=[ToolCall("offline_1", "list_appointments", {})]
+        )
+
+    def _named_earlier_slot(self, question: str, history: Sequence[Turn]) -> Plan | None:
+        """'Book … (slot_id X)' for a slot offered before the last turn (the page's confirmation
+        names the slot it shows, even after another question). Only an explicit slot_id counts
+        here: "yes" or "the first one" refer to the last answer alone."""
+        if "book_appointment" not in self.available or not re.search(r"\bbook\b", question.lower()):
+            return None
+        named = re.search(r"\bslot_id ([^\s;,)\[\]]+)", question)
+        if named is None:
+            return None
+        slot_id = named.group(1).rstrip(".")
+        for turn in reversed(history):
+            if any(record == slot_id for _, record in offered_ids(turn.answer, "S", "slot_id")):
+                call = ToolCall("offline_1", "book_appointment", {"slot_id": slot_id, "reason": None})
+                return Plan("book", intents=["book"], calls=[call])
+        return None
+
+    def _confirmation(self, question: str, previous: Turn) -> Plan | None:
+        offered = offered_ids(previous.answer, "S", "slot_id")
+        if offered and "book_appointment" in self.available:
+            chosen = _choose(question, offered, "S")
+            if chosen is False:
+                return Plan(
+                    "clarify", message="Which slot would you like? Reply with its handle, e.g. 'book S1'."
+                )
+            if chosen:
+                reason = None
+                call = ToolCall("offline_1", "book_appointment", {"slot_id": chosen, "reason": reason})
+                return Plan("book", intents=["book"], calls=[call])
+        listed = offered_ids(previous.answer, "B", "appointment_id")
+        if (
+            listed
+            and "cancel_appointment" in self.available
+            and "cancel" in previous.question.lower() + question.lower()
+        ):
+            chosen = _choose(question, listed, "B")
+            if chosen is False:
+                return Plan("clarify", message="Which appointment should I cancel? Reply e.g. 'cancel B1'.")
+            if chosen:
+                return Plan(
+                    "cancel",
+                    intents=["cancel"],
+                    calls=[ToolCall("offline_1", "cancel_appointment", {"appointment_id": chosen})],
+                )
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Answers
+# --------------------------------------------------------------------------------------------

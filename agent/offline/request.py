@@ -1,0 +1,92 @@
+"""The typed request one question becomes: operation, time window, follow-up reference.
+
+Sections come from the intent patterns (`parse.keyword_scores`) and from the linked
+concepts (`link`); this module reads what is asked OF them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from agent.offline.windows import Window, read_window
+from agent.text import normalise
+
+# operation → its wording, checked in this order (the first that matches wins)
+OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        (
+            "conflict",
+            r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*)\b",
+        ),
+        (
+            "older_than_year",
+            r"\b(older than (a|one|1) year|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue)\b",
+        ),
+        (
+            "range",
+            r"\b(normal|abnormal|reference range|in range|out of range|within range|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+        ),
+        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst)\b"),
+        ("min", r"\b(lowest|minimum|min|lightest|best reading)\b"),
+        ("mean", r"\b(average|mean|typical)\b"),
+        (
+            "change",
+            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
+        ),
+        (
+            "trend",
+            r"\b(trends?|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+        ),
+        ("count", r"\b(how many|number of|count|how often|times)\b"),
+        ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
+        ("earliest", r"\b(first|earliest|initial|very first|originally)\b"),
+        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
+        (
+            "latest",
+            r"\b(latest|last|most recent|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
+        ),
+        (
+            "exists",
+            r"^(am|is|are|do|does|did|has|have|was|were|any|ever|is there|are there|hx of|h/o)\b|\b(ever|any)\b",
+        ),
+    )
+)
+FOLLOW_UP = re.compile(
+    r"^(and |what about |how about )|\b(that|this|it|those|these|the same)( one| result| value| reading| test)?\b|"
+    r"\b(the (first|second|last|previous) one)\b"
+)
+HISTORY_WORDS = re.compile(
+    r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed)\b"
+)
+
+
+@dataclass(frozen=True)
+class Request:
+    text: str  # normalised question
+    operation: str  # one of OPERATIONS' names, or "list"
+    window: Window | None
+    history: bool  # asks about the past too ("ever", "all", "stopped")
+    follow_up: bool  # leans on the previous answer ("is that normal?", "and the first one?")
+    today: dt.date = dt.date(1970, 1, 1)
+
+
+def operation_of(text: str) -> str:
+    for name, pattern in OPERATIONS:
+        if pattern.search(text):
+            return name
+    return "list"
+
+
+def read_request(question: str, today: dt.date) -> Request:
+    text = normalise(question)
+    return Request(
+        text=text,
+        operation=operation_of(text),
+        window=read_window(question, today),
+        history=bool(HISTORY_WORDS.search(text)),
+        follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= 8,
+        today=today,
+    )

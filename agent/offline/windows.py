@@ -1,0 +1,166 @@
+"""Time windows in a question ("since 2020", "last 6 months", "past 24 hours",
+"between 3 and 9 December", "in 2023", "next week") → inclusive (since, until) days.
+
+Calendar arithmetic is python-dateutil's (`relativedelta` for "6 months ago", its parser for
+day-month phrases), so month lengths and leap years are its problem, not ours. A phrase that
+names no date gives no window: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from dateutil import parser as date_parser
+from dateutil.relativedelta import relativedelta
+
+from agent.text import normalise
+
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "few": 3, "couple": 2, "several": 3,
+}  # fmt: skip
+_N = r"(\d+|" + "|".join(NUMBERS) + r")"
+_UNIT = r"(hours?|days?|weeks?|months?|years?|yrs?)"
+_MONTH = (
+    r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|"
+    r"nov(ember)?|dec(ember)?)"
+)
+_DAY_MONTH = rf"(\d{{1,2}}(st|nd|rd|th)? {_MONTH}( (19|20)\d\d)?|{_MONTH} \d{{1,2}}(st|nd|rd|th)?( (19|20)\d\d)?|{_MONTH} (19|20)\d\d|\d{{4}}-\d\d-\d\d)"
+
+
+@dataclass(frozen=True)
+class Window:
+    since: dt.date | None
+    until: dt.date | None
+    said: str  # the words it was read from
+    soft: bool = False  # "recently", "in recent years": a hint, not a boundary
+
+    def describe(self) -> str:
+        if self.since and self.until:
+            return f"between {self.since} and {self.until}"
+        if self.since:
+            return f"since {self.since}"
+        return f"up to {self.until}"
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBERS[word]
+
+
+def _back(today: dt.date, n: int, unit: str) -> dt.date:
+    if unit.startswith("hour"):
+        return today - dt.timedelta(days=max(1, -(-n // 24)))
+    if unit.startswith("day"):
+        return today - dt.timedelta(days=n)
+    if unit.startswith("week"):
+        return today - dt.timedelta(weeks=n)
+    if unit.startswith("month"):
+        return today - relativedelta(months=n)
+    return today - relativedelta(years=n)
+
+
+def _day(text: str, today: dt.date, *, end: bool = False) -> dt.date | None:
+    """'3 december', 'march 2021', '2024-05-01' → a day (a bare month: its first or last day)."""
+    try:
+        default = dt.datetime(today.year, 1, 1)
+        day = date_parser.parse(text, default=default, fuzzy=False).date()
+    except (ValueError, OverflowError):
+        return None
+    if re.fullmatch(rf"{_MONTH} (19|20)\d\d", text):
+        day = day.replace(day=1)
+        if end:
+            day = day + relativedelta(months=1, days=-1)
+    return day
+
+
+def read_window(question: str, today: dt.date) -> Window | None:
+    """The time window a question about the record names, or None. A day-month phrase without
+    a year that would lie in the future ("between 3 and 9 December", asked in November) is
+    last year's: the record holds the past."""
+    window = _read_window(question, today)
+    if window is not None and window.since is not None and window.since > today:
+        since = window.since - relativedelta(years=1)
+        until = window.until - relativedelta(years=1) if window.until else None
+        return Window(since, until, window.said, window.soft)
+    return window
+
+
+def _read_window(question: str, today: dt.date) -> Window | None:
+    text = normalise(question)
+    m = re.search(
+        rf"\bbetween (\d{{1,2}})(st|nd|rd|th)? and (\d{{1,2}})(st|nd|rd|th)? {_MONTH}( (19|20)\d\d)?\b", text
+    )
+    if m:
+        tail = text[m.start(5) : m.end()].strip()
+        a, b = _day(f"{m.group(1)} {tail}", today), _day(f"{m.group(3)} {tail}", today)
+        if a and b:
+            return Window(min(a, b), max(a, b), m.group(0))
+    m = re.search(
+        rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till) ({_DAY_MONTH}|(19|20)\d\d)\b", text
+    )
+    if m:
+        parts = re.split(r" (?:and|to|until|till) ", m.group(0).split(" ", 1)[1], maxsplit=1)
+        if len(parts) == 2:
+            a = dt.date(int(parts[0]), 1, 1) if re.fullmatch(r"\d{4}", parts[0]) else _day(parts[0], today)
+            b = (
+                dt.date(int(parts[1]), 12, 31)
+                if re.fullmatch(r"\d{4}", parts[1])
+                else _day(parts[1], today, end=True)
+            )
+            if a and b:
+                return Window(min(a, b), max(a, b), m.group(0))
+    m = re.search(rf"\b(since|after|from) {_DAY_MONTH}\b", text)
+    if m and (day := _day(text[m.start() + len(m.group(1)) + 1 : m.end()], today)):
+        return Window(day, None, m.group(0))
+    if m := re.search(r"\b(since|after|from) ((19|20)\d\d)\b", text):
+        return Window(dt.date(int(m.group(2)), 1, 1), None, m.group(0))
+    if m := re.search(r"\b(before|until|prior to) ((19|20)\d\d)\b", text):
+        return Window(None, dt.date(int(m.group(2)) - 1, 12, 31), m.group(0))
+    if m := re.search(r"\b(in|during|for|of) ((19|20)\d\d)\b", text):
+        year = int(m.group(2))
+        return Window(dt.date(year, 1, 1), dt.date(year, 12, 31), m.group(0))
+    if m := re.search(
+        rf"\b(last|past|previous|recent|within the last|in the last|over the last) {_N} {_UNIT}\b", text
+    ):
+        return Window(_back(today, _count(m.group(2)), m.group(3)), today, m.group(0))
+    if m := re.search(rf"\b{_N} {_UNIT} ago\b", text):
+        return Window(_back(today, _count(m.group(1)), m.group(2)), today, m.group(0))
+    if m := re.search(r"\b(past|last) (hour|day|24 hours|week|month|year)\b", text):
+        unit = "hours" if m.group(2) == "24 hours" else m.group(2)
+        n = 24 if m.group(2) == "24 hours" else 1
+        if m.group(1) == "last" and unit == "year":  # "last year" = the previous calendar year
+            return Window(dt.date(today.year - 1, 1, 1), dt.date(today.year - 1, 12, 31), m.group(0))
+        return Window(_back(today, n, unit), today, m.group(0))
+    if re.search(r"\bthis year\b", text):
+        return Window(dt.date(today.year, 1, 1), today, "this year")
+    if re.search(r"\b(in )?recent years\b|\blately\b|\brecently\b", text):
+        return Window(today - relativedelta(years=3), today, "recent years (the last 3 years)", soft=True)
+    if re.search(r"\b(today|24 hours|yesterday)\b", text):
+        return Window(today - dt.timedelta(days=1), today, "the last 24 hours")
+    return None
+
+
+def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
+    """The days to look for appointment slots in (two weeks from today unless said)."""
+    text = normalise(question)
+    if re.search(r"\btomorrow\b", text):
+        day = today + dt.timedelta(days=1)
+        return day, day
+    if re.search(r"\bnext week\b", text):
+        start = today + dt.timedelta(days=7 - today.weekday())
+        return start, start + dt.timedelta(days=6)
+    if re.search(r"\bthis week\b", text):
+        return today, today + dt.timedelta(days=6 - today.weekday())
+    if re.search(r"\bnext month\b", text):
+        return today + dt.timedelta(days=1), today + dt.timedelta(days=31)
+    if m := re.search(r"\b(\d{4}-\d{2}-\d{2})\b", text):
+        day = dt.date.fromisoformat(m.group(1))
+        return day, day + dt.timedelta(days=6)
+    m = re.search(rf"\b(on|for) {_DAY_MONTH}\b", text)
+    if m and (day := _day(m.group(0).split(" ", 1)[1], today)):
+        if day < today:
+            day = day + relativedelta(years=1)
+        return day, day
+    return today, today + dt.timedelta(days=14)

@@ -1,0 +1,127 @@
+"""`chartside eval paraphrase`: the paraphrase suite on the loaded cohort, offline planner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.table import Table
+from sqlalchemy import text
+
+from chartside.console import console, fail, reporter
+from chartside.groups import bench_app, eval_app
+from evals.agents import AgentUnavailable, build_eval_agent, load_embedder
+from evals.paraphrase.run import Summary, run_suite
+from evals.paraphrase.suite import build_suite, reference_now
+from evals.truth import read_record
+from records.database import open_database
+from records.settings import get_settings
+
+PARTS = {"tune": ("tune",), "frozen": ("frozen",), "all": ("tune", "frozen")}
+
+
+def _table(summary: Summary, key: str, title: str) -> Table:
+    table = Table(key, "n", "accuracy", "consistency", "confident false negatives", title=title)
+    for name, n, acc, cons, fn in summary.table(key):
+        table.add_row(name, str(n), f"{acc * 100:.1f}%", f"{cons * 100:.1f}%", str(fn))
+    table.add_row(
+        "[bold]overall[/]",
+        str(len(summary.outcomes)),
+        f"{summary.accuracy * 100:.1f}%",
+        f"{summary.consistency() * 100:.1f}%",
+        str(len(summary.false_negatives)),
+    )
+    return table
+
+
+def _records(db, patients: int, now) -> list:
+    """The evaluation's reading of the first N patients (all when 0); fails when there are none."""
+    with db.admin.connect() as conn:
+        ids = [r[0] for r in conn.execute(text("SELECT patient_id FROM patients ORDER BY patient_id"))]
+        ids = ids[:patients] if patients else ids
+        records = [r for pid in ids if (r := read_record(conn, pid, now)) is not None]
+    if not records:
+        raise fail("no patients in the database; run `chartside up` or `chartside eval demo` first")
+    return records
+
+
+@eval_app.command("paraphrase")
+def paraphrase_command(
+    part: str = typer.Option("tune", "--part", help="tune | frozen | all"),
+    patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
+    out: Path | None = typer.Option(None, "--out", help="Write every answer and grade here (JSONL)."),
+) -> None:
+    """Many phrasings of the same facts: accuracy, consistency and confident false negatives."""
+    if part not in PARTS:
+        raise fail(f"--part must be one of {', '.join(PARTS)}")
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        records = _records(db, patients, now)
+        suite = build_suite(records, parts=PARTS[part])
+        try:
+            agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
+        except AgentUnavailable as exc:
+            raise fail(str(exc)) from exc
+        facts = len(suite.facts)
+        console.print(
+            f"{len(suite.questions)} questions over {facts} facts of {len(records)} patients ({part})"
+        )
+        with reporter("asking", len(suite.questions)) as advance:
+            summary = run_suite(agent, suite, now, on_done=advance)
+        console.print(_table(summary, "family", "By phrasing family"))
+        console.print(_table(summary, "kind", "By fact kind"))
+        if part == "all":
+            console.print(_table(summary, "part", "Tuning vs frozen"))
+        if out is not None:
+            with out.open("w") as f:
+                for o in summary.outcomes:
+                    row = {
+                        "fact": o.question.fact.fact_id,
+                        "kind": o.question.fact.kind,
+                        "part": o.question.part,
+                        "family": o.question.family,
+                        "question": o.question.text,
+                        "expected": o.question.fact.expected,
+                        "verdict": o.grade.verdict,
+                        "correct": o.grade.correct,
+                        "false_negative": o.grade.false_negative,
+                        "answer": o.answer,
+                    }
+                    f.write(json.dumps(row) + "\n")
+            console.print(f"answers: {out}")
+    finally:
+        db.dispose()
+
+
+@bench_app.command("offline")
+def bench_offline_command(
+    patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
+    limit: int = typer.Option(600, "--limit", help="Most suite questions to time (plus the quoted ones)."),
+) -> None:
+    """Offline answer latency on the loaded cohort: p50/p95 with and without embedding time."""
+    from evals.paraphrase.bench import QUOTED, TimedEmbedder, measure, print_report
+
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        records = _records(db, patients, now)
+        suite = build_suite(records, parts=("tune",))
+        asks = [(q.fact.patient_id, q.fact.role, q.text) for q in suite.questions[:limit]]
+        asks += [(records[n % len(records)].patient.patient_id, "patient", q) for n, q in enumerate(QUOTED)]
+        inner = load_embedder(settings)
+        embedder = TimedEmbedder(inner) if inner is not None else None
+        agent = build_eval_agent("offline", settings, db, embedder=embedder)
+        measure(agent, embedder, asks[:20], now)  # warm-up: model session, caches, connections
+        console.print(f"timing {len(asks)} questions over {len(records)} patients")
+        totals, planner, tools = measure(agent, embedder, asks, now)
+        print_report(totals, planner, tools)
+    finally:
+        db.dispose()
+
+
+def register(app: typer.Typer) -> None:
+    """The commands register themselves on `chartside eval` / `chartside bench` when imported."""

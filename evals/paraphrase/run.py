@@ -1,0 +1,94 @@
+"""Run the paraphrase suite against an agent and summarise it (accuracy, consistency, CFN)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.base import AgentRequest
+from agent.events import DoneEvent, ErrorEvent
+from evals.paraphrase.grade import Grade, grade
+from evals.paraphrase.suite import Question, Suite
+from tools.scope import PatientScope
+
+
+@dataclass
+class Outcome:
+    question: Question
+    answer: str
+    grade: Grade
+    latency_ms: float
+
+
+@dataclass
+class Summary:
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def _rate(self, items: list[Outcome]) -> float:
+        return sum(o.grade.correct for o in items) / len(items) if items else 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return self._rate(self.outcomes)
+
+    @property
+    def false_negatives(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.grade.false_negative]
+
+    def consistency(self, outcomes: list[Outcome] | None = None) -> float:
+        """Share of facts whose every phrasing got the same verdict (all right or all wrong alike)."""
+        by_fact: dict[str, set[str]] = defaultdict(set)
+        for o in outcomes if outcomes is not None else self.outcomes:
+            by_fact[o.question.fact.fact_id].add(o.grade.verdict if not o.grade.correct else "correct")
+        return sum(len(v) == 1 for v in by_fact.values()) / len(by_fact) if by_fact else 0.0
+
+    def table(self, key: str) -> list[tuple[str, int, float, float, int]]:
+        """(group, n, accuracy, consistency, false negatives) per family / kind / part."""
+        groups: dict[str, list[Outcome]] = defaultdict(list)
+        for o in self.outcomes:
+            name = {"family": o.question.family, "kind": o.question.fact.kind, "part": o.question.part}[key]
+            groups[name].append(o)
+        return [
+            (
+                name,
+                len(items),
+                self._rate(items),
+                self.consistency(items),
+                sum(o.grade.false_negative for o in items),
+            )
+            for name, items in sorted(groups.items())
+        ]
+
+
+async def _ask(agent: Any, q: Question, now: dt.datetime) -> Outcome:
+    scope = PatientScope(
+        patient_id=q.fact.patient_id,
+        role=q.fact.role,
+        actor="eval:paraphrase",
+        conversation_id=f"paraphrase-{q.fact.fact_id}",
+        message_id=f"paraphrase-{q.fact.fact_id}-{q.family}",
+    )
+    started = time.perf_counter()
+    answer = ""
+    async for event in agent.run(AgentRequest(scope=scope, question=q.text, now=now)):
+        if isinstance(event, DoneEvent):
+            answer = event.answer
+        elif isinstance(event, ErrorEvent):
+            answer = ""
+    return Outcome(q, answer, grade(q.fact, answer), (time.perf_counter() - started) * 1000)
+
+
+def run_suite(agent: Any, suite: Suite, now: dt.datetime, *, on_done: Any = None) -> Summary:
+    async def main() -> Summary:
+        summary = Summary()
+        for q in suite.questions:
+            summary.outcomes.append(await _ask(agent, q, now))
+            if on_done:
+                on_done()
+        return summary
+
+    return asyncio.run(main())

@@ -1,0 +1,432 @@
+"""Tools that compute: lab series summaries, visit counts, medication changes in a window,
+the drug–allergy check, and (internal) the record's own vocabulary.
+
+The arithmetic is in `records.queries.summaries`; these adapters render it as cited lines
+whose citations carry the computed numbers, so an answer quoting a mean or a change is
+grounded in the rows it was computed from. Reference ranges come from the observation row,
+else from the lexicon's typical adult table, and say which.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from pydantic import Field
+
+from records.queries import allergies, medications
+from records.queries.summaries import (
+    Point,
+    Series,
+    encounter_counts,
+    lab_series,
+    medication_changes,
+    notes_by_date,
+    record_vocabulary,
+)
+from tools.lexicon import load_lexicon
+from tools.record_tools import SINCE_FIELD, UNTIL_FIELD, DateWindow
+from tools.registry import Registry, ToolContext, ToolInput
+from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
+from tools.results import ToolResult
+
+VOCABULARY_TOOL = "get_record_vocabulary"
+CLASS_NAMES = {
+    "amb": "ambulatory",
+    "emer": "emergency",
+    "imp": "inpatient",
+    "acute": "inpatient (acute)",
+    "obsenc": "observation",
+    "vr": "virtual",
+    "hh": "home health",
+    "wellness": "wellness",
+    "outpatient": "outpatient",
+    "inpatient": "inpatient",
+    "emergency": "emergency",
+    "urgentcare": "urgent care",
+    "ambulatory": "ambulatory",
+}
+
+
+def class_name(code: str) -> str:
+    return CLASS_NAMES.get(code.lower(), code.lower())
+
+
+# --- reference ranges --------------------------------------------------------------------------
+
+
+def reference_of(point: Point) -> tuple[float | None, float | None, str] | None:
+    """(low, high, label): the range recorded with the result, else a typical adult range."""
+    if point.ref_low is not None or point.ref_high is not None:
+        return point.ref_low, point.ref_high, "the reference range recorded with this result"
+    typical = load_lexicon().ranges.get(point.code)
+    if typical is None:
+        return None
+    return typical.low, typical.high, f"a typical adult range ({typical.source}), not this lab's own range"
+
+
+def position(value: float, low: float | None, high: float | None) -> str:
+    if high is not None and value > high:
+        return "above"
+    if low is not None and value < low:
+        return "below"
+    return "within"
+
+
+def range_text(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"{fmt_num(low)}–{fmt_num(high)}"
+    return f"≥ {fmt_num(low)}" if low is not None else f"≤ {fmt_num(high)}"
+
+
+# --- lab series --------------------------------------------------------------------------------
+
+
+class LabSummaryInput(DateWindow):
+    query: str = Field(
+        min_length=1,
+        max_length=200,
+        description="Test name, LOINC code or abbreviation: A1C, eGFR, LDL, BP, weight, glucose, …",
+    )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+
+
+def _point(p: Point | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"value": p.value, "unit": p.unit, "date": fmt_date(p.effective), "record_id": p.record_id}
+
+
+def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
+    """A test's results over time, computed: how many, first and latest, the change since the
+    previous value, lowest and highest with their dates, the mean, the direction over the
+    window, and where the latest sits against a reference range (the lab's own when recorded,
+    else a typical adult range, labelled as such). Use it for trends, extremes, averages,
+    counts and "is it normal" questions instead of reading rows yourself."""
+    all_series = lab_series(
+        ctx.connection, patient_id=ctx.scope.patient_id, query=args.query, since=args.since, until=args.until
+    )
+    out = ResultBuilder(ctx)
+    window = ""
+    if args.since or args.until:
+        window = f" between {args.since or 'the start'} and {args.until or 'now'}"
+    window_facts = facts_of(*(d.isoformat() for d in (args.since, args.until) if d))
+    for s in all_series:
+        _summary_lines(out, s, window_facts)
+    result = out.build(
+        title=f"Summary of results matching '{args.query}'{window}",
+        total=len(all_series),
+        empty=f"No numeric results matching '{args.query}'{window} in the record.",
+    )
+    return result
+
+
+def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> None:
+    """The series' summary line, then the other rows its numbers come from."""
+    unit = f" {s.unit}" if s.unit and not s.unit.startswith("{") else ""
+    change = s.change
+    numbers = facts_of(
+        fmt_num(s.last.value), fmt_num(s.first.value), fmt_num(s.lowest.value), fmt_num(s.highest.value),
+        fmt_num(s.mean), fmt_num(change), fmt_num(abs(change)) if change is not None else None, str(s.count),
+        fmt_num(s.previous.value) if s.previous else None,
+        *(fmt_date(p.effective) for p in (s.first, s.last, s.lowest, s.highest, s.previous) if p),
+    )  # fmt: skip
+    reference = reference_of(s.last)
+    ref_fields: dict[str, Any] = {}
+    ref_text = ""
+    if reference is not None:
+        low, high, label = reference
+        where = position(s.last.value, low, high)
+        outside = sum(
+            position(p.value, *(reference_of(p) or (None, None, ""))[:2]) != "within" for p in s.points
+        )
+        ref_fields = {
+            "ref_low": low,
+            "ref_high": high,
+            "ref_label": label,
+            "latest_position": where,
+            "outside_count": outside,
+        }
+        ref_text = (
+            f"; latest is {where} {range_text(low, high)}{unit} ({label}); {outside} of {s.count} outside it"
+        )
+        numbers += facts_of(fmt_num(low), fmt_num(high), str(outside))
+    numbers += window_facts
+    fields = {
+        "name": s.name, "code": s.code, "unit": s.unit, "count": s.count, "first": _point(s.first),
+        "latest": _point(s.last), "previous": _point(s.previous), "lowest": _point(s.lowest),
+        "highest": _point(s.highest), "mean": round(s.mean, 4), "change": change, "direction": s.direction,
+        **ref_fields,
+    }  # fmt: skip
+    prev = (
+        f"; previous {fmt_num(s.previous.value)} ({fmt_date(s.previous.effective)}), change {fmt_num(change)}"
+        if s.previous
+        else ""
+    )
+    line = (
+        f"{s.name}: {s.count} result(s), first {fmt_num(s.first.value)}{unit} ({fmt_date(s.first.effective)}), "
+        f"latest {fmt_num(s.last.value)}{unit} ({fmt_date(s.last.effective)}){prev}; "
+        f"lowest {fmt_num(s.lowest.value)} ({fmt_date(s.lowest.effective)}), "
+        f"highest {fmt_num(s.highest.value)} ({fmt_date(s.highest.effective)}), mean {fmt_num(s.mean)}; "
+        f"direction over the window: {s.direction}{ref_text}"
+    )
+    out.add("observation", s.last.record_id, line, label=s.name, facts=numbers, fields=fields)
+    # the other rows the numbers come from, each on its own cited line
+    roles: dict[str, list[str]] = {}
+    points: dict[str, Point] = {}
+    for role, p in (
+        ("first", s.first),
+        ("previous", s.previous),
+        ("lowest", s.lowest),
+        ("highest", s.highest),
+    ):
+        if p is not None and p.record_id != s.last.record_id:
+            roles.setdefault(p.record_id, []).append(role)
+            points[p.record_id] = p
+    for record_id, named in roles.items():
+        p = points[record_id]
+        out.add(
+            "observation",
+            record_id,
+            f"{s.name} ({', '.join(named)}): {fmt_num(p.value)}{unit} ({fmt_date(p.effective)})",
+            label=f"{s.name} ({', '.join(named)})",
+            facts=facts_of(fmt_num(p.value), p.unit, fmt_date(p.effective), s.name, *numbers),
+            fields={"name": s.name, "code": s.code, "role": named, "value": p.value, "unit": p.unit, "date": fmt_date(p.effective)},
+        )  # fmt: skip
+
+
+# --- encounter counts --------------------------------------------------------------------------
+
+
+class EncounterCountInput(DateWindow):
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+
+
+COUNT_CITED = ("emer", "imp", "acute", "inpatient", "emergency", "obsenc")
+
+
+def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
+    """How many visits took place in a window (cancelled and entered-in-error excluded), by
+    class (ambulatory, emergency, inpatient, …) and by type, with the emergency and inpatient
+    visits themselves cited. Use it for "how many visits", "any ER visits", "was I admitted"."""
+    counts = encounter_counts(
+        ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
+    )
+    window = (
+        f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
+    )
+    if counts.total == 0:
+        return ToolResult(text=f"No encounters{window} in the record.", total=0)
+    summary = {"total": counts.total, "by_class": {class_name(k): v for k, v in counts.by_class.items()}}
+    out = ResultBuilder(ctx)
+    classes = ", ".join(
+        f"{class_name(k)} {v}" for k, v in sorted(counts.by_class.items(), key=lambda kv: -kv[1])
+    )
+    types = ", ".join(f"{k} {v}" for k, v in sorted(counts.by_type.items(), key=lambda kv: -kv[1])[:8])
+    out.note(f"Note: by class: {classes or 'none'}.")
+    out.note(f"Note: most frequent types: {types or 'none'}.")
+    newest_of: dict[str, Any] = {}
+    for r in counts.rows:
+        klass = (r.class_code or "unknown").lower()
+        if klass in COUNT_CITED or klass not in newest_of:
+            newest_of.setdefault(klass, r)
+            start = fmt_date(r.start)
+            label = f"{r.type_display or 'Encounter'} {start or ''}".strip()
+            line = f"{start or 'date unknown'} {r.type_display or 'Encounter'} ({class_name(klass)})"
+            if r.reason_display:
+                line += f"; reason: {r.reason_display}"
+            if r.organization_name:
+                line += f" at {r.organization_name}"
+            out.add(
+                "encounter",
+                r.id,
+                line,
+                label=label,
+                facts=facts_of(start, r.type_display, class_name(klass), r.reason_display, str(counts.by_class[klass])),
+                fields={"start": r.start, "class": class_name(klass), "type": r.type_display,
+                        "class_count": counts.by_class[klass], "summary": summary},
+            )  # fmt: skip
+    result = out.build(
+        title=f"Encounters{window}: {counts.total} in all; cited: every emergency/inpatient visit and the newest of each other class",
+        total=len(out.citations),
+        empty=f"No encounters{window} in the record.",
+    )
+    return result
+
+
+# --- medication changes ------------------------------------------------------------------------
+
+
+class MedicationChangesInput(DateWindow):
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+
+
+def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> ToolResult:
+    """Prescriptions started (written) and stopped (ended) in a window, newest first. Use it for
+    "what was I started on last year", "what was stopped since March"."""
+    ch = medication_changes(
+        ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
+    )
+    out = ResultBuilder(ctx)
+    window = (
+        f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
+    )
+    if not ch.started and not ch.stopped:
+        return ToolResult(
+            text=f"No prescriptions were started or stopped{window} according to the record.", total=0
+        )
+    for verb, rows, when_of in (("started", ch.started, "authored_on"), ("stopped", ch.stopped, "ended_at")):
+        out.note(f"Note: {verb}{window}: {len(rows)}")
+        for m in rows:
+            when = fmt_date(getattr(m, when_of))
+            name = m.display or "(unnamed medication)"
+            out.add(
+                "medication",
+                m.id,
+                f"{verb} {when}: {name} (status {m.status or 'unknown'})",
+                label=name,
+                facts=facts_of(name, when, m.status),
+                fields={"name": name, "change": verb, "date": getattr(m, when_of), "status": m.status},
+            )
+    return out.build(
+        title=f"Medication changes{window}",
+        total=len(ch.started) + len(ch.stopped),
+        empty=f"No prescriptions were started or stopped{window} according to the record.",
+    )
+
+
+# --- drug–allergy check ------------------------------------------------------------------------
+
+
+class DrugAllergyInput(ToolInput):
+    pass
+
+
+def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult:
+    """Compares every active prescription with every recorded allergy using a sourced
+    allergen ↔ ingredient/drug-class table (e.g. penicillin allergy ↔ amoxicillin) and returns
+    a verdict: each conflict cites the allergy row and the prescription row. No conflict means
+    none in that table, not a clinical all-clear."""
+    conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
+    lexicon = load_lexicon()
+    allergy_rows = [
+        a for a in allergies.list_allergies(conn, patient_id=pid).items if a.clinical_status != "inactive"
+    ]
+    active = medications.list_medications(conn, patient_id=pid, status="active", now=now, limit=200).items
+    out = ResultBuilder(ctx)
+    conflicts = 0
+    for a in allergy_rows:
+        ingredients, classes = lexicon.drugs_for_allergen(a.display or "")
+        for m in active:
+            words = (m.display or "").lower().replace("/", " ").split()
+            hit = next((w for w in words if any(w.startswith(i) for i in ingredients)), None)
+            if hit is None:
+                continue
+            conflicts += 1
+            via = next((c.name for c in classes if any(hit.startswith(x) for x in c.members)), None)
+            a_handle = out.add(
+                "allergy", a.id, f"allergy: {a.display}", label=a.display or "allergy",
+                facts=facts_of(a.display), fields={"substance": a.display, "status": a.clinical_status},
+            )  # fmt: skip
+            out.add(
+                "medication", m.id,
+                f"CONFLICT: active {m.display} contains {hit}" + (f" ({via})" if via else "") + f", against the allergy [{a_handle}]",
+                label=m.display or "medication", facts=facts_of(m.display, hit, via),
+                fields={"name": m.display, "ingredient": hit, "class": via, "allergy": a.display},
+            )  # fmt: skip
+    verdict = (
+        f"Verdict: {conflicts} conflict(s) between active prescriptions and recorded allergies."
+        if conflicts
+        else f"Verdict: no conflict found between {len(active)} active prescription(s) and "
+        f"{len(allergy_rows)} recorded allerg(y/ies) in the allergen table."
+    )
+    if not conflicts:
+        return ToolResult(
+            text=f"No conflict found between {len(active)} active prescription(s) and {len(allergy_rows)} "
+            "recorded allerg(y/ies) in the allergen table (not a clinical all-clear).",
+            total=0,
+        )
+    out.note(f"Note: {verdict}")
+    return out.build(
+        title="Drug–allergy check (allergen ↔ ingredient/class table, tools/lexicon/allergens.yaml)",
+        total=conflicts,
+        empty=verdict,
+    )
+
+
+# --- notes by date ------------------------------------------------------------------------------
+
+NOTE_CHARS = 1500
+
+
+class NotesByDateInput(DateWindow):
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+    limit: int = Field(default=1, ge=1, le=5, description="How many notes, newest first.")
+
+
+def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
+    """The newest clinical notes by date (optionally in a window), with their text. Use it for
+    "what did the doctor write at my last visit" (by date, not by similarity to words)."""
+    rows = notes_by_date(ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until, limit=args.limit)  # fmt: skip
+    out = ResultBuilder(ctx)
+    for n in rows:
+        when = fmt_date(n.date)
+        text = " ".join(n.text.split())
+        body = (
+            text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + " … (the rest of the note is not shown)"
+        )
+        out.add(
+            "note",
+            n.id,
+            f"note of {when or 'undated'} — {n.type_display or 'clinical note'}; by {n.author_name or 'author not recorded'}: {body}",
+            label=f"note {when or ''}".strip(),
+            facts=facts_of(when, n.author_name, n.type_display, *re.findall(r"\d+(?:\.\d+)?", body)),
+            fields={"date": n.date, "type": n.type_display, "author": n.author_name},
+        )  # fmt: skip
+    window = (
+        f" between {args.since or 'the first note'} and {args.until or 'today'}"
+        if args.since or args.until
+        else ""
+    )
+    return out.build(title=f"Clinical notes{window}, newest first", total=len(rows), empty=f"No clinical notes{window} in the record.")  # fmt: skip
+
+
+# --- the record's vocabulary (internal: the offline planner links words against it) ---------
+
+
+class VocabularyInput(ToolInput):
+    pass
+
+
+def get_record_vocabulary(ctx: ToolContext, args: VocabularyInput) -> ToolResult:
+    """The distinct names this record uses per section (no values, no dates)."""
+    vocab = record_vocabulary(ctx.connection, patient_id=ctx.scope.patient_id)
+    sizes = ", ".join(f"{k} {len(v)}" for k, v in vocab.items())
+    return ToolResult(text=f"Record vocabulary: {sizes}.", rows=[{"kind": "vocabulary", **vocab}], total=1)
+
+
+TOOLS: list[tuple[str, Any, str, str]] = [
+    ("summarize_labs", summarize_labs, "labs", "Summarising your results…"),
+    ("count_encounters", count_encounters, "encounters", "Counting your visits…"),
+    ("get_medication_changes", get_medication_changes, "medications", "Looking up medication changes…"),
+    ("check_drug_allergies", check_drug_allergies, "allergies", "Checking medicines against allergies…"),
+    ("get_notes_by_date", get_notes_by_date, "notes", "Reading your clinical notes…"),
+]
+
+
+def register(registry: Registry) -> None:
+    for name, fn, section, status_text in TOOLS:
+        registry.tool(name, section=section, status_text=status_text)(fn)
+
+
+def register_vocabulary(registry: Registry) -> None:
+    """The internal vocabulary lookup (never in the model's catalogue)."""
+    if VOCABULARY_TOOL not in registry:
+        registry.tool(VOCABULARY_TOOL, section="profile", status_text="Reading your record…")(
+            get_record_vocabulary
+        )
