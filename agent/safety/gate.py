@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agent.safety.classifier import EmergencyClassifier, emergency_classifier, nearest_category
 from agent.safety.lexical import framing, lexical_advice, lexical_emergency
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, exemplar_index
@@ -47,7 +48,7 @@ class Verdict:
     kind: Literal["emergency", "clinical_advice", "other_patient"]
     category: str  # chest_pain, breathing, overdose, suicide, ... | dosing, start_stop, interpretation, ...
     reply: str
-    source: str = "lexical"  # lexical | semantic | other
+    source: str = "lexical"  # lexical | semantic | classifier | other
 
 
 def check(
@@ -56,11 +57,14 @@ def check(
     *,
     vector: Sequence[float] | None = None,
     index: ExemplarIndex | None = None,
+    classifier: EmergencyClassifier | None = None,
+    exclude: Any = None,
 ) -> Verdict | None:
     """A scripted verdict when the question must not reach a model; None when it may.
 
-    `vector` is the question's embedding and `index` the exemplar index; with either missing
-    only the lexical rules run.
+    `vector` is the question's embedding, `index` the exemplar index and `classifier` the
+    emergency classifier fitted on the same exemplars; with the vector or index missing only
+    the lexical rules run. `exclude` (a mask over the exemplars) is for cross-validation only.
     """
     texts = prepare(question)
     category, suppressed = lexical_emergency(texts, role)
@@ -74,10 +78,12 @@ def check(
     if vector is not None and index is not None and not suppressed and role == "patient":
         frame = framing(texts)
         if not frame.record or frame.acute:
-            scores = index.scores(vector, role)
+            scores = index.scores(vector, role, exclude)
             hit = scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin)
             if hit is not None:
                 return Verdict("emergency", hit, EMERGENCY_REPLY, "semantic")
+            if classifier is not None and classifier.fires(vector):
+                return Verdict("emergency", nearest_category(index, vector), EMERGENCY_REPLY, "classifier")
     if advice is not None:
         return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "lexical")
     return None
@@ -95,6 +101,7 @@ class SafetyGate:
         self.embedder = shared(embedder)
         self.settings = settings
         self._index: ExemplarIndex | None = None
+        self._classifier: EmergencyClassifier | None = None
         self._unavailable = False
 
     def _ready(self) -> tuple[Any, ExemplarIndex | None]:
@@ -110,6 +117,7 @@ class SafetyGate:
             if self._index is None:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
                 self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)
+                self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
         except Exception as exc:  # the model files are missing or broken: lexical rules still run
             logger.warning("safety gate: semantic detector unavailable (%s); lexical rules only", exc)
             self._unavailable = True
@@ -119,4 +127,4 @@ class SafetyGate:
     def check(self, question: str, role: str) -> Verdict | None:
         embedder, index = self._ready()
         vector = embedder.embed_query(question) if embedder is not None and index is not None else None
-        return check(question, role, vector=vector, index=index)
+        return check(question, role, vector=vector, index=index, classifier=self._classifier)
