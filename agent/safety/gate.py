@@ -2,8 +2,10 @@
 
 Decision (DESIGN invariant 3), in order:
 
-1. **Emergency** = lexical rules (`agent.safety.lexical`) OR the semantic detector
-   (`agent.safety.semantic`, nearest tuning exemplars on the question's embedding). The
+1. **Emergency** = lexical rules (`agent.safety.lexical`) OR the semantic detector, itself
+   the union of the nearest tuning exemplars (`agent.safety.semantic`) and a logistic
+   regression fitted on the same exemplars (`agent.safety.classifier`, which catches wordings
+   with no close exemplar), both on the question's embedding. The
    semantic side is silenced when the lexical side found the emergency words explicitly
    negated or framed as a record/leaflet/booking question with nothing happening now —
    negation and record framing are decided by readable rules, not by a similarity.
