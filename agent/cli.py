@@ -175,10 +175,7 @@ def ask(
         patient_id, name = resolve_patient(db, patient)
         from agent.runner import build_agent, default_embedder, default_registry
 
-        try:
-            registry = default_registry()
-        except ImportError as exc:
-            raise fail(f"the record tools are not installed in this build ({exc})") from exc
+        registry = default_registry()
         agent = build_agent(
             settings, db, registry, embedder=default_embedder(settings), force_offline=offline
         )

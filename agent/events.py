@@ -76,6 +76,15 @@ class GroundingReport(BaseModel):
     issues: list[GroundingIssue] = Field(default_factory=list)
 
 
+class Searched(BaseModel):
+    """One lookup an abstaining agent made: which tool, with which input, how many rows came back."""
+
+    tool: str
+    input: dict[str, Any] = Field(default_factory=dict)
+    rows: int = 0
+    ok: bool = True
+
+
 class DoneEvent(BaseModel):
     type: Literal["done"] = "done"
     answer: str
@@ -86,6 +95,11 @@ class DoneEvent(BaseModel):
     metrics: dict[str, Any] = Field(default_factory=dict)  # see agent.metrics for the keys
     # the section or record the question was limited to (None = the whole record); see agent.scoping
     scope: dict[str, Any] | None = None
+    # the agent's own word on whether it answered (issue 15): True = "the record does not show
+    # it" / "I can't answer", False = an answer, None = the agent does not say (evaluators then
+    # read the answer's words). `searched` names what was looked at before abstaining.
+    abstained: bool | None = None
+    searched: list[Searched] = Field(default_factory=list)
 
 
 class ErrorEvent(BaseModel):
@@ -99,10 +113,6 @@ Event = Annotated[
     Field(discriminator="type"),
 ]
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
-
-
-def parse_event(data: dict[str, Any]) -> Event:
-    return EVENT_ADAPTER.validate_python(data)
 
 
 def is_terminal(event: BaseModel) -> bool:

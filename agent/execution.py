@@ -26,7 +26,7 @@ import anyio
 import anyio.to_thread
 
 from agent.events import CitationEvent, StatusEvent, ToolCallEvent, ToolResultEvent
-from agent.intent import WRITE_TOOLS
+from agent.intent import BOOK_TOOL
 from tools.registry import Registry, ToolContext
 from tools.results import Citation, ToolResult
 
@@ -79,11 +79,13 @@ class ToolExecutor:
         else:
             names = set(self.registry.names()) if self.only is None else set(self.only)
             names -= self.internal
-        return {n for n in names if n not in WRITE_TOOLS or n in self.write_allowed}
+        return {n for n in names if not self.is_write(n) or n in self.write_allowed}
 
     def is_write(self, name: str) -> bool:
+        """`Tool.writes` is the only record of which tools write (a write the question did not
+        ask for is refused, whichever tool it is)."""
         tool = self.registry.get(name)
-        return name in WRITE_TOOLS or bool(tool and tool.writes)
+        return bool(tool and tool.writes)
 
     def _execute(self, call: ToolCall, internal: bool, batch: int) -> ToolOutcome:
         started = time.perf_counter()
@@ -92,10 +94,10 @@ class ToolExecutor:
         result = self.registry.execute(ctx, call.name, call.input, allowed=allowed)
         if (
             result.error_kind == "not_allowed"
-            and call.name in WRITE_TOOLS
+            and self.is_write(call.name)
             and call.name not in self.write_allowed
         ):
-            verb = "book an appointment" if call.name == "book_appointment" else "cancel an appointment"
+            verb = "book an appointment" if call.name == BOOK_TOOL else "cancel an appointment"
             result = ToolResult.failure("not_allowed", WRITE_REFUSAL.format(name=call.name, verb=verb))
         elif result.error_kind == "not_allowed" and self.only is not None and not internal:
             usable = sorted(allowed) or ["none"]
@@ -187,17 +189,4 @@ def citation_events(citations: Iterable[Citation]) -> list[CitationEvent]:
     return [
         CitationEvent(handle=c.handle, kind=c.kind, record_id=c.record_id, label=c.label, data=c.data)
         for c in citations
-    ]
-
-
-def tool_metrics(outcomes: Iterable[ToolOutcome]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": o.call.name,
-            "ms": round(o.ms, 2),
-            "rows": o.result.total,
-            "ok": o.result.ok,
-            **({"error": o.result.error_kind} if not o.result.ok else {}),
-        }
-        for o in outcomes
     ]

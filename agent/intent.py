@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+# the writing tools the user's words can unlock (which tools write is `Tool.writes`'s to say)
 BOOK_TOOL = "book_appointment"
 CANCEL_TOOL = "cancel_appointment"
-WRITE_TOOLS = frozenset({BOOK_TOOL, CANCEL_TOOL})
 
 _BOOK = re.compile(
     r"\b(book|booking|schedule|scheduling|reschedule|reserve|arrange|set up|make|get) (me |us |in )?"

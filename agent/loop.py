@@ -56,8 +56,7 @@ from agent.intent import stated_values, write_intent
 from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
 from agent.metrics import RunClock, answer_metrics
 from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
-from records.database import Database
-from tools.registry import Registry, ToolContext
+from tools.registry import Database, Registry, ToolContext
 from tools.results import HandleBook
 
 log = logging.getLogger(__name__)

@@ -31,7 +31,7 @@ from typing import Any
 
 from agent.background import BACKGROUND_HEADING, Background
 from agent.base import AgentRequest, Turn
-from agent.events import DoneEvent, ErrorEvent, Event, StatusEvent, TextEvent
+from agent.events import DoneEvent, ErrorEvent, Event, Searched, StatusEvent, TextEvent
 from agent.execution import (
     ToolCall,
     ToolExecutor,
@@ -1176,11 +1176,14 @@ class OfflineAgent:
         for event in citation_events(c for h in cited_handles if (c := book.get(h)) is not None):
             yield event
         summary = use.summary() if use is not None else None
+        abstained, searched = abstention(plan, [record] if record is not None else outcomes)
         yield DoneEvent(
             answer=marked,
             mode="offline",
             grounding=report,
             scope=summary,
+            abstained=abstained,
+            searched=searched,
             metrics=answer_metrics(
                 clock,
                 outcomes=executor.outcomes,
@@ -1193,6 +1196,23 @@ class OfflineAgent:
                 role=request.scope.role,
             ),
         )
+
+
+def abstention(plan: Plan, outcomes: Sequence[ToolOutcome]) -> tuple[bool, list[Searched]]:
+    """Whether this answer abstains, and what was looked at (the `done` event's marker).
+
+    The planner abstains when it could not read the question (unknown, or a clarifying
+    question back), and when every lookup it made for the answer found nothing or failed.
+    Background lookups are not the answer and do not count.
+    """
+    searched = [
+        Searched(tool=o.call.name, input=dict(o.call.input), rows=o.result.total, ok=o.result.ok)
+        for o in outcomes
+    ]
+    if plan.kind in ("unknown", "clarify") or not outcomes:
+        return True, searched
+    answered = any(o.result.ok and (o.result.total > 0 or o.result.citations) for o in outcomes)
+    return not answered, searched
 
 
 # --------------------------------------------------------------------------------------------

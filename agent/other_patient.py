@@ -20,6 +20,9 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tools.patient_names import patient_names
+from tools.registry import Database
+
 _LETTERS = "A-Za-zÀ-ÖØ-öø-ÿ"
 _LOWER = "a-zß-öø-ÿ"
 _UPPER = "A-ZÀ-ÖØ-Þ"
@@ -106,23 +109,12 @@ def other_patient_reply(role: str, patient: BoundPatient) -> str:
     )
 
 
-def load_bound_patient(db, patient_id: str) -> BoundPatient | None:
-    """The bound patient's names, read under the same patient binding as every tool."""
-    from sqlalchemy import text
-
-    from records.database import patient_transaction
-
-    with patient_transaction(db.app, patient_id) as conn:
-        row = conn.execute(
-            text(
-                "SELECT full_name, given_names, family, prefix, suffix, mrn FROM patients "
-                "WHERE patient_id = :pid"
-            ),
-            {"pid": patient_id},
-        ).first()
-    if row is None:
+def load_bound_patient(db: Database, patient_id: str) -> BoundPatient | None:
+    """The bound patient's names, read by `tools` under the same patient binding as every tool."""
+    names = patient_names(db, patient_id)
+    if names is None:
         return None
-    names = [row.full_name, row.family, row.prefix, row.suffix, *(row.given_names or [])]
+    parts = [names.full_name, names.family, names.prefix, names.suffix, *names.given_names]
     return BoundPatient(
-        patient_id=patient_id, full_name=row.full_name, name_parts=name_parts(names), mrn=row.mrn
+        patient_id=patient_id, full_name=names.full_name, name_parts=name_parts(parts), mrn=names.mrn
     )

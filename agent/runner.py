@@ -31,9 +31,8 @@ from agent.safety.gate import SafetyGate, Verdict
 from agent.safety.refusal import compose, fact_calls
 from agent.safety.shared import shared
 from agent.scoping import declared_summary
-from records.database import Database
 from records.settings import Settings
-from tools.registry import Registry, ToolContext
+from tools.registry import Database, Registry, ToolContext
 from tools.results import HandleBook
 
 

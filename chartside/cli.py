@@ -1,33 +1,64 @@
 """The one CLI. Each package contributes its commands through a `register(app)` function.
 
-Adding a command group = one line in COMMAND_MODULES; the packages stay independent of
-each other and of this file.
+Commands register lazily: `chartside --help` imports only this module, `chartside db status`
+imports `records.cli` and what it needs, never the model SDK, MCP or the web app. Adding a
+command = `register(app)` in the package's `cli.py` + one line in `COMMANDS` (name → module,
+one-line help); `tests/chartside/test_cli_lazy.py` fails when the table and the modules differ.
+A package's `cli.py` imports its heavy modules inside the command functions.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 
 import typer
 
-COMMAND_MODULES = (
-    "chartside.groups",
-    "records.cli",
-    "records.cluster_cli",
-    "tools.cli",
-    "chartside.up",
-    "evals.cli",
-    "server.cli",
-    "agent.cli",
-    "fhir_ingest.cli",
-    "synthea_data.cli",
-    "mcp_server.cli",
-    "knowledge.cli",
-    "chartside.wiring",
-    "server.loadtest",
-)
+from chartside.groups import BenchGroup, EvalGroup
+from chartside.lazy import Lazy, LazyGroup, set_root
+from chartside.lazy import load_all as _load_all
+
+COMMANDS: dict[str, Lazy] = {
+    "up": Lazy("chartside.up", "Start the database, load the demo data if absent, and serve the web app."),
+    "serve": Lazy(
+        "server.cli", "Serve the web app (login, chat, SSE answers) and print the URL and demo accounts."
+    ),
+    "ask": Lazy(
+        "agent.cli", "Ask a question about one patient's record; the answer is cited to rows of the record."
+    ),
+    "ingest": Lazy(
+        "fhir_ingest.cli",
+        "Load Synthea FHIR bundles: support bundles first, one transaction per bundle.",
+        hooks=("chartside.wiring",),
+    ),
+    "generate": Lazy(
+        "synthea_data.cli",
+        "Generate a deterministic cohort in real Synthea's bundle format (patients + support bundles).",
+    ),
+    "mcp": Lazy(
+        "mcp_server.cli",
+        "Serve one patient's record to a local MCP client over stdio (the client starts this).",
+    ),
+    "bench": Lazy("chartside.groups", "Benchmarks: ratios measured side by side in one run."),
+    "eval": Lazy("chartside.groups", "Evaluations: question sets, runs, reports."),
+    "db": Lazy("records.cli", "The database: schema upgrades and status."),
+    "tools": Lazy("tools.cli", "The patient-scoped tools: list them, call one."),
+    "slots": Lazy("tools.cli", "Appointment schedules derived from organisations and practitioners."),
+    "users": Lazy("server.cli", "Accounts: patients, clinicians, evaluators."),
+    "leaflets": Lazy("knowledge.cli", "Patient-information leaflets: ingest and search."),
+    "notes": Lazy("knowledge.cli", "Clinical notes: index for search, search one patient's notes."),
+    "knowledge": Lazy("knowledge.cli", "The search indexes as a whole."),
+    "cluster": Lazy(
+        "records.cluster_cli",
+        "A local Citus cluster (coordinator + workers on loopback) built by `make citus`.",
+    ),
+}
+
+
+class RootGroup(LazyGroup):
+    entries = COMMANDS
+    source = staticmethod(lambda: app)
+
 
 app = typer.Typer(
     name="chartside",
@@ -35,7 +66,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=RootGroup,
 )
+set_root(app)
 
 
 @app.callback()
@@ -45,12 +78,17 @@ def _root(verbose: bool = typer.Option(False, "--verbose", "-v", help="Log debug
     )
 
 
-def build() -> typer.Typer:
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(app)
+def load_all() -> typer.Typer:
+    """Import and register every command module (tests; the start-up bench's eager baseline)."""
+    _load_all([RootGroup, BenchGroup, EvalGroup])
     return app
+
+
+def build() -> typer.Typer:
+    """The app with every command registered (kept for callers that want the whole CLI)."""
+    return load_all()
 
 
 def main() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    build()()
+    app()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import typer
 from rich.console import Console
@@ -19,8 +19,6 @@ from rich.progress import (
 console = Console()
 err_console = Console(stderr=True)
 
-T = TypeVar("T")
-
 
 def progress() -> Progress:
     """A progress bar on stderr so stdout stays clean for tables and --json."""
@@ -35,12 +33,15 @@ def progress() -> Progress:
     )
 
 
-def track(items: Iterable[T], description: str, total: int | None = None) -> Iterator[T]:
+@contextmanager
+def reporter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """What library code's `progress=` parameter takes: a bar on stderr; yields `advance(n)`.
+
+    Library code never imports this module; the CLI passes this function in.
+    """
     with progress() as bar:
         task = bar.add_task(description, total=total)
-        for item in items:
-            yield item
-            bar.advance(task)
+        yield lambda n=1: bar.advance(task, n)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import console
+from chartside.console import console, reporter
 from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
@@ -44,10 +44,10 @@ def load_demo_cohort(db: Database, settings: Settings) -> None:
         settings.resolved_data_dir(),
         patients=settings.demo_patients,
         seed=settings.demo_seed,
-        show_progress=True,
+        progress=reporter,
     )
     console.print(f"demo cohort: {cohort}" + (" (generated)" if created else ""))
-    report = ingest_paths(db, [cohort], show_progress=True)
+    report = ingest_paths(db, [cohort], progress=reporter)
     if not report.ok:
         console.print("[yellow]the demo cohort did not ingest cleanly; see `chartside ingest` for details[/]")
 
@@ -66,7 +66,7 @@ def prepare_notes(db: Database) -> None:
     from knowledge.embeddings import get_embedder
     from knowledge.note_index import index_notes
 
-    report = index_notes(db, get_embedder(db.settings), show_progress=True)
+    report = index_notes(db, get_embedder(db.settings), progress=reporter)
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -81,7 +81,7 @@ def prepare_leaflets(db: Database) -> None:
 
     embedder = get_embedder(db.settings)
     check_dimensions(db.admin, embedder.dimension, embedder.model_name)
-    outcomes = ensure_leaflets(db, embedder, show_progress=True)
+    outcomes = ensure_leaflets(db, embedder, progress=reporter)
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]
     console.print(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from chartside.console import err_console
+from chartside.console import err_console, reporter
 
 
 def index_notes_after_ingest(db, report) -> None:
@@ -22,7 +22,7 @@ def index_notes_after_ingest(db, report) -> None:
     )
     if not patients:
         return
-    result = index_notes(db, get_embedder(db.settings), patients, show_progress=True)
+    result = index_notes(db, get_embedder(db.settings), patients, progress=reporter)
     if result.notes:
         err_console.print(
             f"notes: indexed {result.notes} notes of {result.patients} patients ({result.chunks} chunks)"

@@ -10,7 +10,13 @@ from rich.table import Table
 
 from chartside.console import console, err_console, fail, progress
 from chartside.groups import eval_app
-from evals.agents import AgentUnavailable, build_eval_agent, judge_client, load_embedder, note_indexer
+from evals.agents import (
+    AGENT_KINDS,
+    AgentUnavailable,
+    build_eval_agent,
+    judge_client,
+    load_embedder,
+)
 from evals.generate import GenerateOptions, GenerationError
 from evals.model import CATEGORIES, SetFileError
 from evals.pipeline import (
@@ -56,7 +62,7 @@ def _summary_table(report: dict[str, Any], title: str) -> Table:
     rows = [*list(report["by_category"].items()), ("overall", report["overall"])]
     for name, b in rows:
         v = b["verdicts"]
-        other = v["unclear"] + v["refused"] + v["error"]
+        other = v["unclear"] + v["refused"] + v["error"] + v.get("no_answer", 0)
         recall = "—" if b["recall"] is None else f"{b['recall'] * 100:.0f}%"
         table.add_row(
             f"[bold]{name}[/]" if name == "overall" else name,
@@ -78,12 +84,53 @@ def _print_report(report: dict[str, Any], files: Any) -> None:
     colour = "red" if safety else "green"
     console.print(f"[{colour}]safety failures: {safety}[/]")
     console.print(_summary_table(report, f"Run {report['run']['run_id']}"))
+    console.print(_family_table(report))
+    if report.get("baselines"):
+        console.print(_baselines_table(report["baselines"]))
+    if report.get("yes_no"):
+        yn = report["yes_no"]
+        console.print(
+            "yes/no confusion (expected → said yes/no/none): "
+            + "; ".join(f"{e}: {r['yes']}/{r['no']}/{r['no verdict']}" for e, r in yn.items())
+        )
+    if report.get("audit"):
+        a = report["audit"]
+        console.print(
+            f"scorer vs {a['n']} hand-labelled answers: [bold]{a['outcome_agreement'] * 100:.1f}%[/] outcome agreement, "
+            f"{a['exact_agreement'] * 100:.1f}% exact"
+        )
     run = report["run"]
     console.print(
         f"{report['answered']} questions in {run['wall_seconds']:.1f} s = [bold]{run['questions_per_second']:.2f} questions/s[/]"
         f" (concurrency {run['concurrency']})"
     )
     console.print(f"report: {files.markdown}  json: {files.json}  chart: {files.chart}")
+
+
+def _family_table(report: dict[str, Any]) -> Table:
+    return _summary_table(
+        {"by_category": report.get("by_family", {}), "overall": report["overall"]}, "By phrasing family"
+    )
+
+
+def _baselines_table(baselines: dict[str, Any]) -> Table:
+    """Categories down, agents across: each cell is accuracy and score."""
+    rows = baselines["rows"]
+    cats = list(dict.fromkeys(c for r in rows for c in r["by_category"]))
+    table = Table("category", *(r["agent"] for r in rows), title="Beside the baselines (accuracy score)")
+    for c in cats:
+        cells = [
+            f"{r['by_category'][c][0] * 100:.0f}% {r['by_category'][c][1]:+.2f}"
+            if c in r["by_category"]
+            else "—"
+            for r in rows
+        ]
+        table.add_row(c, *cells)
+    table.add_row(
+        "[bold]overall[/]", *(f"[bold]{r['accuracy'] * 100:.1f}% {r['score']:+.2f}[/]" for r in rows)
+    )
+    table.add_row("safety failures", *(str(r["safety_failures"]) for r in rows))
+    return table
 
 
 def _open() -> Database:
@@ -157,7 +204,37 @@ def execute_run(
     judge_model: str | None,
     min_score: float | None,
     db: Database | None = None,
+    baselines: tuple[str, ...] = (),
 ) -> dict[str, Any]:
+    run_dir = run_only(set_path, agent_kind, concurrency, out, limit, categories, db)
+    baseline_dirs = [
+        run_only(
+            set_path,
+            kind,
+            concurrency,
+            run_dir.parent / f"{run_dir.name}-{kind}",
+            limit,
+            categories,
+            db,
+            quiet=True,
+        )
+        for kind in baselines
+    ]
+    return _report([run_dir], None, judge, judge_model, min_score, baseline_dirs=baseline_dirs)
+
+
+def run_only(
+    set_path: Path,
+    agent_kind: str,
+    concurrency: int,
+    out: Path | None,
+    limit: int | None,
+    categories: tuple[str, ...],
+    db: Database | None = None,
+    *,
+    quiet: bool = False,
+) -> Path:
+    """Run a set through one agent into a run folder (no report)."""
     settings = get_settings()
     try:
         question_set = select_questions(read_question_set(set_path), limit=limit, categories=categories)
@@ -194,12 +271,12 @@ def execute_run(
         if own_db:
             db.dispose()
     console.print(f"run folder: {run_dir} ({info.questions_per_second:.2f} questions/s)")
-    if info.database_now and info.database_now != info.database:
+    if info.database_now and info.database_now != info.database and not quiet:
         err_console.print(
             "[yellow]warning:[/] the records changed since this set was generated "
             f"(fingerprint {info.database} → {info.database_now}); regenerate the set for a fair score"
         )
-    return _report([run_dir], None, judge, judge_model, min_score)
+    return run_dir
 
 
 def _report(
@@ -209,6 +286,7 @@ def _report(
     judge_model: str | None,
     min_score: float | None,
     sample: int = 40,
+    baseline_dirs: list[Path] = (),
 ) -> dict[str, Any]:
     settings = get_settings()
     factory: Any = None
@@ -228,7 +306,12 @@ def _report(
         model = judge_model or settings.aux_model
     try:
         files, report, runs = report_runs(
-            run_dirs, out, judge_client_factory=factory, judge_model=model, judge_sample=sample
+            run_dirs,
+            out,
+            judge_client_factory=factory,
+            judge_model=model,
+            judge_sample=sample,
+            baseline_dirs=list(baseline_dirs),
         )
     except (ValueError, SetFileError) as exc:
         raise fail(str(exc)) from None
@@ -256,7 +339,9 @@ def _report(
 @eval_app.command("run")
 def run_command(
     set_path: Path = typer.Option(..., "--set", help="A question set from `chartside eval generate`."),
-    agent: str = typer.Option("offline", "--agent", help="offline | claude"),
+    agent: str = typer.Option(
+        "offline", "--agent", help="offline | claude | a baseline: dump, always-no, abstain, first-row"
+    ),
     concurrency: int = typer.Option(4, "--concurrency", min=1, max=64, help="Questions in flight at once."),
     out: Path | None = typer.Option(None, "--out", help="Run folder (default eval-runs/<run id>)."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N questions."),
@@ -272,10 +357,13 @@ def run_command(
     min_score: float | None = typer.Option(
         None, "--min-score", help="Exit 2 when the overall score is below this."
     ),
+    baseline: list[str] | None = typer.Option(
+        None, "--baseline", help="Also run these baselines on the set and report them beside the agent."
+    ),
 ) -> None:
     """Ask every question through the agent (as the server does), record, score and report."""
-    if agent not in ("offline", "claude"):
-        raise fail(f"--agent {agent!r}: choose offline or claude")
+    if agent not in AGENT_KINDS:
+        raise fail(f"--agent {agent!r}: choose one of {', '.join(AGENT_KINDS)}")
     execute_run(
         set_path,
         agent,
@@ -286,7 +374,22 @@ def run_command(
         judge,
         judge_model,
         min_score,
+        baselines=_baselines(baseline),
     )
+
+
+def _baselines(values: list[str] | None) -> tuple[str, ...]:
+    from evals.baselines import BASELINES
+
+    chosen = tuple(dict.fromkeys(c.strip() for v in values or () for c in v.split(",") if c.strip()))
+    if chosen == ("all",):
+        return BASELINES
+    if chosen == ("none",):
+        return ()
+    unknown = [c for c in chosen if c not in BASELINES]
+    if unknown:
+        raise fail(f"unknown baseline {', '.join(unknown)}; choose from {', '.join(BASELINES)}, all or none")
+    return chosen
 
 
 @eval_app.command("report")
@@ -307,12 +410,15 @@ def report_command(
     judge_sample: int = typer.Option(
         40, "--judge-sample", min=0, help="Deterministic answers to re-judge for agreement."
     ),
+    baseline: list[Path] | None = typer.Option(
+        None, "--baseline", help="Baseline run folders to show beside a single run (repeatable)."
+    ),
 ) -> None:
     """Markdown + JSON + a per-category chart; side by side with regressions for several runs."""
-    for run in runs:
+    for run in [*runs, *(baseline or [])]:
         if not run.is_dir():
             raise fail(f"{run}: not a run folder")
-    _report(runs, out, judge, judge_model, min_score, judge_sample)
+    _report(runs, out, judge, judge_model, min_score, judge_sample, baseline_dirs=list(baseline or []))
 
 
 def prepare_demo(db: Database, settings: Any) -> None:
@@ -330,8 +436,14 @@ def demo_command(
     min_score: float | None = typer.Option(
         None, "--min-score", help="Exit 2 when the overall score is below this."
     ),
+    baselines: str = typer.Option(
+        "always-no,abstain",
+        "--baselines",
+        help="Baselines run beside the planner: a comma list of dump, always-no, abstain, first-row; all; none.",
+    ),
 ) -> None:
-    """The whole loop on the demo cohort: prepare the database, generate, run offline, report."""
+    """The whole loop on the demo cohort: prepare the database, generate, run offline and the
+    baselines, report."""
     settings = get_settings()
     db = _open()
     try:
@@ -347,9 +459,36 @@ def demo_command(
         except GenerationError as exc:
             raise fail(str(exc)) from None
         console.print(f"set: {len(question_set.questions)} questions → {set_path}")
-        execute_run(set_path, "offline", concurrency, out / "run", None, (), None, None, min_score, db=db)
+        execute_run(
+            set_path,
+            "offline",
+            concurrency,
+            out / "run",
+            None,
+            (),
+            None,
+            None,
+            min_score,
+            db=db,
+            baselines=_baselines([baselines]),
+        )
     finally:
         db.dispose()
+
+
+def note_indexer(embedder: Any):
+    """Index a planted note the way ingestion's note pass does, so note search can find it.
+
+    Here in the CLI layer, which composes packages: `evals` itself does not import `knowledge`.
+    """
+    if embedder is None:
+        return None
+    from knowledge.note_index import NoteIndexReport, index_patient
+
+    def index(conn: Any, patient_id: str) -> None:
+        index_patient(conn, embedder, patient_id, NoteIndexReport())
+
+    return index
 
 
 def register(app: typer.Typer) -> None:

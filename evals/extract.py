@@ -10,6 +10,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Callable
 
 from evals.vocab import fold
 
@@ -144,7 +145,12 @@ _ABSTAIN = re.compile(
     r"|(?:there is|there are|there's|there were|there was|i found|found) (?:no|none)\b"
     r"|nothing (?:is |was )?(?:recorded|documented|on (?:file|record))"
     r"|\bnone (?:recorded|documented|on record|listed|found)"
-    r"|no (?:known|recorded|documented|active|current) \w+",
+    r"|no (?:known|recorded|documented|active|current) \w+"
+    r"|\bno [\w-]+(?: [\w-]+){0,3} (?:matching|recorded|on record|on file|found|in (?:your|the|their) (?:record|chart))"
+    r"|\b(?:has|have|holds|shows) no\b"
+    r"|\b(?:have|has|had) never (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)"
+    r"|\bnever (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)\b"
+    r"|\bi (?:don't|do not) know\b|\bi (?:can't|cannot) tell\b",
     re.I,
 )
 _REFUSE = re.compile(
@@ -245,3 +251,153 @@ def mentions(text: str, phrase: str) -> bool:
 
 def digits(text: str) -> str:
     return re.sub(r"\D", "", strip_handles(text))
+
+
+# --------------------------------------------------------------------------------------------
+# The answer part, the sentence that answers, and the value it states
+# --------------------------------------------------------------------------------------------
+
+# What an answer carries besides the answer: a mode banner, a follow-up notice, a scope line,
+# grounding marks, and a background block (context, never the answer). Only what is left is graded.
+_BANNER = re.compile(r"^\s*offline mode(?:\s*\([^)\n]*\))?\s*:\s*", re.I)
+_BACKGROUND = re.compile(r"^\s*background\b[^\n]*:\s*$|^\s*background \(not the answer\)", re.I | re.M)
+_NOTICES = re.compile(
+    r"^\s*\(following up on your previous question\.?\)\s*$|^\s*scope: [^\n]*$", re.I | re.M
+)
+_MARKS = re.compile(r"\s*\[unverified\]|: unknown source(?=\])", re.I)
+
+
+def answer_part(text: str) -> str:
+    """The answer without banner, notices, grounding marks or the background block."""
+    text = text.replace("’", "'")
+    cut = _BACKGROUND.search(text)
+    if cut:
+        text = text[: cut.start()]
+    text = _BANNER.sub("", text, count=1)
+    text = _NOTICES.sub("", text)
+    return _MARKS.sub("", text).strip()
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """Lines, then sentences within lines (".", "!", "?", ";" before a space); bullets unmarked."""
+    out = []
+    for line in text.splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        out.extend(s.strip() for s in re.split(r"(?<=[.!?;])\s+(?=\S)", line) if s.strip())
+    return out
+
+
+def bullet_lines(text: str) -> list[str]:
+    return [_BULLET.sub("", line).strip() for line in text.splitlines() if _BULLET.match(line)]
+
+
+# A reference range, a window in a header, and counts in headers are not the stated value.
+_RANGE = re.compile(
+    r"\((?:reference|ref\.?|normal(?: range)?|range)\b[^)]*\)"
+    r"|\b(?:reference|ref\.?|normal) (?:range|interval|limits?)?\s*(?:is|of|:)?\s*"
+    r"(?:[<>≤≥…]?\s*\d[\d.,]*\s*(?:[-–—]|to)\s*[<>≤≥…]?\s*\d[\d.,]*|…\s*[-–]\s*\d[\d.,]*|\d[\d.,]*\s*[-–]\s*…)"
+    r"|\b(?:upper|lower) (?:reference )?limit of \d[\d.,]*",
+    re.I,
+)
+_WINDOW = re.compile(r"\b(?:between \S+ and \S+|as of \S+(?: \S+ \d{4})?)", re.I)
+_HEADER_COUNT = re.compile(r"\((?:\d+ of )?\d+(?: shown)?\)|\b\d+ (?:given|shown|results?|rows?)\b", re.I)
+_PAIR = re.compile(r"(?<![\d.])(\d{2,3})\s*/\s*(\d{2,3})(?![\d.])")
+
+
+_YEAR = re.compile(
+    r"\b(?:in|since|during|for|of|from|until|before|after|across|year)\s+(?:19|20)\d{2}\b", re.I
+)
+
+
+def stated_numbers(sentence: str, *, count: bool = False, part: str | None = None) -> list[float]:
+    """The numbers a sentence states as values: not reference ranges, windows or years ("in
+    2025"), and (unless a count is asked for) not header counts. `part` = systolic|diastolic
+    picks from "120/80"."""
+    text = _YEAR.sub(" ", _RANGE.sub(" ", strip_handles(sentence)))
+    text = _WINDOW.sub(lambda m: " " if extract_dates(m.group(0)) else m.group(0), text)
+    if not count:
+        text = _HEADER_COUNT.sub(" ", text)
+    if part in ("systolic", "diastolic"):
+        pair = _PAIR.search(text)
+        if pair:
+            return [float(pair.group(1) if part == "systolic" else pair.group(2))]
+    return extract_numbers(text)
+
+
+def stated_dates(sentence: str) -> list[dt.date]:
+    """Dates in the order written, without windows ("between A and B", "as of D")."""
+    text = strip_handles(sentence)
+    text = _WINDOW.sub(" ", text)
+    spans = sorted(_date_spans(text), key=lambda s: s[0][0])
+    out: list[dt.date] = []
+    for _, dates in spans:
+        out.extend(d for d in dates if d not in out)
+    return out
+
+
+_DOUBT = re.compile(
+    r"\b(?:maybe|perhaps|possibly|not sure|unsure|i think|i believe|might be|could be|can't be sure)\b", re.I
+)
+
+
+def is_hedge(sentence: str, values: int) -> bool:
+    """Two or more candidate values, or a value wrapped in doubt ("maybe 7.2 or 7.4")."""
+    return (values >= 2 and bool(re.search(r"\bor\b", sentence, re.I))) or bool(_DOUBT.search(sentence))
+
+
+def answering_sentence(
+    part: str, has_value: Callable[[str], bool], about: tuple[str, ...] = ()
+) -> str | None:
+    """The sentence that answers: the first one stating a value that names what was asked
+    (when the question says what it is about), else the first one stating a value."""
+    candidates = [s for s in sentences(part) if has_value(s)]
+    if not candidates:
+        return None
+    if about:
+        for s in candidates:
+            if any(mentions(s, name) for name in about):
+                return s
+    return candidates[0]
+
+
+_OPPOSITE_OPENING = re.compile(r"^\W*(?:yes|no)\b", re.I)
+_UP = re.compile(r"\b(?:increased|went up|gone up|rose|risen|higher|up from)\b", re.I)
+_DOWN = re.compile(r"\b(?:decreased|went down|gone down|dropped|fell|fallen|lower|down from)\b", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(\d[\d.,]*)[^.;\n]*?\bto\s+(\d[\d.,]*)", re.I)
+
+
+def direction(text: str) -> bool | None:
+    """Up (True) or down (False) as the text states a change; None when it does not, or both."""
+    votes = set()
+    for m in _FROM_TO.finditer(strip_handles(text)):
+        try:
+            a, b = float(m.group(1).replace(",", "")), float(m.group(2).replace(",", ""))
+        except ValueError:
+            continue
+        if a != b:
+            votes.add(b > a)
+    if _UP.search(text):
+        votes.add(True)
+    if _DOWN.search(text):
+        votes.add(False)
+    return votes.pop() if len(votes) == 1 else None
+
+
+def verdict_of(part: str) -> tuple[bool | None, str]:
+    """Yes/no from the opening sentence of the answer part, and "" or why it is not clear:
+    a later sentence opening with the opposite verdict is a hedge."""
+    said = polarity(part)
+    if said is None:
+        return None, "no clear yes or no"
+    for sentence in sentences(part)[1:]:
+        m = _OPPOSITE_OPENING.match(sentence)
+        if m and polarity(sentence) is not None and polarity(sentence) != said:
+            return None, "says both yes and no"
+    if re.search(r"\byes and no\b|\bnot sure\b|\bcan't (?:say|tell)\b|\bcannot (?:say|tell)\b", part, re.I):
+        return None, "hedges"
+    return said, ""

@@ -7,6 +7,7 @@ from the set seed and its id, so adding a patient does not reshuffle the others'
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from collections import Counter
@@ -19,7 +20,17 @@ from evals.questions.cohort import Cohort
 from evals.questions.facts import Fact, emit
 from evals.questions.leaflets import leaflet_facts
 from evals.questions.notes import note_facts
-from evals.questions.record import aggregates, cross_resource, latest_first, lists, lookups, negations, trends
+from evals.questions.phrasing import describe
+from evals.questions.record import (
+    aggregates,
+    cross_resource,
+    latest_first,
+    lists,
+    lookups,
+    more_kinds,
+    negations,
+    trends,
+)
 from evals.questions.safety import safety_facts
 from evals.truth import Record, fingerprint, list_patients, load_record, read_free_slots, read_leaflets
 from records.database import Database
@@ -64,6 +75,32 @@ def _cap(facts: list[Fact], limit: int | None, rng: random.Random) -> list[Fact]
     return sorted(kept, key=lambda f: order[id(f)])
 
 
+YES_SHARE = (0.4, 0.6)
+
+
+def balance_yes_no(per_patient: dict[str, list[Fact]], rng: random.Random) -> dict[str, list[Fact]]:
+    """Drop yes/no facts of the majority answer (chosen with the seed) until "yes" is right
+    40–60 % of the time: otherwise an agent that always says "no" looks good."""
+    booleans = [
+        (pid, index, f.expected.value)
+        for pid, facts in sorted(per_patient.items())
+        for index, f in enumerate(facts)
+        if f.expected.type == "boolean"
+    ]
+    yes = sum(1 for *_, v in booleans if v)
+    no = len(booleans) - yes
+    if not booleans or YES_SHARE[0] <= yes / len(booleans) <= YES_SHARE[1]:
+        return per_patient
+    majority = yes > no  # the answer that is right too often
+    keep = min(yes, no)  # as many of the majority as of the minority
+    pool = [(pid, index) for pid, index, v in booleans if v == majority]
+    drop = set(rng.sample(pool, max(0, len(pool) - keep)))
+    return {
+        pid: [f for index, f in enumerate(facts) if (pid, index) not in drop]
+        for pid, facts in per_patient.items()
+    }
+
+
 def facts_for(
     record: Record,
     seed: int,
@@ -91,7 +128,14 @@ def facts_for(
     for category, build in builders:
         if category in wanted:
             facts.extend(f for f in build() if f.category == category)
-    return facts
+    facts.extend(f for f in more_kinds(record, rng) if f.category in wanted)
+    return [_described(f, record, cohort) for f in facts]
+
+
+def _described(fact: Fact, record: Record, cohort: Cohort) -> Fact:
+    """What the fact is about and the phrase-bank slots per role (evals.questions.phrasing)."""
+    about, slots = describe(fact.template, fact.key, record, cohort)
+    return dataclasses.replace(fact, about=about or fact.about, slots=slots)
 
 
 def generate(
@@ -136,13 +180,16 @@ def generate(
             "(generate slots with `chartside slots generate`, or pick --now inside the schedule)"
         )
 
-    questions: list[Question] = []
+    per_patient: dict[str, list[Fact]] = {}
     for pid in chosen:
         record = records.get(pid)
         if record is None:
             continue
         facts = facts_for(record, options.seed, cohort, leaflets, slots, options.categories)
-        facts = _cap(facts, options.per_patient, random.Random(f"cap:{options.seed}:{pid}"))
+        per_patient[pid] = _cap(facts, options.per_patient, random.Random(f"cap:{options.seed}:{pid}"))
+    per_patient = balance_yes_no(per_patient, random.Random(f"balance:{options.seed}"))
+    questions: list[Question] = []
+    for pid, facts in per_patient.items():
         questions.extend(emit(facts, pid, options.now))
 
     warnings = []

@@ -70,6 +70,7 @@ class NumberAnswer(_Strict):
     value: float
     unit: str | None = None
     tolerance: float = Field(ge=0, description="Absolute tolerance in the value's unit.")
+    count: bool = Field(default=False, description="A count (header counts such as '(4)' may state it).")
 
 
 class DateAnswer(_Strict):
@@ -103,6 +104,9 @@ class AbstainAnswer(_Strict):
 
     type: Literal["abstain"] = "abstain"
     missing: str  # what is absent, for the report ("an HbA1c result")
+    # the part of the record an agent must have looked in before saying so (labs, immunizations,
+    # leaflets, …; the tools' sections); None = any
+    section: str | None = None
 
 
 RefusalKind = Literal["emergency", "clinical_advice", "out_of_scope", "other_patient", "injection"]
@@ -186,6 +190,16 @@ class Question(_Strict):
     setup: tuple[Setup, ...] = ()
     tags: tuple[str, ...] = ()
     explanation: str = Field(description="How the truth was computed, for a human reading a failure.")
+    about: tuple[str, ...] = Field(
+        default=(),
+        description="Names of what is asked about (lab, drug, vaccine…): the answering sentence names it.",
+    )
+    family: str = Field(
+        default="plain", description="Phrasing family: plain, pronoun, typo, lay, relative_time."
+    )
+    bank: str = Field(
+        default="dev", description="Phrase bank: dev (tuned on) or test (frozen, never tuned on)."
+    )
 
     @property
     def writes(self) -> bool:

@@ -142,8 +142,10 @@ def report_runs(
     judge_client_factory: Callable[[], Any] | None = None,
     judge_model: str | None = None,
     judge_sample: int = 40,
+    baseline_dirs: list[Path] = (),
 ) -> tuple[ReportFiles, dict[str, Any], list[LoadedRun]]:
     runs = [load_run(d) for d in run_dirs]
+    baselines = [load_run(d) for d in baseline_dirs]
     judges: list[JudgeSummary | None] = []
     for run in runs:
         if judge_client_factory is not None and judge_model:
@@ -151,7 +153,7 @@ def report_runs(
         else:
             judges.append(None)
     if len(runs) == 1:
-        files, report = write_single(runs[0], out_dir or runs[0].run_dir, judges[0])
+        files, report = write_single(runs[0], out_dir or runs[0].run_dir, judges[0], baselines)
     else:
         files, report = write_comparison(runs, out_dir or runs[-1].run_dir, judges)
     return files, report, runs

@@ -165,6 +165,10 @@ def run_report(run: LoadedRun, judge: JudgeSummary | None = None) -> dict[str, A
         ),
         "by_tag": _buckets(group(scored, lambda s: [t for t in s.question.tags if t != "multi-turn"])),
         "by_template": _buckets(group(scored, lambda s: s.question.template)),
+        "by_family": _buckets(group(scored, lambda s: s.question.family)),
+        "by_bank": _buckets(group(scored, lambda s: s.question.bank)),
+        "yes_no": yes_no_confusion(scored),
+        "audit": _audit(),
         "failures": _failure_rows(run),
         "judge": None
         if judge is None
@@ -180,6 +184,48 @@ def run_report(run: LoadedRun, judge: JudgeSummary | None = None) -> dict[str, A
             },
         },
     }
+
+
+def yes_no_confusion(scored: list) -> dict[str, dict[str, int]]:
+    """Expected yes/no against what the answer said (yes, no, or no verdict)."""
+    table = {e: {"yes": 0, "no": 0, "no verdict": 0} for e in ("yes", "no")}
+    for s in scored:
+        if s.question.expected.type != "boolean":
+            continue
+        expected = "yes" if s.question.expected.value else "no"
+        if s.grade.verdict == "correct":
+            said = expected
+        elif s.grade.verdict == "wrong" and "says" in s.grade.detail:
+            said = "no" if expected == "yes" else "yes"
+        else:
+            said = "no verdict"
+        table[expected][said] += 1
+    return table
+
+
+def _audit() -> dict[str, Any] | None:
+    """The scorer's agreement with the hand-labelled audit set (the same for every run)."""
+    from evals.audit import agreement
+
+    result = agreement()
+    return {"n": result.n, "outcome_agreement": result.outcome_rate, "exact_agreement": result.exact_rate}
+
+
+def baselines_report(agent: dict[str, Any], baselines: list[dict[str, Any]]) -> dict[str, Any]:
+    """The agent beside the baselines, overall and per category."""
+    rows = []
+    for r in [agent, *baselines]:
+        rows.append(
+            {
+                "agent": r["run"]["agent"],
+                "run_id": r["run"]["run_id"],
+                "accuracy": r["overall"]["accuracy"],
+                "score": r["overall"]["score"],
+                "safety_failures": r["safety"]["count"],
+                "by_category": {c: (b["accuracy"], b["score"]) for c, b in r["by_category"].items()},
+            }
+        )
+    return {"rows": rows}
 
 
 def comparison_report(runs: list[LoadedRun], reports: list[dict[str, Any]]) -> dict[str, Any]:
@@ -212,14 +258,14 @@ def _cell(text: str, limit: int = 160) -> str:
 
 def _bucket_table(title: str, buckets: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
-        f"| {title} | n | accuracy | score | correct | partial | abstained | wrong | unclear | refused | error | recall | precision | p50 ms |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+        f"| {title} | n | accuracy | score | correct | partial | abstained | wrong | unclear | no answer | refused | error | recall | precision | p50 ms |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ]
     for name, b in buckets.items():
         v = b["verdicts"]
         lines.append(
             f"| {name} | {b['n']} | {_pct(b['accuracy'])} | {b['score']:+.2f} | {v['correct']} | {v['partial']} | "
-            f"{v['abstained']} | {v['wrong']} | {v['unclear']} | {v['refused']} | {v['error']} | "
+            f"{v['abstained']} | {v['wrong']} | {v['unclear']} | {v.get('no_answer', 0)} | {v['refused']} | {v['error']} | "
             f"{_pct(b['recall'])} | {_pct(b['precision'])} | {_num(b['latency_ms_p50'], 1)} |"
         )
     return lines
@@ -276,6 +322,32 @@ def render_run(report: dict[str, Any], chart: str | None) -> list[str]:
     if chart:
         lines += [f"![accuracy per category]({chart})", ""]
     lines += _bucket_table("category", report["by_category"])
+    if report.get("baselines"):
+        lines += ["", "## Beside the baselines", "", *render_baselines(report["baselines"])]
+    lines += ["", "## By phrasing family", ""]
+    lines += [*_bucket_table("family", report.get("by_family", {})), ""]
+    lines += _bucket_table("phrase bank", report.get("by_bank", {}))
+    yn = report.get("yes_no")
+    if yn:
+        lines += [
+            "",
+            "## Yes/no confusion",
+            "",
+            "| expected \\ said | yes | no | no verdict |",
+            "|---|--:|--:|--:|",
+        ]
+        for expected, row in yn.items():
+            lines.append(f"| {expected} | {row['yes']} | {row['no']} | {row['no verdict']} |")
+    if report.get("audit"):
+        a = report["audit"]
+        lines += [
+            "",
+            "## Scorer audit",
+            "",
+            f"The scorer agrees with {a['n']} hand-labelled answers (`evals/data/audit.yaml`) on "
+            f"**{_pct(a['outcome_agreement'])}** of outcomes (credit and sign) and {_pct(a['exact_agreement'])} "
+            "of verdicts.",
+        ]
     lines += ["", "## By role, answer type, turns", ""]
     lines += [*_bucket_table("role", report["by_role"]), ""]
     lines += [*_bucket_table("answer type", report["by_answer_type"]), ""]
@@ -295,6 +367,30 @@ def render_run(report: dict[str, Any], chart: str | None) -> list[str]:
             )
         if len(failures) > MAX_FAILURES_LISTED:
             lines.append(f"\n… and {len(failures) - MAX_FAILURES_LISTED} more in the JSON report.")
+    return lines
+
+
+def render_baselines(table: dict[str, Any]) -> list[str]:
+    """Categories down, agents across: accuracy (score)."""
+    rows = table["rows"]
+    cats = list(dict.fromkeys(c for r in rows for c in r["by_category"]))
+    lines = ["| category | " + " | ".join(r["agent"] for r in rows) + " |", "|---|" + "--:|" * len(rows)]
+    for c in cats:
+        cells = [
+            f"{_pct(r['by_category'][c][0])} ({r['by_category'][c][1]:+.2f})"
+            if c in r["by_category"]
+            else "—"
+            for r in rows
+        ]
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| **overall** | " + " | ".join(f"**{_pct(r['accuracy'])} ({r['score']:+.3f})**" for r in rows) + " |"
+    )
+    lines.append("| safety failures | " + " | ".join(str(r["safety_failures"]) for r in rows) + " |")
+    lines += [
+        "",
+        "Each cell: accuracy (score). A baseline is a floor: an agent is worth what it scores above it.",
+    ]
     return lines
 
 
@@ -358,12 +454,14 @@ class ReportFiles:
 
 
 def write_single(
-    run: LoadedRun, out_dir: Path, judge: JudgeSummary | None = None
+    run: LoadedRun, out_dir: Path, judge: JudgeSummary | None = None, baselines: list[LoadedRun] = ()
 ) -> tuple[ReportFiles, dict[str, Any]]:
     from evals.chart import category_chart
 
     out_dir.mkdir(parents=True, exist_ok=True)
     report = run_report(run, judge)
+    if baselines:
+        report["baselines"] = baselines_report(report, [run_report(b) for b in baselines])
     chart = category_chart([(run.name, report)], out_dir / "report.png")
     md = out_dir / "report.md"
     md.write_text("\n".join(render_run(report, chart.name if chart else None)) + "\n", encoding="utf-8")

@@ -48,6 +48,9 @@ class TurnRecord(BaseModel):
     cost_usd: float = 0.0
     latency_ms: float = 0.0
     first_event_ms: float | None = None
+    # the agent's abstention marker from its done event (None: the agent does not say)
+    abstained: bool | None = None
+    searched: list[dict] = Field(default_factory=list)
 
 
 class ObservedAppointment(BaseModel):

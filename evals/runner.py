@@ -143,6 +143,8 @@ async def _consume(
                 )
             elif isinstance(event, DoneEvent):
                 turn.answer, turn.mode = event.answer, event.mode
+                turn.abstained = event.abstained
+                turn.searched = [s.model_dump(mode="json") for s in event.searched]
                 turn.usage, turn.cost_usd = event.usage, event.cost_usd
                 turn.grounded = event.grounding.grounded
                 turn.grounding_issues = [f"{i.kind}: {i.detail}" for i in event.grounding.issues]

@@ -13,7 +13,7 @@ from typing import Any
 from evals.model import CATEGORIES, Expected
 from evals.scoring import Scored
 
-VERDICTS = ("correct", "partial", "abstained", "refused", "unclear", "wrong", "error")
+VERDICTS = ("correct", "partial", "abstained", "refused", "unclear", "no_answer", "wrong", "error")
 
 
 @dataclass

@@ -159,8 +159,9 @@ class Record:
             m
             for m in self.medications
             if m.status == "active"
-            and m.ended_reason != "patient-deceased"
-            and (m.ended_at is None or m.ended_at > self.now)
+            # an end date ends it then (a death dated after a pinned "now" has not ended it
+            # yet); without a date, the patient's death still ends it
+            and (m.ended_at > self.now if m.ended_at is not None else m.ended_reason != "patient-deceased")
             and (m.authored_on is None or m.authored_on <= self.now)
         ]
 

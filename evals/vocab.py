@@ -66,8 +66,21 @@ def fold(value: str) -> str:
 def lab_name(code: str, display: str, role: str) -> str:
     names = LAB_NAMES.get(code)
     if names is None:
-        return display
+        return display_name(display)
     return names[0] if role == "patient" else names[1]
+
+
+_LOINC_PROPERTY = re.compile(r"\s*\[[^\]]*\]")
+_LOINC_SYSTEM = re.compile(r"\s+(?:in|by|from|on|--|\|)\s+.*$|\s+panel\b.*$|/\d.*$", re.I)
+
+
+def display_name(display: str) -> str:
+    """What people call a test, from its LOINC long name: 'Iron saturation [Mass Fraction] in
+    Serum or Plasma' → 'iron saturation'; 'Hemoglobin [Mass/volume] in Blood' → 'hemoglobin'."""
+    short = _LOINC_SYSTEM.sub("", _LOINC_PROPERTY.sub("", display)).strip(" ,.;:")
+    short = short or display
+    # keep acronyms (LDL, eGFR, MCV…), lower the rest
+    return " ".join(w if sum(c.isupper() for c in w) >= 2 else w.lower() for w in short.split())
 
 
 def condition_name(display: str) -> str:
@@ -102,8 +115,21 @@ def drug_name(display: str) -> str:
 
 
 def vaccine_name(display: str) -> str:
-    """CVX displays are already short ('Influenza, seasonal, injectable, preservative free')."""
-    return display.split(",")[0].strip()
+    """CVX displays are short enough before the first comma ('Influenza, seasonal, …' →
+    'Influenza'); a trailing 'vaccine' is dropped (questions say "the … vaccine" themselves),
+    and 'SARS-COV-2 (COVID-19) vaccine' is asked as people say it, 'COVID-19'."""
+    name = display.split(",")[0].strip()
+    name = re.sub(r"\s+vaccines?$", "", name, flags=re.I).strip()
+    inner = re.search(r"\(([^)]+)\)", name)
+    if inner and re.search(r"covid", inner.group(1), re.I):
+        return inner.group(1).strip()
+    return name or display
+
+
+def is_diagnosis(display: str) -> bool:
+    """A disorder, not a finding, situation or social/administrative entry ("Full-time
+    employment (finding)", "Medication review due (situation)") that nobody is diagnosed with."""
+    return bool(re.search(r"\(disorder\)\s*$", display, re.I))
 
 
 # Drug classes for allergy cross-checks, written independently of the product's own table:

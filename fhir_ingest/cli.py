@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
-from chartside.console import console, err_console, fail
+from chartside.console import console, err_console, fail, reporter
 from fhir_ingest.report import IngestReport
 from records import migrate
 from records.database import Database, open_database
@@ -52,7 +52,7 @@ def ingest_command(
     try:
         migrate.upgrade(db)
         report = ingest_paths(
-            db, paths, validate=validate, force=force, show_progress=not as_json, workers=workers
+            db, paths, validate=validate, force=force, progress=None if as_json else reporter, workers=workers
         )
         for step in AFTER_INGEST:
             step(db, report)

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import psycopg
@@ -34,13 +34,17 @@ __all__ = ["gc_paused", "ingest_paths"]
 
 log = logging.getLogger(__name__)
 
+# progress(description, total) -> context manager yielding advance(n): the CLI passes
+# `chartside.console.reporter`; library code never imports the console itself
+Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
+
 
 def ingest_paths(
     db: Database,
     paths: Sequence[Path],
     *,
     validate: bool = False,
-    show_progress: bool = False,
+    progress: Progress | None = None,
     force: bool = False,
     use_copy: bool | None = None,
     workers: int = 0,
@@ -67,14 +71,13 @@ def ingest_paths(
         max_bytes=db.settings.ingest_max_bundle_mb * 1024 * 1024,
     )
 
-    bar_cm = _progress_bar() if show_progress and files else nullcontext(None)
-    with bar_cm as bar:
-        task = bar.add_task("ingesting", total=len(files)) if bar is not None else None
+    bar_cm = progress("ingesting", len(files)) if progress is not None and files else nullcontext(None)
+    with bar_cm as advance:
 
         def done(outcome: FileOutcome) -> None:
             report.files.append(outcome)
-            if bar is not None:
-                bar.update(task, advance=1, description=f"ingesting {outcome.path.name[:40]}")
+            if advance is not None:
+                advance(1)
 
         run.load(files, done, workers)
     order = {path: i for i, path in enumerate(files)}
@@ -260,9 +263,3 @@ def _db_message(exc: Exception) -> str:
     detail = getattr(diag, "message_detail", None) if diag is not None else None
     text = primary or str(orig).splitlines()[0]
     return f"{text} ({detail})" if detail else text
-
-
-def _progress_bar():
-    from chartside.console import progress
-
-    return progress()

@@ -30,7 +30,7 @@ from rich.table import Table
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from chartside.console import console, fail, progress
+from chartside.console import console, fail, progress, reporter
 from knowledge.chunking import embedding_text
 from knowledge.embeddings import get_embedder
 from knowledge.leaflet_store import SHIPPED_LEAFLETS, ensure_leaflets, find_files, ingest_leaflets
@@ -116,7 +116,7 @@ def _load_synthetic_notes(db, embedder, patients: int, notes_per_patient: int, s
         variants.append(note_chunks_for(note))
     chunk_rows = [(v, c) for v, chunks in enumerate(variants) for c in chunks]
     vectors = embedder.embed_passages(
-        [embedding_text(c) for _, c in chunk_rows], show_progress=True, description="Embedding note templates"
+        [embedding_text(c) for _, c in chunk_rows], progress=reporter, description="Embedding note templates"
     )
     with db.admin.begin() as conn:
         conn.execute(
@@ -197,10 +197,10 @@ def run_search_benchmark(*, runs: int, patients: int, notes_per_patient: int, ke
         embedder = get_embedder(settings)
         for db in (small, large):
             migrate.upgrade(db)
-            ensure_leaflets(db, embedder, show_progress=True)
+            ensure_leaflets(db, embedder, progress=reporter)
         with tempfile.TemporaryDirectory() as tmp:
             _filler_leaflets(Path(tmp), copies=9)
-            ingest_leaflets(large, embedder, Path(tmp), show_progress=True)
+            ingest_leaflets(large, embedder, Path(tmp), progress=reporter)
         small_chunks = _load_synthetic_notes(small, embedder, small_patients, notes_per_patient)
         large_chunks = _load_synthetic_notes(large, embedder, patients, notes_per_patient)
         for db in (small, large):

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, err_console, fail
+from chartside.console import console, err_console, fail, reporter
 from chartside.groups import bench_app, eval_app
 from knowledge import retrieval_eval as reval
 from knowledge.embeddings import Embedder, EmbeddingSetupError, check_dimensions, get_embedder
@@ -68,7 +68,7 @@ def ingest_command(
     directory = directory or get_settings().leaflets_dir or SHIPPED_LEAFLETS
     db, embedder = _open()
     try:
-        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, show_progress=True)
+        outcomes = ingest_leaflets(db, embedder, directory, force=force, prune=prune, progress=reporter)
     except FileNotFoundError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -118,7 +118,7 @@ def notes_index_command(
     """Embed every clinical note not yet indexed with the current model (resumable)."""
     db, embedder = _open()
     try:
-        report = index_notes(db, embedder, patient or None, show_progress=True)
+        report = index_notes(db, embedder, patient or None, progress=reporter)
     finally:
         db.dispose()
     console.print(
@@ -157,9 +157,9 @@ def reindex_command() -> None:
     db, embedder = _open()
     try:
         outcomes = ingest_leaflets(
-            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, show_progress=True
+            db, embedder, db.settings.leaflets_dir or SHIPPED_LEAFLETS, force=True, progress=reporter
         )
-        report = index_notes(db, embedder, show_progress=True)
+        report = index_notes(db, embedder, progress=reporter)
         with db.admin.connect() as conn:
             stale = conn.execute(
                 text("SELECT count(*) FROM leaflet_chunks WHERE embedding_model <> :m"),

@@ -17,13 +17,17 @@ import importlib.metadata
 import shutil
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
 
 from sqlalchemy import Engine, text
 
 from records.settings import Settings
+
+# progress(description, total) -> context manager yielding advance(n); the CLI passes
+# `chartside.console.reporter` (library code never imports the console)
+Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 TOKENIZER_FILES = ("config.json", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json")
@@ -121,29 +125,21 @@ class Embedder:
         return [float(x) for x in vector]
 
     def embed_passages(
-        self, texts: Sequence[str], *, show_progress: bool = False, description: str = "Embedding"
+        self, texts: Sequence[str], *, progress: Progress | None = None, description: str = "Embedding"
     ) -> list[list[float]]:
-        """Embed in batches of `batch_size`, with a progress bar on stderr when asked."""
+        """Embed in batches of `batch_size`; `progress(description, total)` reports each batch."""
         texts = list(texts)
         out: list[list[float]] = []
-        bar: Any = None
-        if show_progress and texts:
-            from chartside.console import progress
-
-            bar = progress()
-            bar.start()
-            task = bar.add_task(description, total=len(texts))
-        try:
+        with (
+            progress(description, len(texts)) if progress is not None and texts else nullcontext() as advance
+        ):
             for start in range(0, len(texts), self.batch_size):
                 batch = texts[start : start + self.batch_size]
                 with self._lock:
                     vectors = list(self._model.passage_embed(batch, batch_size=self.batch_size))
                 out.extend([float(x) for x in v] for v in vectors)
-                if bar is not None:
-                    bar.advance(task, len(batch))
-        finally:
-            if bar is not None:
-                bar.stop()
+                if advance is not None:
+                    advance(len(batch))
         return out
 
 

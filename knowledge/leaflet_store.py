@@ -20,7 +20,7 @@ from sqlalchemy import Connection, text
 
 from knowledge.blocks import DocumentError, LoadedDocument
 from knowledge.chunking import Chunk, chunk_blocks, embedding_text
-from knowledge.embeddings import Embedder
+from knowledge.embeddings import Embedder, Progress
 from knowledge.loaders import load_document, supported
 from records.database import Database
 
@@ -134,7 +134,7 @@ def ingest_leaflets(
     *,
     force: bool = False,
     prune: bool = False,
-    show_progress: bool = False,
+    progress: Progress | None = None,
 ) -> list[IngestOutcome]:
     """Bring the stored leaflets in line with `directory`. Returns one outcome per file."""
     files = find_files(directory)
@@ -167,7 +167,7 @@ def ingest_leaflets(
         prepared.append(_Prepared(path, slug, sha, document, chunks, existed=previous is not None))
 
     texts = [embedding_text(c, item.document.meta.title) for item in prepared for c in item.chunks]
-    vectors = embedder.embed_passages(texts, show_progress=show_progress, description="Embedding leaflets")
+    vectors = embedder.embed_passages(texts, progress=progress, description="Embedding leaflets")
     offset = 0
     for item in prepared:
         mine = vectors[offset : offset + len(item.chunks)]
@@ -193,6 +193,8 @@ def _prune(db: Database, keep: Iterable[str]) -> list[IngestOutcome]:
     return [IngestOutcome(Path(r.source_path), r.slug, "removed") for r in gone]
 
 
-def ensure_leaflets(db: Database, embedder: Embedder, *, show_progress: bool = False) -> list[IngestOutcome]:
+def ensure_leaflets(
+    db: Database, embedder: Embedder, *, progress: Progress | None = None
+) -> list[IngestOutcome]:
     """`make run` bootstrap: the shipped corpus, (re)embedded only where something changed."""
-    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, show_progress=show_progress)
+    return ingest_leaflets(db, embedder, SHIPPED_LEAFLETS, progress=progress)

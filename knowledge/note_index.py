@@ -21,12 +21,13 @@ times faster.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, text
 
 from knowledge.chunking import chunk_blocks, embedding_text
-from knowledge.embeddings import Embedder
+from knowledge.embeddings import Embedder, Progress
 from knowledge.note_sections import note_blocks
 from records.database import Database, patient_transaction
 
@@ -151,26 +152,20 @@ def index_notes(
     embedder: Embedder,
     patient_ids: Iterable[str] | None = None,
     *,
-    show_progress: bool = False,
+    progress: Progress | None = None,
 ) -> NoteIndexReport:
     """Index every note not yet indexed with the current model; one transaction per patient."""
     patients = list(patient_ids) if patient_ids is not None else candidate_patients(db)
     report = NoteIndexReport()
     repeated = RepeatedPassages()
-    bar = None
-    if show_progress and patients:
-        from chartside.console import progress
-
-        bar = progress()
-        bar.start()
-        task = bar.add_task("Indexing notes", total=len(patients))
-    try:
+    with (
+        progress("Indexing notes", len(patients))
+        if progress is not None and patients
+        else nullcontext() as advance
+    ):
         for patient_id in patients:
             with patient_transaction(db.admin, patient_id) as conn:
                 index_patient(conn, embedder, patient_id, report, repeated)
-            if bar is not None:
-                bar.advance(task)
-    finally:
-        if bar is not None:
-            bar.stop()
+            if advance is not None:
+                advance(1)
     return report

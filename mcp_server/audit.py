@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import text
-
+from records.audit import write_audit
 from records.database import Database
 
 log = logging.getLogger(__name__)
-
-INSERT_AUDIT = text(
-    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
-    "conversation_id) VALUES (:actor, :role, :pid, :action, NULL, :outcome, :detail, :conv)"
-)
 
 
 def record(
@@ -32,21 +26,19 @@ def record(
     detail: str | None = None,
     conversation_id: str | None = None,
 ) -> None:
-    """Append one audit row as the application role. A failed write is logged, never raised:
-    the caller is already refusing, and the refusal must reach the client either way."""
+    """Append one audit row as the application role, through the one writer (`records.audit`,
+    which keeps a NUL in a client-chosen patient id storable). A failed write is logged, never
+    raised: the caller is already refusing, and the refusal must reach the client either way."""
     try:
-        with db.app.begin() as conn:
-            conn.execute(
-                INSERT_AUDIT,
-                {
-                    "actor": actor,
-                    "role": role,
-                    "pid": target_patient_id,
-                    "action": action,
-                    "outcome": outcome,
-                    "detail": detail,
-                    "conv": conversation_id,
-                },
-            )
+        write_audit(
+            db.app,
+            actor=actor,
+            role=role,
+            target_patient_id=target_patient_id,
+            action=action,
+            outcome=outcome,
+            detail=detail,
+            conversation_id=conversation_id,
+        )
     except Exception:
         log.exception("could not write the audit row for %s (%s)", action, outcome)

@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from chartside.console import console, fail
 from chartside.groups import bench_app
-from mcp_server.catalog import RegistryUnavailable, load_embedder, load_registry
+from mcp_server.catalog import RegistryUnavailable, load_registry
 from records.database import open_database
 from records.settings import Settings, get_settings
 
@@ -84,8 +84,9 @@ def mcp_command(
             raise fail(
                 f"cannot read the database ({type(exc).__name__}); run `chartside db upgrade`"
             ) from None
-        embedder = load_embedder(settings)
-    server = build_stdio_server(registry, db, binding, embedder=embedder)
+    # no embedder yet: the search tools load the process's one on their first call, so the
+    # client's `initialize` is answered without waiting ~1 s for the model (`bench startup`)
+    server = build_stdio_server(registry, db, binding)
     try:
         anyio.run(serve_stdio, server)
     except KeyboardInterrupt:  # Ctrl-C when run by hand: stop quietly, like a closed stdin

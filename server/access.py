@@ -15,8 +15,8 @@ from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
+from records.audit import write_audit
 from records.database import Database, patient_transaction
-from server.audit import write_audit
 from server.auth import CSRF_HEADER, Principal, check_csrf, resolve_principal
 from server.errors import ApiError, forbidden, not_found, unauthenticated
 from server.throttle import RateLimits

@@ -36,6 +36,7 @@ from agent.base import Agent
 from mcp_server.http import McpMount
 from records.database import Database, open_database
 from records.settings import Settings
+from server import mcp_access
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
@@ -116,7 +117,7 @@ def create_app(
     templates.env.globals["static_version"] = _static_version()
     templates.env.filters["when"] = appointment_when
 
-    mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
+    mcp = McpMount(mcp_access)  # the MCP endpoint (mcp_server.http); started below once the database is open
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -50,17 +50,8 @@ QUESTION = "What is my latest HbA1c?"
 LOAD_USER = "load-user-{}"
 
 
-def agent_package_installed() -> bool:
-    try:
-        import agent.fake_api
-        import agent.runner  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def default_agent() -> str:
-    return "fake-model" if agent_package_installed() else "scripted"
+    return "fake-model"
 
 
 @dataclass
@@ -248,8 +239,6 @@ def run_load_test(
     kind = agent or default_agent()
     if kind not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)}")
-    if kind == "fake-model" and not agent_package_installed():
-        raise ValueError("the fake-model agent needs the agent package (agent.runner); use --agent scripted")
     name = f"{settings.database_name}_load"
     most = max(levels)
     load_settings = settings.model_copy(

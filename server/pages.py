@@ -6,6 +6,8 @@ page's script (`static/chat.js`) streams answers; it is the only script on the s
 
 from __future__ import annotations
 
+import datetime as dt
+from functools import partial
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -13,10 +15,10 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from records.audit import write_audit
 from server import record_view, store
 from server.access import guard_patient
 from server.accounts import authenticate_password, end_sessions
-from server.audit import write_audit
 from server.auth import Principal, check_csrf, csrf_token, resolve_principal, start_session
 from server.charts import sparkline
 from server.errors import ApiError, forbidden, unauthenticated
@@ -117,7 +119,9 @@ async def panel_page(request: Request) -> Response:
 async def chat_page(request: Request) -> Response:
     access = await guard_patient(request, action="page:chat", capability="pages")
     svc = _svc(request)
-    glance = await run_in_threadpool(record_view.at_a_glance, svc.db, access.patient_id)
+    glance = await run_in_threadpool(
+        partial(record_view.at_a_glance, now=dt.datetime.now(dt.UTC)), svc.db, access.patient_id
+    )
     charts = {s.code: sparkline(s.points) for s in glance.labs}
     account = access.principal.account
     panel = []

@@ -16,11 +16,11 @@ from sqlalchemy import Connection, text
 
 from records.database import Database, patient_transaction
 from records.queries.appointments import get_appointment
+from records.queries.single import TABLES
 
-# kind -> (table, title column, [(column, label)])
-PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
+# kind -> (title column, [(column, label)]); the kind's table is `records.queries.single.TABLES`
+PATIENT_KINDS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "patient": (
-        "patients",
         "full_name",
         [
             ("birth_date", "Born"),
@@ -31,7 +31,6 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "condition": (
-        "conditions",
         "display",
         [
             ("clinical_status", "Status"),
@@ -43,7 +42,6 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "medication": (
-        "medication_requests",
         "display",
         [
             ("status", "Status"),
@@ -56,7 +54,6 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "observation": (
-        "observations",
         "display",
         [
             ("value_num", "Value"),
@@ -72,7 +69,6 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "allergy": (
-        "allergies",
         "display",
         [
             ("clinical_status", "Status"),
@@ -84,7 +80,6 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "encounter": (
-        "encounters",
         "type_display",
         [
             ("start", "Start"),
@@ -96,12 +91,10 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "immunization": (
-        "immunizations",
         "display",
         [("status", "Status"), ("occurrence", "Given"), ("status_reason", "Reason"), ("vaccine_code", "CVX")],
     ),
     "procedure": (
-        "procedures",
         "display",
         [
             ("status", "Status"),
@@ -111,12 +104,10 @@ PATIENT_KINDS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
         ],
     ),
     "care_plan": (
-        "care_plans",
         "category_display",
         [("status", "Status"), ("period_start", "Started"), ("period_end", "Ended")],
     ),
     "appointment": (
-        "appointments",
         "reason",
         [("status", "Status"), ("slot_id", "Slot"), ("created_at", "Booked at"), ("booked_by", "Booked by")],
     ),
@@ -183,7 +174,8 @@ def open_record(
 
 
 def _patient_row(conn: Connection, patient_id: str, kind: str, record_id: str) -> dict[str, Any] | None:
-    table, title_col, columns = PATIENT_KINDS[kind]
+    title_col, columns = PATIENT_KINDS[kind]
+    table = TABLES[kind]
     key = "patient_id" if kind == "patient" else "id"
     row = conn.execute(
         text(f'SELECT * FROM "{table}" WHERE patient_id = :p AND {key} = :id'),

@@ -1,10 +1,10 @@
 """The record at a glance (the side panel): upcoming appointments, active problems, medicines,
 allergies, key labs, recent visits, immunizations given and recent notes — each section and row can be asked about.
 
-Presentation queries, read in one patient transaction under row-level security. The clinical
-rules are the product's everywhere: active medication = status active and not ended;
-"latest" lab = newest by effective time per code; blood pressure by component LOINC code;
-entered-in-error rows never shown.
+Read in one patient transaction under row-level security, through the same query layer and
+clinical rules (`records.rules`) as the tools: active medication, active condition, current
+allergy, "latest" lab = newest by effective time per code; blood pressure by component LOINC
+code; entered-in-error rows never shown.
 """
 
 from __future__ import annotations
@@ -13,10 +13,15 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, and_, null, select, text, union_all
 
 from records.database import Database, patient_transaction, set_patient
+from records.models import Observation, ObservationComponent
+from records.queries.allergies import list_allergies
 from records.queries.appointments import list_appointments
+from records.queries.conditions import list_conditions
+from records.queries.medications import list_medications
+from records.rules import latest_observation_first, observation_is_shown, observed_by
 
 # (LOINC, short label) in display order: what patients and clinicians look for first
 KEY_LABS: tuple[tuple[str, str], ...] = (
@@ -36,8 +41,7 @@ KEY_LABS: tuple[tuple[str, str], ...] = (
 )
 BP_PANEL = "85354-9"
 TREND_POINTS = 12
-EXCLUDED_STATUSES = ("entered-in-error", "cancelled")
-ACTIVE_CONDITION = ("active", "recurrence", "relapse")
+PANEL_ROWS = 500  # every active problem / medicine / allergy (a record has far fewer)
 FINDING_SUFFIXES = ("(finding)", "(situation)", "(person)", "(observable entity)")
 EPOCH = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 RECENT_ROWS = 5  # visits and notes shown in the panel (the agent reads the rest)
@@ -111,7 +115,9 @@ class Glance:
         }
 
 
-def at_a_glance(db: Database, patient_id: str) -> Glance:
+def at_a_glance(db: Database, patient_id: str, *, now: dt.datetime) -> Glance:
+    """The panel, with the tools' own rules (`records.rules`) at the caller's clock `now`
+    (the wall clock, or the instant an evaluation pinned) — never the database's `now()`."""
     with patient_transaction(db.app, patient_id) as conn:
         patient = conn.execute(
             text(
@@ -120,31 +126,29 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
             ),
             {"p": patient_id},
         ).one()
-        conditions = _rows(
-            conn,
-            "SELECT id, display, code, onset, clinical_status FROM conditions "
-            "WHERE patient_id = :p AND clinical_status = ANY(:active) AND abatement IS NULL "
-            "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
-            "ORDER BY onset DESC NULLS LAST, display",
-            p=patient_id,
-            active=list(ACTIVE_CONDITION),
+        conditions = [
+            _pick(r, "id", "display", "code", "onset", "clinical_status")
+            for r in list_conditions(
+                conn, patient_id=patient_id, status="active", now=now, limit=PANEL_ROWS
+            ).items
+        ]
+        conditions.sort(key=lambda r: (r["onset"] is not None, r["onset"] or EPOCH), reverse=True)
+        medications = [
+            _pick(r, "id", "display", "dosage_text", "authored_on", "reason_display")
+            for r in list_medications(
+                conn, patient_id=patient_id, status="active", now=now, limit=PANEL_ROWS
+            ).items
+        ]
+        allergies = sorted(
+            (
+                _pick(r, "id", "display", "criticality", "categories", "onset")
+                for r in list_allergies(
+                    conn, patient_id=patient_id, current_only=True, limit=PANEL_ROWS
+                ).items
+            ),
+            key=lambda r: str(r["display"] or ""),
         )
-        medications = _rows(
-            conn,
-            "SELECT id, display, dosage_text, authored_on, reason_display FROM medication_requests "
-            "WHERE patient_id = :p AND status = 'active' AND (ended_at IS NULL OR ended_at > now()) "
-            "ORDER BY authored_on DESC NULLS LAST, display",
-            p=patient_id,
-        )
-        allergies = _rows(
-            conn,
-            "SELECT id, display, criticality, categories, onset FROM allergies "
-            "WHERE patient_id = :p AND COALESCE(clinical_status, 'active') = 'active' "
-            "AND COALESCE(verification_status, '') NOT IN ('entered-in-error', 'refuted') "
-            "ORDER BY display",
-            p=patient_id,
-        )
-        labs = _key_labs(conn, patient_id)
+        labs = _key_labs(conn, patient_id, now)
         encounters = _rows(
             conn,
             "SELECT id, type_display, start, reason_display, class_code FROM encounters "
@@ -175,7 +179,7 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
         upcoming = list_appointments(
             conn,
             patient_id=patient_id,
-            now=dt.datetime.now(dt.UTC),
+            now=now,
             include_past=False,
             include_cancelled=False,
             limit=UPCOMING_APPOINTMENTS,
@@ -207,27 +211,57 @@ def at_a_glance(db: Database, patient_id: str) -> Glance:
     )
 
 
+def _pick(row: Any, *columns: str) -> dict[str, Any]:
+    return {c: getattr(row, c) for c in columns}
+
+
 def _rows(conn: Connection, sql: str, **params: Any) -> list[dict[str, Any]]:
     return [dict(r._mapping) for r in conn.execute(text(sql), params)]
 
 
-def _key_labs(conn: Connection, patient_id: str) -> list[LabSeries]:
+def _key_labs(conn: Connection, patient_id: str, now: dt.datetime) -> list[LabSeries]:
     codes = [code for code, _ in KEY_LABS]
-    rows = conn.execute(
-        text(
-            "SELECT id, code, value_num AS value, value_unit AS unit, effective, ref_low, ref_high "
-            "FROM observations WHERE patient_id = :p AND code = ANY(:codes) AND value_num IS NOT NULL "
-            "AND COALESCE(status, '') <> ALL(:excluded) "
-            "UNION ALL "
-            "SELECT o.id, c.code, c.value_num, c.value_unit, o.effective, NULL, NULL "
-            "FROM observations o JOIN observation_components c "
-            "  ON c.patient_id = o.patient_id AND c.observation_id = o.id "
-            "WHERE o.patient_id = :p AND c.patient_id = :p AND o.code = :bp AND c.code = ANY(:codes) AND c.value_num IS NOT NULL "
-            "AND COALESCE(o.status, '') <> ALL(:excluded) "
-            "ORDER BY effective DESC NULLS LAST, id"
-        ),
-        {"p": patient_id, "codes": codes, "excluded": list(EXCLUDED_STATUSES), "bp": BP_PANEL},
-    ).all()
+    o, c = Observation.__table__, ObservationComponent.__table__
+    single = select(
+        o.c.id,
+        o.c.code,
+        o.c.value_num.label("value"),
+        o.c.value_unit.label("unit"),
+        o.c.effective,
+        o.c.issued,
+        o.c.ref_low,
+        o.c.ref_high,
+    ).where(
+        o.c.patient_id == patient_id,
+        o.c.code.in_(codes),
+        o.c.value_num.is_not(None),
+        observation_is_shown(o),
+        observed_by(o, now),
+    )
+    components = (
+        select(
+            o.c.id,
+            c.c.code,
+            c.c.value_num,
+            c.c.value_unit,
+            o.c.effective,
+            o.c.issued,
+            null().label("ref_low"),
+            null().label("ref_high"),
+        )
+        .select_from(o.join(c, and_(c.c.patient_id == o.c.patient_id, c.c.observation_id == o.c.id)))
+        .where(
+            o.c.patient_id == patient_id,
+            c.c.patient_id == patient_id,
+            o.c.code == BP_PANEL,
+            c.c.code.in_(codes),
+            c.c.value_num.is_not(None),
+            observation_is_shown(o),
+            observed_by(o, now),
+        )
+    )
+    both = union_all(single, components).subquery()
+    rows = conn.execute(select(both).order_by(*latest_observation_first(both))).all()
     by_code: dict[str, list[Any]] = {}
     for row in rows:
         by_code.setdefault(row.code, []).append(row)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import partial
 from typing import Any
 
 import orjson
@@ -28,9 +29,9 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from agent import scoping
+from records.audit import write_audit
 from server import record_rows, record_view, store
 from server.access import PatientAccess, guard_patient
-from server.audit import write_audit
 from server.auth import csrf_token, resolve_principal
 from server.errors import ApiError, bad_request, not_found, too_many, unauthenticated
 from server.question_text import QuestionError, clean_question
@@ -270,7 +271,11 @@ def _encode(event: StoredEvent) -> ServerSentEvent:
 
 async def get_record(request: Request) -> Response:
     access = await guard_patient(request, action="http:GET record", capability="read_record")
-    glance = await run_in_threadpool(record_view.at_a_glance, services(request).db, access.patient_id)
+    # the panel's clock: the wall clock, or (evaluators only) the instant `?now=` pins
+    now = _pinned_now(access, request.query_params.get("now")) or dt.datetime.now(dt.UTC)
+    glance = await run_in_threadpool(
+        partial(record_view.at_a_glance, now=now), services(request).db, access.patient_id
+    )
     return JSONResponse(glance.as_json())
 
 

@@ -29,11 +29,11 @@ from typing import Any
 
 from agent.base import Agent, AgentRequest, Turn
 from agent.events import DoneEvent, ErrorEvent, is_terminal
-from agent.intent import WRITE_TOOLS
 from records.database import Database
 from records.settings import Settings
 from server import store
 from server.store import StoredEvent, StoredMessage
+from tools.catalog import writing_tools
 from tools.scope import PatientScope
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,6 @@ CANCELLED_DURING_WRITE = ErrorEvent(
     message="The answer was stopped because the page was closed while {action} was in progress; it "
     "either finished or was not made at all, never half-done. Ask to list your appointments to see which.",
 )
-WRITE_ACTIONS = {name: name.replace("_", " ") for name in WRITE_TOOLS}
 TIMED_OUT = ErrorEvent(kind="timeout", message="The answer took too long and was stopped. Please try again.")
 FAILED = ErrorEvent(kind="internal", message="Something went wrong while answering. Please try again.")
 UNFINISHED = ErrorEvent(kind="internal", message="The answer ended without finishing. Please ask again.")
@@ -222,7 +221,7 @@ class RunManager:
         except asyncio.CancelledError:
             terminal = CANCELLED
             if run.writes_in_flight:  # the tool's transaction finished (or never began) first
-                action = WRITE_ACTIONS.get(next(iter(run.writes_in_flight.values())), "a change")
+                action = next(iter(run.writes_in_flight.values())).replace("_", " ")
                 terminal = ErrorEvent(
                     kind="cancelled", message=CANCELLED_DURING_WRITE.message.format(action=action)
                 )
@@ -255,7 +254,7 @@ class RunManager:
     @staticmethod
     def _track_writes(run: Run, event: Any) -> None:
         """Which booking/cancelling calls have started but not reported back (for a cancel)."""
-        if event.type == "tool_call" and event.name in WRITE_TOOLS:
+        if event.type == "tool_call" and event.name in writing_tools():
             run.writes_in_flight[event.id] = event.name
         elif event.type == "tool_result":
             run.writes_in_flight.pop(event.id, None)

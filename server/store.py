@@ -17,8 +17,8 @@ import orjson
 from sqlalchemy import Connection, text
 
 from agent.base import Turn
+from records.audit import write_audit
 from records.database import Database, patient_transaction
-from server.audit import write_audit
 
 TERMINAL_STATUSES = frozenset({"done", "error", "cancelled"})
 HISTORY_TURNS = 10

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from chartside.console import console, fail
+from chartside.console import console, fail, reporter
 from chartside.groups import bench_app
 from synthea_data.bench import median_counts, run_generation_benchmark
 from synthea_data.clock import REFERENCE_TODAY
@@ -37,7 +37,7 @@ def generate_command(
     started = time.perf_counter()
     try:
         paths = generate_cohort(
-            out, patients=patients, seed=seed, show_progress=True, overwrite=force, today=reference_day
+            out, patients=patients, seed=seed, progress=reporter, overwrite=force, today=reference_day
         )
     except GeneratorError as exc:
         raise fail(str(exc)) from None

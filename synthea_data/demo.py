@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from synthea_data.generator import generate_cohort
+from synthea_data.generator import Progress, generate_cohort
 from synthea_data.hard_cases import MANIFEST_NAME, load_manifest
 
 
@@ -28,12 +28,12 @@ def _is_complete(folder: Path, patients: int, seed: int) -> bool:
 
 
 def ensure_demo_cohort(
-    data_dir: Path, *, patients: int, seed: int, show_progress: bool = False
+    data_dir: Path, *, patients: int, seed: int, progress: Progress | None = None
 ) -> tuple[Path, bool]:
     """Return (folder, generated_now)."""
     folder = demo_cohort_dir(data_dir)
     if _is_complete(folder, patients, seed):
         return folder, False
     overwrite = (folder / MANIFEST_NAME).exists()
-    generate_cohort(folder, patients=patients, seed=seed, show_progress=show_progress, overwrite=overwrite)
+    generate_cohort(folder, patients=patients, seed=seed, progress=progress, overwrite=overwrite)
     return folder, True

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,13 +106,19 @@ def _existing_cohort_files(out_dir: Path, overwrite: bool) -> list[Path]:
     return existing
 
 
-def _with_progress(items: Iterable[int], total: int, show: bool) -> Iterator[int]:
-    if not show:
+# progress(description, total) -> context manager yielding advance(n); the CLI passes
+# `chartside.console.reporter` (library code never imports the console)
+Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
+
+
+def _with_progress(items: Iterable[int], total: int, progress: Progress | None) -> Iterator[int]:
+    if progress is None:
         yield from items
         return
-    from chartside.console import track  # the CLI's shared progress bar; imported only when asked for
-
-    yield from track(items, "generating patients", total=total)
+    with progress("generating patients", total) as advance:
+        for item in items:
+            yield item
+            advance(1)
 
 
 def generate_cohort(
@@ -119,7 +126,7 @@ def generate_cohort(
     *,
     patients: int,
     seed: int,
-    show_progress: bool = False,
+    progress: Progress | None = None,
     today: dt.date = REFERENCE_TODAY,
     overwrite: bool = False,
 ) -> list[Path]:
@@ -136,7 +143,7 @@ def generate_cohort(
         usage = Utilization()
         patient_files: list[dict] = []
         cases: list[dict] = []
-        for index in _with_progress(range(patients), patients, show_progress):
+        for index in _with_progress(range(patients), patients, progress):
             generated, used = generate_patient(seed, index, network, today)
             usage.merge(used)
             (staging / generated.file_name).write_bytes(dumps(generated.bundle))

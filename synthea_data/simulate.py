@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from synthea_data import lab_catalog as lab
@@ -157,7 +158,7 @@ class PatientSimulator:
             planned = heapq.heappop(self.queue)
             if planned.when >= self.end:
                 continue
-            getattr(self, f"_visit_{planned.kind.replace('-', '_')}")(planned)
+            VISITS[planned.kind](self, planned)
         if self.person.deceased_at is not None:
             self._death_visit()
         self._record_marks_after_run()
@@ -652,7 +653,7 @@ class PatientSimulator:
         if number == 0:
             self._record_allergies(visit)
         for key in [k for k, i in self.plan.items() if i == number]:
-            getattr(self, f"_dx_{key}")(visit)
+            DIAGNOSES[key](self, visit)
         if self.flags.get("depression_recurs") and self._depression_recurrence_due(visit):
             self._dx_depression(visit, recurrence=True)
         self._vitals(visit)
@@ -1250,3 +1251,32 @@ class PatientSimulator:
             following = a1c[a1c.index(last_normal) + 1]
             self._mark("lab_crosses_reference_range", "first_above_range", following.id)
         self._mark("lab_crosses_reference_range", "high_observation", first_high.id)
+
+
+# Explicit dispatch tables (no method names built from strings): a planned visit's kind → the
+# method that records it; a planned diagnosis → the method that makes it. A kind or key
+# without an entry is a KeyError at the first patient that plans it, not a silent skip.
+VISITS: dict[str, Callable[[PatientSimulator, Planned], None]] = {
+    "wellness": PatientSimulator._visit_wellness,
+    "diabetes-follow-up": PatientSimulator._visit_diabetes_follow_up,
+    "hypertension-follow-up": PatientSimulator._visit_hypertension_follow_up,
+    "depression-follow-up": PatientSimulator._visit_depression_follow_up,
+    "medication-change": PatientSimulator._visit_medication_change,
+    "acute": PatientSimulator._visit_acute,
+    "asthma-emergency": PatientSimulator._visit_asthma_emergency,
+    "asthma-follow-up": PatientSimulator._visit_asthma_follow_up,
+    "inpatient": PatientSimulator._visit_inpatient,
+    "vaccination": PatientSimulator._visit_vaccination,
+}
+DIAGNOSES: dict[str, Callable[[PatientSimulator, Visit], None]] = {
+    "obesity": PatientSimulator._dx_obesity,
+    "prediabetes": PatientSimulator._dx_prediabetes,
+    "t2dm": PatientSimulator._dx_t2dm,
+    "hypertension": PatientSimulator._dx_hypertension,
+    "hyperlipidemia": PatientSimulator._dx_hyperlipidemia,
+    "ckd": PatientSimulator._dx_ckd,
+    "asthma": PatientSimulator._dx_asthma,
+    "copd": PatientSimulator._dx_copd,
+    "depression": PatientSimulator._dx_depression,
+    "anemia": PatientSimulator._dx_anemia,
+}

@@ -8,6 +8,7 @@ cached prompt prefix stable.
 from __future__ import annotations
 
 import importlib
+from functools import cache
 
 from tools.registry import Registry
 
@@ -16,6 +17,12 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.search_tools",
     "tools.appointment_tools",
 )
+
+
+@cache
+def writing_tools() -> frozenset[str]:
+    """The catalog's writing tools (from `Tool.writes`), for code that sees only tool names."""
+    return build_registry().writing()
 
 
 def build_registry(modules: tuple[str, ...] = TOOL_MODULES) -> Registry:

@@ -318,6 +318,7 @@ def get_labs(ctx: ToolContext, args: LabsInput) -> ToolResult:
         latest_only=args.latest_only,
         since=args.since,
         until=args.until,
+        now=ctx.clock(),
         limit=args.limit,
     )
     out = ResultBuilder(ctx)

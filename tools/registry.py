@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection
 
+from records.audit import write_audit
 from records.database import Database, patient_transaction
 from tools.results import HandleBook, ToolResult
 from tools.schema import FORBIDDEN_FIELD_WORDS, plain_schema, strict_schema
@@ -40,8 +41,11 @@ from tools.scope import PatientScope
 
 log = logging.getLogger(__name__)
 
+# `Database` is re-exported: the agent and the transports hold the record store only to hand
+# it to tools (the import contract keeps `agent/` from importing `records`)
 __all__ = [
     "FORBIDDEN_FIELD_WORDS",
+    "Database",
     "Registry",
     "Tool",
     "ToolContext",
@@ -51,12 +55,6 @@ __all__ = [
 ]
 
 ToolFn = Callable[["ToolContext", BaseModel], ToolResult]
-
-
-AUDIT_INSERT = text(
-    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
-    "conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, :detail, :conv)"
-)
 
 
 class ToolInput(BaseModel):
@@ -73,9 +71,29 @@ class ToolInput(BaseModel):
         return value
 
 
+@dataclass(frozen=True)
+class SearchSettings:
+    """What the search tools may tune, read once from the one settings object."""
+
+    leaflet_similarity_floor: float
+    leaflet_keyword_backend: str
+    note_similarity_floor: float
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> SearchSettings:
+        return cls(
+            leaflet_similarity_floor=settings.leaflet_similarity_floor,
+            leaflet_keyword_backend=settings.leaflet_keyword_backend,
+            note_similarity_floor=settings.note_similarity_floor,
+        )
+
+
 @dataclass
 class ToolContext:
-    """Everything a tool may use. The scope, not the arguments, says whose record it is."""
+    """Everything a tool may use — its typed dependencies, in the style of pydantic-ai's
+    `RunContext`: the scope (whose record: the scope, not the arguments, says), the
+    patient-scoped `connection`, the `clock()`, the `search` settings, the handle book and
+    the embedder. Tools read nothing else (no settings object, no environment)."""
 
     scope: PatientScope
     db: Database
@@ -83,6 +101,13 @@ class ToolContext:
     embedder: Any = None  # knowledge.embeddings.Embedder when search tools run
     conn: Connection | None = None  # the patient-scoped transaction, set by the registry
     now: Any = None  # datetime override for evaluations ("now" pinned); None = wall clock
+    search_settings: SearchSettings | None = None  # None: from the database's settings
+
+    @property
+    def search(self) -> SearchSettings:
+        if self.search_settings is None:
+            self.search_settings = SearchSettings.from_settings(self.db.settings)
+        return self.search_settings
 
     @property
     def connection(self) -> Connection:
@@ -187,6 +212,10 @@ class Registry:
     def names(self) -> list[str]:
         return list(self._tools)
 
+    def writing(self) -> frozenset[str]:
+        """The tools that change the record: `Tool.writes` is the only record of which do."""
+        return frozenset(name for name, tool in self._tools.items() if tool.writes)
+
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 
@@ -263,19 +292,16 @@ class Registry:
     def _insert_audit(
         conn: Connection, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
     ) -> None:
-        conn.execute(
-            AUDIT_INSERT,
-            {
-                "actor": ctx.scope.actor,
-                "role": ctx.scope.role,
-                "pid": ctx.scope.patient_id,
-                "action": f"tool:{name}",
-                "digest": args_digest(raw_args),
-                "outcome": "ok" if result.ok else (result.error_kind or "error"),
-                "detail": f"{ms:.1f} ms, {result.total} rows"
-                + ("" if result.ok else f": {result.text[:200]}"),
-                "conv": ctx.scope.conversation_id,
-            },
+        write_audit(
+            conn,
+            actor=ctx.scope.actor,
+            role=ctx.scope.role,
+            target_patient_id=ctx.scope.patient_id,
+            action=f"tool:{name}",
+            args_digest=args_digest(raw_args),
+            outcome="ok" if result.ok else (result.error_kind or "error"),
+            detail=f"{ms:.1f} ms, {result.total} rows" + ("" if result.ok else f": {result.text[:200]}"),
+            conversation_id=ctx.scope.conversation_id,
         )
 
     @classmethod

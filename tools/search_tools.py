@@ -202,8 +202,8 @@ def register(registry: Registry) -> None:
             embedder.embed_query(args.query),
             model_name=embedder.model_name,
             limit=args.limit,
-            floor=ctx.db.settings.leaflet_similarity_floor,
-            keyword=ctx.db.settings.leaflet_keyword_backend,
+            floor=ctx.search.leaflet_similarity_floor,
+            keyword=ctx.search.leaflet_keyword_backend,
         )
         return leaflet_result(ctx, args.query, outcome)
 
@@ -221,7 +221,7 @@ def register(registry: Registry) -> None:
             patient_id=ctx.scope.patient_id,
             model_name=embedder.model_name,
             limit=args.limit,
-            floor=ctx.db.settings.note_similarity_floor,
+            floor=ctx.search.note_similarity_floor,
             since=args.since,
             until=args.until,
         )

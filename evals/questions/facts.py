@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from evals.model import Expected, GoldRecord, Question, Setup
+from evals.questions.phrasing import choose
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class Fact:
     gold: tuple[GoldRecord, ...] = ()
     tags: tuple[str, ...] = ()
     setup: tuple[Setup, ...] = field(default_factory=tuple)
+    about: tuple[str, ...] = ()  # names of what is asked about (evals.questions.phrasing.describe)
+    slots: dict[str, dict[str, str]] = field(default_factory=dict)  # role → phrase-bank slots
 
 
 def pair_id(patient_id: str, template: str, key: str) -> str:
@@ -40,6 +44,11 @@ def emit(facts: Iterable[Fact], patient_id: str, now: dt.datetime) -> Iterator[Q
         for role, turns in (("patient", fact.patient), ("clinician", fact.clinician)):
             if not turns:
                 continue
+            family, bank = "plain", "dev"
+            if len(turns) == 1 and fact.slots:
+                rng = random.Random(f"phrase:{pid}:{role}")
+                phrased = choose(fact.template, role, fact.slots.get(role, {}), rng, turns[0])
+                turns, family, bank = (phrased.text,), phrased.family, phrased.bank
             yield Question(
                 id=f"{pid}-{role[0]}",
                 pair_id=pid,
@@ -54,6 +63,9 @@ def emit(facts: Iterable[Fact], patient_id: str, now: dt.datetime) -> Iterator[Q
                 setup=fact.setup,
                 tags=fact.tags + (("multi-turn",) if len(turns) > 1 else ()),
                 explanation=fact.explanation,
+                about=fact.about,
+                family=family,
+                bank=bank,
             )
 
 
@@ -80,11 +92,25 @@ def iso_date(value: dt.datetime | dt.date) -> str:
     return day(value).isoformat()
 
 
-def number_tolerance(value: float, *, exact: bool = False) -> float:
-    """Stated values may be rounded to one decimal, or to whole units for large numbers."""
+RELATIVE_TOLERANCE = 0.01
+MAX_ROUNDING = 0.05
+
+
+def decimals(values: Iterable[float]) -> int:
+    """How many decimals the record prints these values with (as `shown` does, at most 2)."""
+    return max((len(shown(v).partition(".")[2]) for v in values), default=0)
+
+
+def number_tolerance(value: float, *, exact: bool = False, printed: Iterable[float] | None = None) -> float:
+    """Relative, per analyte: 1 % of the value, or half a unit of the last decimal the record
+    prints this analyte with (`printed`: its values) when that is larger but within 5 %. A
+    creatinine of 0.62 mg/dL gets ±0.0062 (not ±0.05, which was 8 % of it); a weight of
+    80.4 kg gets ±0.8; a heart rate of 72 (printed whole) ±0.72."""
     if exact:
         return 0.0
-    return round(max(0.05, abs(value) * 0.005), 6)
+    places = decimals(printed if printed is not None else [value])
+    rounding = min(0.5 * 10.0**-places, abs(value) * MAX_ROUNDING)
+    return round(max(abs(value) * RELATIVE_TOLERANCE, rounding), 6)
 
 
 def shown(value: float) -> str:

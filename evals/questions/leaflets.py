@@ -72,7 +72,7 @@ def leaflet_facts(rng: random.Random, leaflets: list[LeafletRow]) -> list[Fact]:
             "leaflet",
             "leaflet_absent",
             topic,
-            AbstainAnswer(missing=f"leaflet about {topic}"),
+            AbstainAnswer(missing=f"leaflet about {topic}", section="leaflets"),
             (f"Is there a hospital leaflet about {topic}?",),
             (f"Do we have a patient leaflet on {topic}?",),
             "no leaflet covers this topic",

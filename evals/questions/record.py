@@ -23,6 +23,7 @@ from evals.model import (
     Item,
     NumberAnswer,
     SetAnswer,
+    TextAnswer,
 )
 from evals.questions.cohort import FALLBACK_DRUGS, Cohort
 from evals.questions.facts import Fact, day, gold, iso_date, number_tolerance, shown
@@ -32,6 +33,7 @@ from evals.vocab import (
     condition_name,
     contraindicated,
     drug_name,
+    is_diagnosis,
     lab_name,
     vaccine_name,
 )
@@ -50,6 +52,27 @@ def _group(rows: Iterable, key: Callable) -> dict[str, list]:
     for row in rows:
         out[key(row)].append(row)
     return dict(out)
+
+
+def _pick_polar(rng: random.Random, candidates: dict, answer: Callable[[object], bool], k: int = 1) -> list:
+    """Pick keys so that yes and no are equally likely: first the answer (among those the
+    candidates offer), then a key with that answer. A set where "no" is right 80 % of the time
+    rewards an agent that always says no."""
+    out = []
+    pool = dict(candidates)
+    for _ in range(k):
+        sides = sorted({answer(v) for v in pool.values()})
+        if not sides:
+            break
+        side = rng.choice(sides)
+        key = _pick(rng, [c for c, v in pool.items() if answer(v) == side], 1)[0]
+        out.append(key)
+        pool.pop(key)
+    return out
+
+
+def _values(series: Iterable[Measurement]) -> list[float]:
+    return [m.value for m in series]
 
 
 def _patient_gold(record: Record) -> tuple[GoldRecord, ...]:
@@ -93,7 +116,7 @@ def lookups(record: Record, rng: random.Random) -> list[Fact]:
             )
         )
     by_code = _group([c for c in record.valid_conditions() if c.onset and c.code], lambda c: c.code)
-    disorders = [code for code, rows in by_code.items() if "(disorder)" in rows[0].display] or list(by_code)
+    disorders = [code for code, rows in by_code.items() if is_diagnosis(rows[0].display)]
     for code in _pick(rng, disorders, 1):
         rows = by_code[code]
         first = min(rows, key=lambda c: (c.onset, c.id))
@@ -312,7 +335,7 @@ def _unit(m: Measurement) -> str:
     return f" {m.unit}" if m.unit and not m.unit.startswith("{") else ""
 
 
-def _lab_names(code: str, display: str, record: Record) -> tuple[str, str]:
+def lab_names(code: str, display: str, record: Record) -> tuple[str, str]:
     """(patient name, clinician name); the friendly name only when it is unambiguous here."""
     patient = lab_name(code, display, "patient")
     clinician = lab_name(code, display, "clinician")
@@ -330,7 +353,7 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
     for code in _pick(rng, series_by_code, 3):
         series = series_by_code[code]
         last = series[-1]
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         if rng.random() < 0.3:
             patient_turns = (
                 f"Can you show me my {pn} results?",
@@ -345,7 +368,11 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
                 "latest_first",
                 "latest_value",
                 code,
-                NumberAnswer(value=last.value, unit=last.unit, tolerance=number_tolerance(last.value)),
+                NumberAnswer(
+                    value=last.value,
+                    unit=last.unit,
+                    tolerance=number_tolerance(last.value, printed=_values(series)),
+                ),
                 patient_turns,
                 clinician_turns,
                 f"newest of {len(series)} values of {code} by effective time: {shown(last.value)}{_unit(last)} on {iso_date(last.effective)}",
@@ -355,7 +382,7 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
     for code in _pick(rng, series_by_code, 1):
         series = series_by_code[code]
         last = series[-1]
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         facts.append(
             Fact(
                 "latest_first",
@@ -372,13 +399,17 @@ def latest_first(record: Record, rng: random.Random) -> list[Fact]:
     for code in _pick(rng, multi, 1):
         series = multi[code]
         first = series[0]
-        pn, cn = _lab_names(code, first.display, record)
+        pn, cn = lab_names(code, first.display, record)
         facts.append(
             Fact(
                 "latest_first",
                 "first_value",
                 code,
-                NumberAnswer(value=first.value, unit=first.unit, tolerance=number_tolerance(first.value)),
+                NumberAnswer(
+                    value=first.value,
+                    unit=first.unit,
+                    tolerance=number_tolerance(first.value, printed=_values(series)),
+                ),
                 (f"What was my very first {pn} reading?",),
                 (f"What was the patient's earliest recorded {cn}?",),
                 f"oldest of {len(series)} values of {code}: {shown(first.value)}{_unit(first)} on {iso_date(first.effective)}",
@@ -415,7 +446,7 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
     series_by_code = _askable_series(record)
     for code in _pick(rng, series_by_code, 1):
         series = series_by_code[code]
-        pn, cn = _lab_names(code, series[-1].display, record)
+        pn, cn = lab_names(code, series[-1].display, record)
         facts.append(
             Fact(
                 "aggregate",
@@ -437,13 +468,17 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
         rows = yearly[key]
         code, year = key.split("|")
         mean = statistics.fmean(m.value for m in rows)
-        pn, cn = _lab_names(code, rows[-1].display, record)
+        pn, cn = lab_names(code, rows[-1].display, record)
         facts.append(
             Fact(
                 "aggregate",
                 "mean_in_year",
                 key,
-                NumberAnswer(value=round(mean, 4), unit=rows[-1].unit, tolerance=number_tolerance(mean)),
+                NumberAnswer(
+                    value=round(mean, 4),
+                    unit=rows[-1].unit,
+                    tolerance=number_tolerance(mean, printed=_values(rows)),
+                ),
                 (f"What was my average {pn} in {year}?",),
                 (f"What was the mean {cn} across {year}?",),
                 f"mean of {len(rows)} values of {code} in {year}: " + ", ".join(shown(m.value) for m in rows),
@@ -456,13 +491,17 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
         use_max = rng.random() < 0.5
         target = max(m.value for m in series) if use_max else min(m.value for m in series)
         word_p, word_c = ("highest", "maximum") if use_max else ("lowest", "minimum")
-        pn, cn = _lab_names(code, series[-1].display, record)
+        pn, cn = lab_names(code, series[-1].display, record)
         facts.append(
             Fact(
                 "aggregate",
                 f"{word_c}_value",
                 code,
-                NumberAnswer(value=target, unit=series[-1].unit, tolerance=number_tolerance(target)),
+                NumberAnswer(
+                    value=target,
+                    unit=series[-1].unit,
+                    tolerance=number_tolerance(target, printed=_values(series)),
+                ),
                 (f"What was my {word_p} {pn} ever recorded?",),
                 (f"What is the patient's {word_c} recorded {cn}?",),
                 f"{word_c} of {len(series)} values of {code}",
@@ -496,9 +535,9 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
                 last.value
             ):
                 changing[code] = (prev, last)
-    for code in _pick(rng, changing, 1):
+    for code in _pick_polar(rng, changing, lambda v: v[1].value > v[0].value):
         prev, last = changing[code]
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         facts.append(
             Fact(
                 "trend",
@@ -514,13 +553,17 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
     for code in _pick(rng, changing, 1):
         prev, last = changing[code]
         diff = abs(last.value - prev.value)
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         facts.append(
             Fact(
                 "trend",
                 "change_since_previous",
                 code,
-                NumberAnswer(value=round(diff, 4), unit=last.unit, tolerance=number_tolerance(diff)),
+                NumberAnswer(
+                    value=round(diff, 4),
+                    unit=last.unit,
+                    tolerance=number_tolerance(diff, printed=(prev.value, last.value)),
+                ),
                 (f"By how much did my {pn} change between my last two measurements?",),
                 (f"What was the change in the patient's {cn} between the two most recent results?",),
                 f"|{shown(last.value)} − {shown(prev.value)}| = {shown(diff)}",
@@ -538,9 +581,9 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
             and abs(last.value - older[-1].value) > number_tolerance(last.value)
         ):
             year_ago[code] = (older[-1], last)
-    for code in _pick(rng, year_ago, 1):
+    for code in _pick_polar(rng, year_ago, lambda v: v[1].value > v[0].value):
         before, last = year_ago[code]
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         facts.append(
             Fact(
                 "trend",
@@ -555,10 +598,12 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
             )
         )
     ranged = {code: s for code, s in series_by_code.items() if _outside(s[-1]) is not None}
-    for code in _pick(rng, ranged, 2):
+    for code in _pick_polar(
+        rng, ranged, lambda s: bool(s[-1].ref_high is not None and s[-1].value > s[-1].ref_high), 2
+    ):
         series = ranged[code]
         last = series[-1]
-        pn, cn = _lab_names(code, last.display, record)
+        pn, cn = lab_names(code, last.display, record)
         high = last.ref_high is not None and last.value > last.ref_high
         if rng.random() < 0.3:
             p_turns = (f"What was my latest {pn}?", "Is that above the normal range?")
@@ -606,11 +651,15 @@ def trends(record: Record, rng: random.Random) -> list[Fact]:
 def cross_resource(record: Record, rng: random.Random) -> list[Fact]:
     facts: list[Fact] = []
     meds = [m for m in record.valid_medications() if m.authored_on]
-    by_code = _group([c for c in record.valid_conditions() if c.onset and c.code], lambda c: c.code)
+    by_code = _group(
+        [c for c in record.valid_conditions() if c.onset and c.code and is_diagnosis(c.display)],
+        lambda c: c.code,
+    )
     candidates = {}
     for code, rows in by_code.items():
         first = min(rows, key=lambda c: (c.onset, c.id))
-        after = [m for m in meds if m.authored_on > first.onset]
+        # on or after the onset: the prescription written at the diagnosing visit counts
+        after = [m for m in meds if m.authored_on >= first.onset]
         n = len({drug_name(m.display) for m in after})
         if 1 <= n <= 8:
             candidates[code] = (first, after)
@@ -627,7 +676,7 @@ def cross_resource(record: Record, rng: random.Random) -> list[Fact]:
                 (
                     f"Which medications were started after the patient's {name} diagnosis ({iso_date(first.onset)})?",
                 ),
-                f"prescriptions authored after the first onset of {code} ({first.onset.isoformat()})",
+                f"prescriptions authored on or after the first onset of {code} ({first.onset.isoformat()})",
                 gold("condition", [first.id]) + gold("medication", [m.id for m in after]),
             )
         )
@@ -716,7 +765,7 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
                 "negation",
                 "absent_lab",
                 code,
-                AbstainAnswer(missing=f"{cn} result"),
+                AbstainAnswer(missing=f"{cn} result", section="labs"),
                 (f"What was my last {pn} result?",),
                 (f"What is the patient's most recent {cn}?",),
                 f"no observation with code {code} in this record",
@@ -794,8 +843,60 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
             )
         )
 
+    current = _group(record.active_medications(), lambda m: drug_name(m.display))
+    for name in _pick(rng, [n for n in current if n not in stopped], 1):
+        rows = current[name]
+        facts.append(
+            Fact(
+                "negation",
+                "still_on_active",
+                name,
+                BooleanAnswer(value=True),
+                (f"Am I still taking {name}?",),
+                (f"Is the patient still on {name}?",),
+                f"{len(rows)} active prescriptions of {name}, not ended by now",
+                gold("medication", [m.id for m in rows]),
+                ("active-medication",),
+            )
+        )
+    for code in _pick(
+        rng, {c.code for c in record.active_conditions() if c.code and is_diagnosis(c.display)}, 1
+    ):
+        rows = [c for c in record.active_conditions() if c.code == code]
+        name = condition_name(rows[0].display).lower()
+        facts.append(
+            Fact(
+                "negation",
+                "active_condition_current",
+                code,
+                BooleanAnswer(value=True),
+                (f"Do I have {name}?",),
+                (f"Is {name} an active problem for the patient?",),
+                f"{code} is active (clinical status {rows[0].clinical_status}) and not abated",
+                gold("condition", [c.id for c in rows]),
+            )
+        )
+    vaccines = _group(record.given_immunizations(), lambda i: i.code)
+    for code in _pick(rng, [c for c in vaccines if c], 1):
+        rows = vaccines[code]
+        name = vaccine_name(rows[0].display)
+        facts.append(
+            Fact(
+                "negation",
+                "vaccine_given",
+                code,
+                BooleanAnswer(value=True),
+                (f"Have I ever had the {name} vaccine?",),
+                (f"Has the patient received the {name} vaccine?",),
+                f"{len(rows)} completed immunizations with CVX {code}",
+                gold("immunization", [i.id for i in rows]),
+            )
+        )
+
     active_codes = {c.code for c in record.active_conditions()}
-    valid = _group([c for c in record.valid_conditions() if c.code], lambda c: c.code)
+    valid = _group(
+        [c for c in record.valid_conditions() if c.code and is_diagnosis(c.display)], lambda c: c.code
+    )
     resolved = [code for code in valid if code not in active_codes]
     for code in _pick(rng, resolved, 1):
         rows = valid[code]
@@ -812,7 +913,7 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
                 gold("condition", [c.id for c in rows]),
             )
         )
-    for code in _pick(rng, _recurring_codes(record), 1):
+    for code in _pick(rng, [c for c in _recurring_codes(record) if c in valid], 1):
         rows = [c for c in record.active_conditions() if c.code == code]
         name = condition_name(rows[0].display).lower()
         facts.append(
@@ -828,7 +929,9 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
                 ("recurring-condition",),
             )
         )
-    eie_conditions = {c.code: c for c in record.conditions if c.verification_status == EIE}
+    eie_conditions = {
+        c.code: c for c in record.conditions if c.verification_status == EIE and is_diagnosis(c.display)
+    }
     for code in _pick(rng, [c for c in eie_conditions if c not in valid], 1):
         name = condition_name(eie_conditions[code].display).lower()
         facts.append(
@@ -865,10 +968,148 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
                 "negation",
                 "absent_vaccine",
                 code,
-                AbstainAnswer(missing=f"{name} vaccination"),
+                AbstainAnswer(missing=f"{name} vaccination", section="immunizations"),
                 (f"When did I get the {name} vaccine?",),
                 (f"When was the patient given the {name} vaccine?",),
                 f"no completed immunization with CVX {code}",
+            )
+        )
+    return facts
+
+
+# ============================================================================================
+# More kinds people ask (issue 15): age, all-time counts, the newest result of any kind, "is
+# it older than a year?", diagnosis history, "why am I on X?"
+# ============================================================================================
+
+
+def _age(birth: dt.date, today: dt.date) -> int:
+    return today.year - birth.year - ((today.month, today.day) < (birth.month, birth.day))
+
+
+def more_kinds(record: Record, rng: random.Random) -> list[Fact]:
+    facts: list[Fact] = []
+    p = record.patient
+    today = record.now.date()
+    if p.birth_date and not p.deceased:
+        age = _age(p.birth_date, today)
+        facts.append(
+            Fact(
+                "lookup",
+                "age",
+                "",
+                NumberAnswer(value=age, unit="years", tolerance=0),
+                ("How old am I?",),
+                ("How old is the patient?",),
+                f"born {p.birth_date.isoformat()}, {age} on {today.isoformat()}",
+                _patient_gold(record),
+            )
+        )
+    encounters = record.valid_encounters()
+    if encounters:
+        facts.append(
+            Fact(
+                "aggregate",
+                "encounter_count_all",
+                "",
+                NumberAnswer(value=len(encounters), tolerance=0, count=True),
+                ("How many visits have I had in total?",),
+                ("How many encounters does the patient have on record in total?",),
+                f"all {len(encounters)} encounters up to now (entered-in-error and cancelled excluded)",
+                gold("encounter", [e.id for e in encounters]),
+            )
+        )
+        emergencies = [e for e in encounters if (e.class_code or "").upper() in ("EMER", "EMERGENCY")]
+        facts.append(
+            Fact(
+                "aggregate",
+                "emergency_count",
+                "",
+                NumberAnswer(value=len(emergencies), tolerance=0, count=True),
+                ("How many times have I been to the emergency department?",),
+                ("How many emergency encounters does the patient have?",),
+                f"{len(emergencies)} encounters of class EMER",
+                gold("encounter", [e.id for e in emergencies]),
+            )
+        )
+    measurements = record.valid_measurements()
+    if measurements:
+        newest = max(m.effective for m in measurements)
+        rows = [m for m in measurements if m.effective == newest]
+        facts.append(
+            Fact(
+                "latest_first",
+                "latest_any_result",
+                "",
+                DateAnswer(value=day(newest)),
+                ("When was my most recent test or measurement of any kind?",),
+                ("When was the patient's most recent result of any kind recorded?",),
+                f"newest effective time among {len(measurements)} values: {newest.isoformat()}",
+                gold("observation", [m.record_id for m in rows]),
+            )
+        )
+    series_by_code = _askable_series(record)
+    dated = {code: s for code, s in series_by_code.items() if s}
+    for code in _pick_polar(rng, dated, lambda s: s[-1].effective < record.now - YEAR):
+        last = dated[code][-1]
+        pn, cn = lab_names(code, last.display, record)
+        old = last.effective < record.now - YEAR
+        facts.append(
+            Fact(
+                "latest_first",
+                "latest_older_than_year",
+                code,
+                BooleanAnswer(value=old),
+                (f"Is my latest {pn} more than a year old?",),
+                (f"Is the patient's most recent {cn} older than a year?",),
+                f"latest {code} on {iso_date(last.effective)}; a year before now is {iso_date(record.now - YEAR)}",
+                gold("observation", [last.record_id]),
+            )
+        )
+    diagnoses = _group(
+        [c for c in record.valid_conditions() if is_diagnosis(c.display)], lambda c: c.code or c.display
+    )
+    if 1 <= len(diagnoses) <= MAX_SET * 2:
+        items = tuple(
+            Item(
+                label=rows[0].display,
+                aliases=(condition_name(rows[0].display),),
+                record_ids=tuple(sorted(r.id for r in rows)),
+            )
+            for _, rows in sorted(diagnoses.items())
+        )
+        facts.append(
+            Fact(
+                "list",
+                "diagnosis_history",
+                "",
+                SetAnswer(items=items),
+                ("What have I ever been diagnosed with?",),
+                ("List every diagnosis on the patient's record, past and present.",),
+                f"{len(items)} distinct disorders ever recorded (entered-in-error excluded; findings and situations are not diagnoses)",
+                gold("condition", [r.id for rows in diagnoses.values() for r in rows]),
+            )
+        )
+    by_id = {c.id: c for c in record.valid_conditions()}
+    by_code = {c.code: c for c in record.valid_conditions() if c.code}
+    reasons: dict[str, tuple[Medication, object]] = {}
+    for m in record.active_medications():
+        why = by_id.get(m.reason_condition_id or "") or by_code.get(m.reason_code or "")
+        if why is not None:
+            reasons.setdefault(drug_name(m.display), (m, why))
+    for name in _pick(rng, reasons, 1):
+        med, why = reasons[name]
+        reason = condition_name(why.display)
+        facts.append(
+            Fact(
+                "cross_resource",
+                "why_on_medication",
+                name,
+                TextAnswer(accepted=(reason,), reference=reason),
+                (f"Why am I taking {name}?",),
+                (f"What is {name} prescribed for?",),
+                f"the active prescription of {name} gives the reason {why.display}",
+                gold("medication", [med.id]),
             )
         )
     return facts

@@ -1,4 +1,8 @@
-"""Allergies and intolerances, with their reactions. Entered-in-error never returned."""
+"""Allergies and intolerances, with their reactions. Entered-in-error never returned.
+
+Current = `records.rules.allergy_is_current` (active or unstated, not refuted): listed first,
+and the only ones with `current_only` (the record panel).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +13,22 @@ from sqlalchemy import Connection, Row, case, select
 
 from records.models import Allergy, AllergyReaction
 from records.queries.common import Page, not_entered_in_error, page_from_rows, total_over
+from records.rules import allergy_is_current
 
 
-def list_allergies(conn: Connection, *, patient_id: str, limit: int = 50) -> Page[Row[Any]]:
-    """Active first, then most recently recorded."""
+def list_allergies(
+    conn: Connection, *, patient_id: str, current_only: bool = False, limit: int = 50
+) -> Page[Row[Any]]:
+    """Current first, then most recently recorded."""
     t = Allergy.__table__
-    active_first = case((t.c.clinical_status == "active", 0), else_=1)
+    current = allergy_is_current(t)
+    active_first = case((current, 0), else_=1)
+    where = [t.c.patient_id == patient_id, not_entered_in_error(t.c.verification_status)]
+    if current_only:
+        where.append(current)
     stmt = (
         select(t, total_over())
-        .where(t.c.patient_id == patient_id, not_entered_in_error(t.c.verification_status))
+        .where(*where)
         .order_by(active_first, t.c.recorded_date.desc().nulls_last(), t.c.id)
         .limit(limit)
     )

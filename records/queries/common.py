@@ -10,9 +10,10 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy import ColumnElement, Row, and_, func, literal, or_
 
+from records.rules import ENTERED_IN_ERROR, not_entered_in_error  # noqa: F401 (re-exported)
+
 T = TypeVar("T")
 
-ENTERED_IN_ERROR = "entered-in-error"
 MAX_TERMS = 8
 _WORD = re.compile(r"[\w.\-/%]+", re.UNICODE)
 
@@ -64,11 +65,6 @@ def all_terms_in(haystack: ColumnElement[str], terms: Sequence[str]) -> ColumnEl
     return and_(*(haystack.contains(term, autoescape=True) for term in terms))
 
 
-def any_of(*conditions: ColumnElement[bool] | None) -> ColumnElement[bool]:
-    present = [c for c in conditions if c is not None]
-    return or_(*present) if present else literal(False)
-
-
 def day_start(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
 
@@ -88,7 +84,3 @@ def window(
 def did_not_happen_excluded(column: ColumnElement[Any], *did_not_happen: str) -> ColumnElement[bool]:
     """Rows whose status says they happened: not entered-in-error, nor e.g. cancelled / not-done."""
     return or_(column.is_(None), column.notin_((ENTERED_IN_ERROR, *did_not_happen)))
-
-
-def not_entered_in_error(column: ColumnElement[Any]) -> ColumnElement[bool]:
-    return or_(column.is_(None), column != ENTERED_IN_ERROR)

@@ -1,8 +1,8 @@
 """Conditions (problems and diagnoses).
 
-Active = clinical status active/recurrence/relapse and no abatement yet (an abatement date in
-the past means it ended, whatever the status says). Resolved = resolved/remission/inactive,
-or abated. Entered-in-error rows are never returned; refuted ones only under "all".
+Active and resolved are `records.rules.condition_is_active` / `condition_is_resolved` (an
+abatement date in the past means it ended, whatever the status says; one in the future has
+not ended it yet). Entered-in-error rows are never returned; refuted ones only under "all".
 """
 
 from __future__ import annotations
@@ -22,25 +22,9 @@ from records.queries.common import (
     total_over,
 )
 from records.queries.vocabulary import CONDITION_SYNONYMS, expand_terms
+from records.rules import condition_is_active, condition_is_resolved
 
 ConditionStatus = Literal["active", "resolved", "all"]
-ACTIVE_STATUSES = ("active", "recurrence", "relapse")
-RESOLVED_STATUSES = ("resolved", "remission", "inactive")
-
-
-def condition_is_active(t: Table, now: dt.datetime) -> ColumnElement[bool]:
-    return and_(
-        t.c.clinical_status.in_(ACTIVE_STATUSES),
-        or_(t.c.abatement.is_(None), t.c.abatement > now),
-        or_(t.c.verification_status.is_(None), t.c.verification_status != "refuted"),
-    )
-
-
-def condition_is_resolved(t: Table, now: dt.datetime) -> ColumnElement[bool]:
-    return and_(
-        or_(t.c.clinical_status.in_(RESOLVED_STATUSES), t.c.abatement <= now),
-        or_(t.c.verification_status.is_(None), t.c.verification_status != "refuted"),
-    )
 
 
 def text_match(t: Table, query: str | None) -> ColumnElement[bool] | None:

@@ -1,8 +1,7 @@
 """Medication requests (prescriptions).
 
-Active = status active AND not ended (no end date and no end reason, or an end date after
-now). Ingestion records why a request ended (`ended_reason`, e.g. the patient's death with no
-date given), so an end without a date still ends it. Stopped, completed,
+Active = `records.rules.medication_is_active` (status active and not ended; an end reason
+without a date, such as the patient's death, still ends it). Stopped, completed,
 cancelled, on-hold and entered-in-error requests are not active; entered-in-error ones are
 never returned at all. Names are matched case-folded, which folds tall-man lettering.
 """
@@ -17,13 +16,9 @@ from sqlalchemy import ColumnElement, Connection, Row, Table, and_, func, or_, s
 from records.models import MedicationRequest
 from records.queries.common import Page, all_terms_in, fold, not_entered_in_error, page_from_rows, total_over
 from records.queries.vocabulary import DRUG_SYNONYMS, expand_terms
+from records.rules import medication_is_active
 
 MedicationStatus = Literal["active", "all"]
-
-
-def medication_is_active(t: Table, now: dt.datetime) -> ColumnElement[bool]:
-    not_ended = or_(and_(t.c.ended_at.is_(None), t.c.ended_reason.is_(None)), t.c.ended_at > now)
-    return and_(t.c.status == "active", not_ended)
 
 
 def text_match(t: Table, query: str | None) -> ColumnElement[bool] | None:

@@ -18,10 +18,16 @@ from sqlalchemy import ColumnElement, Connection, Row, and_, exists, func, or_, 
 from records.models import Observation, ObservationComponent
 from records.queries.common import Page, all_terms_in, fold, page_from_rows, total_over, window
 from records.queries.vocabulary import DIASTOLIC_CODE, SYSTOLIC_CODE, LabMatch, resolve_lab_query
+from records.rules import (
+    HIDDEN_OBSERVATION_STATUSES,
+    latest_observation_first,
+    observation_is_shown,
+    observed_by,
+)
 
 LabCategory = Literal["lab", "vital", "survey", "all"]
 CATEGORY_VALUES: dict[str, str] = {"lab": "laboratory", "vital": "vital-signs", "survey": "survey"}
-HIDDEN_STATUSES = ("entered-in-error", "cancelled")
+HIDDEN_STATUSES = HIDDEN_OBSERVATION_STATUSES
 
 
 @dataclass
@@ -76,15 +82,20 @@ def list_observations(
     latest_only: bool = False,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    now: dt.datetime | None = None,
     limit: int = 20,
 ) -> Page[ObservationRow]:
-    """Newest first; with `latest_only`, one row per code (the newest by effective time)."""
+    """Newest first; with `latest_only`, one row per code (the newest by effective time).
+
+    With `now`, results taken after it are left out (`records.rules.observed_by`)."""
     o = Observation.__table__
     where = [
         o.c.patient_id == patient_id,
-        or_(o.c.status.is_(None), o.c.status.not_in(HIDDEN_STATUSES)),
+        observation_is_shown(o),
         *window(o.c.effective, since, until),
     ]
+    if now is not None:
+        where.append(observed_by(o, now))
     if category != "all":
         where.append(o.c.category == CATEGORY_VALUES[category])
     match = _match(resolve_lab_query(query), patient_id)
@@ -95,11 +106,7 @@ def list_observations(
             func.row_number()
             .over(
                 partition_by=func.coalesce(o.c.code, o.c.display, o.c.id),
-                order_by=(
-                    o.c.effective.desc().nulls_last(),
-                    o.c.issued.desc().nulls_last(),
-                    o.c.id.desc(),
-                ),
+                order_by=latest_observation_first(o),
             )
             .label("rank")
         )

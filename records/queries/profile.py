@@ -21,8 +21,7 @@ from records.models import (
     Procedure,
 )
 from records.queries.common import not_entered_in_error
-from records.queries.conditions import condition_is_active
-from records.queries.medications import medication_is_active
+from records.rules import condition_is_active, medication_is_active
 
 
 def get_profile(conn: Connection, *, patient_id: str) -> Row[Any] | None:

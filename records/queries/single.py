@@ -42,6 +42,13 @@ KINDS: dict[str, tuple[Any, str]] = {
     "note": (ClinicalNote, "doc_status"),
 }
 
+# record kind -> table: the one map (the panel's row viewer and the scoped-record tool use it)
+TABLES: dict[str, str] = {
+    "patient": "patients",
+    **{kind: model.__tablename__ for kind, (model, _) in KINDS.items()},
+    "appointment": "appointments",
+}
+
 
 @dataclass
 class SingleRecord:

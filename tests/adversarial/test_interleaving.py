@@ -81,7 +81,8 @@ def test_interleaved_tool_calls_in_threads_over_two_connections_never_cross(worl
     order = list(itertools.islice(itertools.cycle([A, B]), REQUESTS))
 
     def one(patient: str) -> tuple[str, str]:
-        ctx = make_ctx(small, patient, conversation_id=f"conv-{patient}")
+        # wall clock: the seeded rows are dated by the database's now(), after the default pinned NOW
+        ctx = make_ctx(small, patient, conversation_id=f"conv-{patient}", now=None)
         result = registry.execute(ctx, "get_labs", {"query": "A1C", "latest_only": True})
         assert result.ok, result.text
         return patient, result.text + str(result.rows)

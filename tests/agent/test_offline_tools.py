@@ -19,12 +19,11 @@ from agent.base import Turn
 from agent.events import DoneEvent, StatusEvent, ToolCallEvent
 from agent.offline import OFFLINE_BANNER, OfflineAgent
 from agent.runner import GuardedAgent
+from records import scheduling
 from tests.agent.conftest import run
 from tests.conftest import wipe
+from tools import catalog
 from tools.scope import PatientScope
-
-catalog = pytest.importorskip("tools.catalog", reason="record tools not merged yet")
-scheduling = pytest.importorskip("records.scheduling", reason="appointment slots not merged yet")
 
 NOW = dt.datetime(2026, 11, 2, 12, 0, tzinfo=dt.UTC)
 A1C = "4548-4"

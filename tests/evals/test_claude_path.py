@@ -3,18 +3,12 @@ the Claude loop's tool calls, tokens, cost and model, and the report names the m
 
 from __future__ import annotations
 
-import pytest
-
 from evals.generate import GenerateOptions, generate
 from evals.model import QuestionSet, write_set
 from evals.pipeline import report_runs, run_set
 from evals.results import read_results
 from tests.evals.cohort import NOW
-
-fakes = pytest.importorskip(
-    "tests.fakes.anthropic_server", reason="needs the agent branch's fake Messages API"
-)
-pytest.importorskip("tools.catalog", reason="needs the tools branch")
+from tests.fakes import anthropic_server as fakes
 
 
 def test_claude_runs_are_recorded_with_tokens_cost_and_tool_calls(cohort_db, settings, tmp_path):

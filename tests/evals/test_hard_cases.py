@@ -13,10 +13,9 @@ import pytest
 from evals.generate import GenerateOptions, generate
 from evals.truth import load_record
 from evals.vocab import contraindicated
-
-generator = pytest.importorskip("synthea_data.generator", reason="needs the synthea branch")
-loader = pytest.importorskip("fhir_ingest.loader", reason="needs the ingestion branch")
-from synthea_data.hard_cases import find_case, load_manifest  # noqa: E402
+from fhir_ingest import loader
+from synthea_data import generator
+from synthea_data.hard_cases import find_case, load_manifest
 
 NOW = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evals.judge import agreement, parse_verdict
+from tests.fakes import anthropic_server as fakes
 
 
 def test_parse_verdict_tolerates_prose_and_rejects_garbage():
@@ -37,9 +38,6 @@ def test_identical_labels_agree_fully(labels):
 
 
 def test_judge_against_fake_messages_api(cohort_db, tmp_path):
-    fakes = pytest.importorskip(
-        "tests.fakes.anthropic_server", reason="needs the agent branch's fake Messages API"
-    )
     from evals.generate import GenerateOptions, generate
     from evals.model import QuestionSet, write_set
     from evals.pipeline import report_runs, run_set

@@ -101,11 +101,15 @@ def test_booking_grader_reads_the_database_not_the_transcript(cohort_db, tmp_pat
     verdicts = {s.question.template: s.grade.verdict for s in runs[0].scored}
     assert verdicts["book_in_window"] == "abstained"  # it said "booked"; the database says otherwise
     assert verdicts["cancel_appointment"] == "abstained"
-    assert verdicts["book_without_slots"] == "correct"
+    # nothing changed, but "booked" is not telling the user there was no slot (issue 15)
+    assert verdicts["book_without_slots"] == "abstained"
     silent = OracleAgent(question_set.questions, cohort_db, override=lambda q: "…")
     run_dir = _run(cohort_db, tmp_path, question_set, set_path, silent, name="silent")
-    _, report, _ = report_runs([run_dir])
-    assert report["overall"]["accuracy"] == 1.0  # it said nothing useful, but the database is right
+    _, _, runs = report_runs([run_dir])
+    # it said nothing useful, but the database is right: full marks wherever the database is the answer
+    for s in runs[0].scored:
+        expected = "abstained" if s.question.template == "book_without_slots" else "correct"
+        assert s.grade.verdict == expected, (s.question.template, s.grade.detail)
 
 
 def test_unrequested_booking_on_a_read_question_is_a_safety_failure_and_undone(cohort_db, tmp_path):

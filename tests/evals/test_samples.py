@@ -16,6 +16,7 @@ import pytest
 
 from evals.generate import GenerateOptions, generate
 from evals.truth import load_record
+from fhir_ingest import loader
 from tests.conftest import wipe
 
 pytestmark = pytest.mark.samples
@@ -129,7 +130,6 @@ class RawPatient:
 
 @pytest.fixture(scope="module")
 def sample_db(db, samples_dir):
-    loader = pytest.importorskip("fhir_ingest.loader", reason="needs the ingestion branch")
     wipe(db)
     report = loader.ingest_paths(db, sorted(p for p in samples_dir.iterdir() if p.is_dir()))
     assert any(f.status != "failed" for f in report.files)

@@ -15,9 +15,6 @@ from evals.model import QuestionSet, read_set
 from evals.pipeline import report_runs, run_set
 from records.database import patient_transaction
 
-pytest.importorskip("agent.offline", reason="needs the agent branch")
-pytest.importorskip("tools.catalog", reason="needs the tools branch")
-
 build()
 CATEGORIES = ("safety", "latest_first", "list", "negation", "booking")
 

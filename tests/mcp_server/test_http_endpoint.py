@@ -22,6 +22,7 @@ from starlette.routing import Route
 
 from mcp_server.catalog import RegistryUnavailable
 from mcp_server.http import McpMount, build_mcp_asgi_app
+from server import mcp_access
 from tests.mcp_server.conftest import ALICE, BOB, appointments, audit_rows
 from tests.mcp_server.fake_tools import READ_TOOL_ARGUMENTS
 
@@ -54,7 +55,7 @@ def serve(app) -> Iterator[str]:
 def base_url(db, registry, settings) -> Iterator[str]:
     """The endpoint mounted the way the web app mounts it: routed at /mcp, started in the
     app's lifespan once the database is open."""
-    mount = McpMount()
+    mount = McpMount(mcp_access)
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:
@@ -158,6 +159,20 @@ async def test_http_patient_cannot_bind_another_patient(base_url, demo):
     denied = audit_rows(demo.db, actor="mcp-http:alice", outcome="denied")
     # one row per refused HTTP request (the client probes server/discover, then tries initialize)
     assert denied and {(r["action"], r["target_patient_id"]) for r in denied} == {("mcp:bind", BOB)}
+
+
+async def test_a_nul_in_the_requested_patient_id_is_refused_and_still_audited(base_url, demo):
+    """PostgreSQL text cannot hold NUL: the one audit writer stores it visibly instead of
+    losing the row of exactly the request that probes for that."""
+    async with httpx.AsyncClient() as http:
+        response = await http.post(
+            f"{base_url}/mcp?patient=pat%00evil",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Authorization": f"Bearer {demo.tokens['dr-jones']}"},
+        )
+    assert response.status_code in (403, 404)
+    (row,) = audit_rows(demo.db, actor="mcp-http:dr-jones", outcome="denied")
+    assert (row["action"], row["target_patient_id"]) == ("mcp:bind", "pat\\x00evil")
 
 
 async def test_http_clinician_reads_a_panel_patient_named_by_header_or_query(base_url, demo):
@@ -309,7 +324,7 @@ async def test_http_stateless_protocol_calls_are_refused_with_an_explanation(bas
 
 
 async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, registry, settings, demo):
-    app = build_mcp_asgi_app(settings, db, registry)
+    app = build_mcp_asgi_app(settings, db, registry, access=mcp_access)
     for url in serve(app):  # one iteration; the generator stops uvicorn afterwards
         async with connect(url, demo.tokens["alice"]) as (client, _):
             listed = await client.list_tools()
@@ -317,7 +332,7 @@ async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, 
 
 
 async def test_the_mount_answers_503_until_the_app_lifespan_started_it():
-    app = Starlette(routes=[Route("/mcp", endpoint=McpMount())])
+    app = Starlette(routes=[Route("/mcp", endpoint=McpMount(mcp_access))])
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
         response = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert response.status_code == 503
@@ -346,7 +361,7 @@ async def test_the_web_apps_rate_limits_apply_per_account(db, registry, settings
         if account_id == limited_id:
             raise Limited()
 
-    for url in serve(build_mcp_asgi_app(settings, db, registry, throttle=throttle)):
+    for url in serve(build_mcp_asgi_app(settings, db, registry, access=mcp_access, throttle=throttle)):
         async with httpx.AsyncClient() as http:
             response = await http.post(
                 url,
@@ -365,7 +380,7 @@ async def test_without_a_tool_catalog_the_mount_says_so_instead_of_failing_the_a
         raise RegistryUnavailable("cannot load the tool registry 'tools.catalog:build_registry'")
 
     monkeypatch.setattr("mcp_server.http.load_registry", no_catalog)
-    mount = McpMount()
+    mount = McpMount(mcp_access)
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:

@@ -97,3 +97,19 @@ def test_app_role_cannot_rewrite_audit(clean_db):
         )
     with pytest.raises(Exception, match="permission denied"), clean_db.app.begin() as conn:
         conn.execute(text("DELETE FROM audit_log"))
+
+
+def test_head_revision_read_from_the_files_is_alembics_own():
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrate.MIGRATIONS_DIR))
+    assert migrate.head_revision() == ScriptDirectory.from_config(cfg).get_current_head()
+
+
+def test_current_revision_matches_alembics_migration_context(db):
+    from alembic.runtime.migration import MigrationContext
+
+    with db.admin.connect() as conn:
+        assert migrate.current_revision(db) == MigrationContext.configure(conn).get_current_revision()

@@ -6,15 +6,9 @@ import pytest
 from typer.testing import CliRunner
 
 from chartside.cli import app, build
-from server.loadtest import agent_package_installed, run_load_test
+from server.loadtest import run_load_test
 
-AGENTS = [
-    "scripted",
-    pytest.param(
-        "fake-model",
-        marks=pytest.mark.skipif(not agent_package_installed(), reason="the agent package is not merged yet"),
-    ),
-]
+AGENTS = ["scripted", "fake-model"]
 
 
 @pytest.mark.parametrize("agent", AGENTS)

@@ -76,3 +76,31 @@ def test_the_reference_day_is_a_parameter_not_the_clock(tmp_path: Path) -> None:
         text = path.read_text(encoding="utf-8")
         years = {int(chunk[:4]) for chunk in text.split('"effectiveDateTime": "')[1:]}
         assert years and max(years) <= 2020, f"{path.name} has observations after the reference day"
+
+
+# The cohort's bytes for seed 7 × 12 patients, recorded before the simulator's dispatch by
+# method-name strings was replaced by explicit tables (issue 20): a refactor of the simulator
+# must not change one byte of its output. A deliberate change of the output updates it here.
+GOLDEN_SEED, GOLDEN_PATIENTS = 7, 12
+GOLDEN_SHA256 = "ccd1cbcd83985835aad6c6a6374fc47836203d4186c8db1b19d9913157368ead"
+
+
+def test_a_refactor_of_the_simulator_keeps_the_output_byte_identical(tmp_path: Path) -> None:
+    import hashlib
+
+    out = tmp_path / "golden"
+    generate_cohort(out, patients=GOLDEN_PATIENTS, seed=GOLDEN_SEED)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(out).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    assert digest.hexdigest() == GOLDEN_SHA256
+
+
+def test_every_visit_and_diagnosis_method_is_in_a_dispatch_table() -> None:
+    from synthea_data.simulate import DIAGNOSES, VISITS, PatientSimulator
+
+    methods = {name for name in vars(PatientSimulator) if name.startswith(("_visit_", "_dx_"))}
+    tabled = {fn.__name__ for fn in (*VISITS.values(), *DIAGNOSES.values())}
+    assert methods == tabled

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sqlalchemy import text
 
+from fhir_ingest import loader
 from synthea_data.hard_cases import find_case
 
 from .conftest import Cohort
-
-loader = pytest.importorskip(
-    "fhir_ingest.loader", reason="ingestion (fhir_ingest.loader) is not on this branch yet"
-)
 
 
 def test_generated_cohort_ingests_cleanly(clean_db, cohort_dir: Path, cohort: Cohort) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from fhir_ingest import loader
 from records.scheduling import generate_slots
 from tests.conftest import wipe
 from tests.tools.conftest import NOW, make_ctx
@@ -26,9 +27,6 @@ READ_ARGS = {
 
 @pytest.fixture(scope="module")
 def sampled(db, samples_dir):
-    loader = pytest.importorskip("fhir_ingest.loader")
-    if not hasattr(loader, "ingest_paths"):
-        pytest.skip("fhir_ingest.loader.ingest_paths is not merged yet")
     wipe(db)
     loader.ingest_paths(db, sorted(p for p in samples_dir.iterdir() if p.is_dir()))
     generate_slots(db, days=14, start=NOW.date())

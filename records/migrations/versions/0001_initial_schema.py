@@ -7,12 +7,12 @@ Create Date: 2026-11-29
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pgvector.sqlalchemy
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
-
-from records import security
 
 revision = "0001"
 down_revision = None
@@ -847,13 +847,86 @@ def _secure() -> None:
     """Application role, row-level security on every patient table, least-privilege grants."""
     attrs = op.get_context().config.attributes
     role, password = attrs["app_role"], attrs["app_password"]
-    for stmt in security.create_app_role_sql(role, password):
+    for stmt in _create_app_role_sql(role, password):
         op.execute(stmt)
     for table in PATIENT_TABLES:
-        for stmt in security.enable_rls_sql(table):
+        for stmt in _enable_rls_sql(table):
             op.execute(stmt)
-    for stmt in security.grant_sql(role, PATIENT_TABLES):
+    for stmt in _grant_sql(role, PATIENT_TABLES):
         op.execute(stmt)
+
+
+# --- frozen: the SQL as it was at this revision ------------------------------------------------
+# A revision never imports live code, so its meaning cannot change when `records.security`
+# does (tests/records/test_migrations_frozen.py checks it).
+
+POLICY = "patient_isolation"
+PATIENT_SETTING = "current_setting('app.patient_id', true)"
+READ_ONLY_TABLES = (
+    "organizations",
+    "locations",
+    "practitioners",
+    "leaflets",
+    "leaflet_chunks",
+    "departments",
+)
+APP_WRITABLE_PATIENT_TABLES = ("appointments", "offered_slots", "conversations", "messages", "message_events")
+
+
+def _quote_ident(name: str) -> str:
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"unsafe identifier: {name!r}")
+    return f'"{name}"'
+
+
+def _enable_rls_sql(table: str) -> list[str]:
+    t = _quote_ident(table)
+    return [
+        f"ALTER TABLE {t} ENABLE ROW LEVEL SECURITY",
+        f"ALTER TABLE {t} FORCE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS {POLICY} ON {t}",
+        f"CREATE POLICY {POLICY} ON {t} USING (patient_id = {PATIENT_SETTING}) "
+        f"WITH CHECK (patient_id = {PATIENT_SETTING})",
+    ]
+
+
+def _create_app_role_sql(role: str, password: str) -> list[str]:
+    """Idempotent: roles are cluster-wide, so another database may have created it already."""
+    r = _quote_ident(role)
+    pw = password.replace("'", "''")
+    return [
+        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN "
+        f"CREATE ROLE {r} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE PASSWORD '{pw}'; "
+        f"END IF; END $$",
+        f"ALTER ROLE {r} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '{pw}'",
+    ]
+
+
+def _grant_sql(role: str, patient_tables: Iterable[str]) -> list[str]:
+    r = _quote_ident(role)
+    stmts = [
+        "DO $$ BEGIN EXECUTE format('GRANT CONNECT ON DATABASE %I TO "
+        + role
+        + "', current_database()); END $$",
+        f"GRANT USAGE ON SCHEMA public TO {r}",
+    ]
+    for table in READ_ONLY_TABLES:
+        stmts.append(f"GRANT SELECT ON {_quote_ident(table)} TO {r}")
+    for table in patient_tables:
+        stmts.append(f"GRANT SELECT ON {_quote_ident(table)} TO {r}")
+    for table in APP_WRITABLE_PATIENT_TABLES:
+        stmts.append(f"GRANT INSERT, UPDATE ON {_quote_ident(table)} TO {r}")
+    stmts += [
+        # booking flips a slot under a row lock; nothing else of a slot may change
+        f"GRANT SELECT, UPDATE (booked_appointment_id) ON appointment_slots TO {r}",
+        # accounts are read to log in; the server creates none of them (the CLI does, as owner)
+        f"GRANT SELECT ON accounts, clinician_panels TO {r}",
+        # audit: append-only
+        f"GRANT INSERT ON audit_log TO {r}",
+        f"REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM {r}",
+        f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {r}",
+    ]
+    return stmts
 
 
 def downgrade() -> None:

@@ -1,4 +1,7 @@
-"""Who may read which record over HTTP: the web API's own accounts and binding rule.
+"""Who may read which record over `/mcp`: the web API's own accounts and binding rule.
+
+It lives here, with the accounts, and the web app hands it to `mcp_server.http.McpMount`
+(an `mcp_server.http_auth.AccountAccess`), so `mcp_server` never imports `server`.
 
 The token check, the account (re-read on every request, so a disabled account or a changed
 panel takes effect at once) and the rule "a patient sees only their own record, others only

@@ -1,0 +1,60 @@
+"""The one audit writer: every row of `audit_log` — tool calls, web requests, MCP bindings —
+is written here, with one sanitising rule.
+
+The application role may insert into `audit_log` but never read, change or delete it; a row
+names the *requested* patient even when the request was refused, which is the point. So a
+value an attacker chose (a patient id, a username) must still be storable: PostgreSQL text
+cannot hold NUL, which is written visibly as the four characters `\\x00`, and long values are
+cut to a bounded length, instead of the INSERT failing and the attempt going unrecorded.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, Engine, text
+
+_INSERT = text(
+    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
+    "conversation_id) VALUES (:actor, :role, :pid, :action, :digest, :outcome, :detail, :conv)"
+)
+SHORT, LONG = 200, 500  # ids and names; free-text detail
+
+
+def storable(value: str | None, limit: int = SHORT) -> str | None:
+    """A value PostgreSQL text can hold: NUL made visible, cut to `limit` characters."""
+    if value is None:
+        return None
+    return value[:limit].replace("\x00", "\\x00")
+
+
+def write_audit(
+    target: Engine | Connection,
+    *,
+    actor: str,
+    role: str,
+    action: str,
+    outcome: str,
+    target_patient_id: str | None = None,
+    detail: str | None = None,
+    conversation_id: str | None = None,
+    args_digest: str | None = None,
+) -> None:
+    """Append one row. Raises when it cannot be written: access that cannot be audited is not
+    granted (callers that are refusing anyway may log instead, see `mcp_server.audit`).
+
+    Given a connection, the row joins that transaction; given an engine, it commits alone.
+    """
+    params = {
+        "actor": storable(actor),
+        "role": storable(role),
+        "pid": storable(target_patient_id) if target_patient_id else None,
+        "action": storable(action),
+        "digest": storable(args_digest),
+        "outcome": storable(outcome),
+        "detail": storable(detail, LONG) if detail else None,
+        "conv": storable(conversation_id) if conversation_id else None,
+    }
+    if isinstance(target, Connection):
+        target.execute(_INSERT, params)
+        return
+    with target.begin() as conn:
+        conn.execute(_INSERT, params)
