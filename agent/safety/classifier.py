@@ -14,7 +14,7 @@ else, both roles. The decision threshold (`THRESHOLD`) was chosen by 10-fold gro
 cross-validation on the tune part (`evals.safety.tuning`), never on test or fresh lines.
 
 The fitted weights are cached next to the exemplar vectors in `<data_dir>/safety/`, keyed by
-model name + exemplar file hash + hyperparameters, so the first use fits once (≈ 1 s) and
+model name + exemplar file hash + hyperparameters, so the first use fits once (a few seconds) and
 later processes load.
 """
 
@@ -33,14 +33,18 @@ from agent.safety.semantic import EXEMPLARS, ExemplarIndex
 
 @dataclass(frozen=True)
 class Hyper:
-    l2: float = 1e-4
-    iterations: int = 1500
+    l2: float = 1e-5
+    iterations: int = 8000
     learning_rate: float = 2.0
 
 
 HYPER = Hyper()
 # chosen by group cross-validation on the tune part (`chartside eval safety --cv`)
 THRESHOLD = -1.5
+# the classifier fires only when the question's nearest emergency exemplar is at least this
+# similar: on the tune part, 99 % of emergencies have an out-of-group emergency exemplar at
+# ≥ 0.454; off-topic text ("write me a poem", "what's the weather on Mars?") sits below 0.36
+CLASSIFIER_FLOOR = 0.40
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np.ndarray, float]:

@@ -33,7 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agent.safety.classifier import EmergencyClassifier, emergency_classifier, nearest_category
+from agent.safety.classifier import (
+    CLASSIFIER_FLOOR,
+    EmergencyClassifier,
+    emergency_classifier,
+    nearest_category,
+)
 from agent.safety.lexical import framing, lexical_advice, lexical_emergency
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, exemplar_index
@@ -84,7 +89,10 @@ def check(
             hit = scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin)
             if hit is not None:
                 return Verdict("emergency", hit, EMERGENCY_REPLY, "semantic")
-            if classifier is not None and classifier.fires(vector):
+            nearest = scores.best.get("emergency", (-1.0, ""))[0]
+            # off the map (a poem, the weather, "hey"): a linear score extrapolates wildly far
+            # from every exemplar, so the classifier speaks only near some emergency exemplar
+            if classifier is not None and nearest >= CLASSIFIER_FLOOR and classifier.fires(vector):
                 return Verdict("emergency", nearest_category(index, vector), EMERGENCY_REPLY, "classifier")
     if advice is not None:
         return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "lexical")
