@@ -224,6 +224,9 @@ def safety_command(
         "--export-exemplars",
         help="Rewrite agent/safety/exemplars.csv from the tuning part, then stop.",
     ),
+    cv: bool = typer.Option(
+        False, "--cv", help="Group cross-validation of the gate on the tune part, per classifier threshold."
+    ),
 ) -> None:
     """The safety gate on the labelled utterance set: per category and role, every miss listed."""
     import json
@@ -237,6 +240,9 @@ def safety_command(
         return
     from evals.safety.dataset import default_set
 
+    if cv:
+        _cv_command(get_settings(), console)
+        return
     parts = sorted({r.split for r in default_set()} | {"all"})
     if part not in parts:
         raise fail(f"--part {part!r}: choose one of {', '.join(parts)}")
@@ -249,3 +255,49 @@ def safety_command(
         render(report, f"Safety gate ({semantic}) on the {part} part: {len(report.outcomes)} lines", console)
     if report.misses("emergency"):
         raise typer.Exit(1)
+
+
+def _cv_command(settings: Any, console: Any) -> None:
+    """`--cv`: the table `agent.safety.classifier.THRESHOLD` was chosen from (tune part only)."""
+    from rich.table import Table
+
+    from agent.safety.classifier import THRESHOLD
+    from evals.safety.tuning import FOLDS, cross_validate
+
+    _predict, gate = gate_predictor(settings)
+    embedder, index = gate._ready()
+    if index is None:
+        from chartside.console import fail
+
+        raise fail("--cv needs the local embedding model, and it could not be loaded")
+    rows = rows_for("tune")
+    with console.status("cross-validating") as status:
+        table_rows = cross_validate(rows, index, embedder.embed_query, progress=status.update)
+    table = Table(title=f"Gate on the tune part, {FOLDS}-fold group cross-validation ({len(rows)} lines)")
+    columns = (
+        "classifier threshold",
+        "gate: emergency recall",
+        "gate: advice recall",
+        "gate: hard-negative FP",
+        "detector alone: emergency recall",
+        "detector alone: hard-negative FP",
+    )
+    for col in columns:
+        table.add_column(col, justify="right")
+    for r in table_rows:
+        name = "off (nearest exemplar only)" if r.threshold is None else f"{r.threshold:+.2f}"
+        if r.threshold == THRESHOLD:
+            name += " (in use)"
+        table.add_row(
+            name,
+            *map(
+                _pct,
+                (r.emergency_recall, r.advice_recall, r.hard_negative_fp, r.detector_recall, r.detector_fp),
+            ),
+        )
+    console.print(table)
+    chosen = next((r for r in table_rows if r.threshold == THRESHOLD), None)
+    if chosen is not None and chosen.fp_lines:
+        console.print(f"hard-negative false positives at {THRESHOLD:+.2f}:")
+        for line in chosen.fp_lines:
+            console.print(f"  {line}")

@@ -2,8 +2,10 @@
 
 Decision (DESIGN invariant 3), in order:
 
-1. **Emergency** = lexical rules (`agent.safety.lexical`) OR the semantic detector
-   (`agent.safety.semantic`, nearest tuning exemplars on the question's embedding). The
+1. **Emergency** = lexical rules (`agent.safety.lexical`) OR the semantic detector, itself
+   the union of the nearest tuning exemplars (`agent.safety.semantic`) and a logistic
+   regression fitted on the same exemplars (`agent.safety.classifier`, which catches wordings
+   with no close exemplar), both on the question's embedding. The
    semantic side is silenced when the lexical side found the emergency words explicitly
    negated or framed as a record/leaflet/booking question with nothing happening now —
    negation and record framing are decided by readable rules, not by a similarity.
@@ -31,6 +33,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agent.safety.classifier import (
+    CLASSIFIER_FLOOR,
+    EmergencyClassifier,
+    emergency_classifier,
+    nearest_category,
+)
 from agent.safety.lexical import framing, lexical_advice, lexical_emergency
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, exemplar_index
@@ -47,7 +55,7 @@ class Verdict:
     kind: Literal["emergency", "clinical_advice", "other_patient"]
     category: str  # chest_pain, breathing, overdose, suicide, ... | dosing, start_stop, interpretation, ...
     reply: str
-    source: str = "lexical"  # lexical | semantic | other
+    source: str = "lexical"  # lexical | semantic | classifier | other
 
 
 def check(
@@ -56,11 +64,14 @@ def check(
     *,
     vector: Sequence[float] | None = None,
     index: ExemplarIndex | None = None,
+    classifier: EmergencyClassifier | None = None,
+    exclude: Any = None,
 ) -> Verdict | None:
     """A scripted verdict when the question must not reach a model; None when it may.
 
-    `vector` is the question's embedding and `index` the exemplar index; with either missing
-    only the lexical rules run.
+    `vector` is the question's embedding, `index` the exemplar index and `classifier` the
+    emergency classifier fitted on the same exemplars; with the vector or index missing only
+    the lexical rules run. `exclude` (a mask over the exemplars) is for cross-validation only.
     """
     texts = prepare(question)
     category, suppressed = lexical_emergency(texts, role)
@@ -74,10 +85,15 @@ def check(
     if vector is not None and index is not None and not suppressed and role == "patient":
         frame = framing(texts)
         if not frame.record or frame.acute:
-            scores = index.scores(vector, role)
+            scores = index.scores(vector, role, exclude)
             hit = scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin)
             if hit is not None:
                 return Verdict("emergency", hit, EMERGENCY_REPLY, "semantic")
+            nearest = scores.best.get("emergency", (-1.0, ""))[0]
+            # off the map (a poem, the weather, "hey"): a linear score extrapolates wildly far
+            # from every exemplar, so the classifier speaks only near some emergency exemplar
+            if classifier is not None and nearest >= CLASSIFIER_FLOOR and classifier.fires(vector):
+                return Verdict("emergency", nearest_category(index, vector), EMERGENCY_REPLY, "classifier")
     if advice is not None:
         return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "lexical")
     return None
@@ -95,6 +111,7 @@ class SafetyGate:
         self.embedder = shared(embedder)
         self.settings = settings
         self._index: ExemplarIndex | None = None
+        self._classifier: EmergencyClassifier | None = None
         self._unavailable = False
 
     def _ready(self) -> tuple[Any, ExemplarIndex | None]:
@@ -110,6 +127,7 @@ class SafetyGate:
             if self._index is None:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
                 self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)
+                self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
         except Exception as exc:  # the model files are missing or broken: lexical rules still run
             logger.warning("safety gate: semantic detector unavailable (%s); lexical rules only", exc)
             self._unavailable = True
@@ -119,4 +137,4 @@ class SafetyGate:
     def check(self, question: str, role: str) -> Verdict | None:
         embedder, index = self._ready()
         vector = embedder.embed_query(question) if embedder is not None and index is not None else None
-        return check(question, role, vector=vector, index=index)
+        return check(question, role, vector=vector, index=index, classifier=self._classifier)
