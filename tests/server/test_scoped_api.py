@@ -107,7 +107,9 @@ def test_section_scoped_answer_through_the_api(world):
     calls = [(e[2]["name"], e[2]["background"]) for e in events if e[1] == "tool_call"]
     assert calls == [("get_medications", False), ("get_allergies", True)]
     done = events[-1][2]
-    assert done["scope"]["kind"] == "section" and done["scope"]["tools"] == ["get_medications"]
+    # the section's tools: its list and its changes over time (issue 16), nothing of other sections
+    assert done["scope"]["kind"] == "section"
+    assert done["scope"]["tools"] == ["get_medication_changes", "get_medications"]
     assert done["answer"].splitlines()[2] == "Scope: the medications section of the record only."
     assert "Metformin 500 MG Oral Tablet" in done["answer"] and "Lisinopril" not in done["answer"]  # stopped
 
