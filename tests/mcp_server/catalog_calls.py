@@ -19,6 +19,8 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     "search_notes": {"query": "blood pressure"},
 }
 MAY_BE_EMPTY_SECTIONS = frozenset({"appointments", "leaflets", "notes"})
+# verdict tools: "no conflict found" is a complete answer with no rows to cite
+VERDICT_TOOLS = frozenset({"check_drug_allergies"})
 EMBEDDING_SECTIONS = frozenset({"leaflets", "notes"})
 
 
@@ -54,7 +56,7 @@ def read_calls(registry: Registry) -> list[tuple[str, dict[str, Any]]]:
 
 
 def must_have_rows(registry: Registry, name: str) -> bool:
-    return registry.get(name).section not in MAY_BE_EMPTY_SECTIONS
+    return name not in VERDICT_TOOLS and registry.get(name).section not in MAY_BE_EMPTY_SECTIONS
 
 
 def needs_embedder(registry: Registry) -> bool:
