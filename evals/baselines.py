@@ -104,8 +104,17 @@ class DumpAgent(_ToolBaseline):
         return "\n\n".join(text for o in outcomes if (text := _render(o))) or ALWAYS_NO
 
 
+# tools whose first line is the computed answer (a summary, a count, a verdict): a first-row
+# baseline that read them would be the planner's arithmetic, not a naive table read
+_COMPUTED = frozenset(
+    {"summarize_labs", "count_encounters", "get_medication_changes", "check_drug_allergies"}
+    # ranked retrieval: its top passage measures search quality, not a naive table read
+    | {"search_leaflets", "search_notes"}
+)
+
+
 class FirstRowAgent(_ToolBaseline):
-    """The offline planner's choice of lookup, answered with the first row it returns."""
+    """The offline planner's choice of table, read unfiltered, answered with its first row."""
 
     def __init__(self, registry: Registry, db: Database, *, embedder: Any = None) -> None:
         super().__init__(registry, db, embedder=embedder)
@@ -116,7 +125,9 @@ class FirstRowAgent(_ToolBaseline):
     def calls(self, request: AgentRequest) -> list[ToolCall]:
         today = (request.now or dt.datetime.now(dt.UTC)).date()
         plan = self.planner.plan(request.question, request.history, today)
-        return [c for c in plan.calls if c.name not in _SKIP][:1]
+        chosen = [c for c in plan.calls if c.name not in _SKIP and c.name not in _COMPUTED][:1]
+        # the section's table as it stands (no filter the planner linked): a naive read
+        return [ToolCall(id=c.id, name=c.name, input={}) for c in chosen]
 
     def answer(self, outcomes: list[ToolOutcome]) -> str:
         for outcome in outcomes:

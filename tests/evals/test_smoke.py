@@ -72,7 +72,10 @@ def test_offline_eval_end_to_end(indexed_db, settings, monkeypatch, tmp_path):
             async for event in inner.run(request):
                 if mine and event.type == "done":
                     event = event.model_copy(
-                        update={"answer": f"Your latest result was {target.expected.value + 7:g}."}
+                        update={
+                            "answer": f"Your latest result was {target.expected.value + 7:g}.",
+                            "abstained": False,  # a confident (wrong) value, not an abstention
+                        }
                     )
                 yield event
 
