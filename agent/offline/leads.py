@@ -64,6 +64,40 @@ def _value(row: dict[str, Any]) -> str:
     return f"{shown} {unit if not unit.startswith('{') else ''}".strip()
 
 
+DATE_FIELDS = {
+    "medication": "authored_on",
+    "condition": "onset",
+    "immunization": "date",
+    "procedure": "performed",
+}
+ROW_NAME = {"medication": "name", "condition": "name", "immunization": "vaccine", "procedure": "name"}
+
+
+def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
+    """ "When was X first / last?": the row with the earliest or the latest date, cited."""
+    if topic.operation not in ("earliest", "last") or not rows:
+        return None
+    kind = rows[0].get("kind", "")
+    key = DATE_FIELDS.get(kind)
+    with_date = [r for r in rows if key and r.get(key)]
+    if not with_date:
+        return None
+    pick = min if topic.operation == "earliest" else max
+    r = pick(with_date, key=lambda row: str(row[key]))
+    word = "first" if topic.operation == "earliest" else "most recent"
+    verb = {
+        "medication": "prescribed",
+        "condition": "recorded",
+        "immunization": "given",
+        "procedure": "done",
+    }[kind]
+    n = f" ({len(with_date)} in all)" if len(with_date) > 1 else ""
+    return (
+        f"The {word} {r.get(ROW_NAME[kind]) or 'one'} was {verb} on {_day(r[key])} [{r['handle']}]{n}.",
+        False,
+    )
+
+
 def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lead | None:
     failed = [o for o in outcomes if not o.result.ok]
     if failed and len(failed) == len(outcomes):
@@ -107,6 +141,8 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             return (f"{v.record.capitalize()} has no active medications.", True)
         return (f"{v.you.capitalize()} {v.have} {len(active)} active medication(s)" + (f" and {len(rows) - len(active)} past one(s) listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if (lead := dated(topic, rows)) is not None:
+        return lead
     active = [r for r in rows if r.get("active")]
     if active:
         r = active[0]
@@ -151,6 +187,8 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         active = [r for r in rows if r.get("active")]
         return (f"{v.record.capitalize()} lists {len(active)} active condition(s)" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if (lead := dated(topic, rows)) is not None:
+        return lead
     active = [r for r in rows if r.get("active")]
     if active:
         r = active[0]
@@ -297,9 +335,10 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
                 return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
             if n_all:
                 return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
+            # every visit was searched: zero is the answer, not an abstention
             if topic.window is not None:
-                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", True)
-            return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", True)
+                return (f"No: 0 {word}{when}, and none earlier: I searched every visit in {v.record}.", False)
+            return (f"No: {v.record} has 0 {word}. I searched every visit.", False)
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
@@ -340,6 +379,8 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     given = [r for r in rows if r.get("given")]
     if topic.concept is None:
         return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", True)  # fmt: skip
+    if (lead := dated(topic, given)) is not None:
+        return lead
     if given:
         r = given[0]
         return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded)" if len(given) > 1 else "") + ".", False)  # fmt: skip
@@ -352,6 +393,8 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     rows = [r for r in _rows(outcomes) if r.get("kind") == "procedure"]
     if topic.concept is None:
         return None
+    if (lead := dated(topic, rows)) is not None:
+        return lead
     if rows:
         r = rows[0]
         return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip

@@ -203,6 +203,8 @@ class Vocabulary:
     """The record's own names per section, as `get_record_vocabulary` returned them."""
 
     names: dict[str, list[str]] = field(default_factory=dict)
+    _index: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False, compare=False)
+    _known: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_row(cls, row: dict | None) -> Vocabulary:
@@ -217,7 +219,9 @@ class Vocabulary:
         return cls(out)
 
     def index(self) -> dict[str, list[tuple[str, str]]]:
-        """word → [(section, record name)]."""
+        """word → [(section, record name)] (computed once per vocabulary: once per question)."""
+        if self._index is not None:
+            return self._index
         out: dict[str, list[tuple[str, str]]] = {}
         for section, names in self.names.items():
             for name in names:
@@ -225,7 +229,14 @@ class Vocabulary:
                     out.setdefault(w, [])
                     if (section, name) not in out[w]:
                         out[w].append((section, name))
+        self._index = out
         return out
+
+    def known_words(self) -> frozenset[str]:
+        """Every word of the record's names and of the lexicon: never "corrected" into another."""
+        if self._known is None:
+            self._known = frozenset(self.index()) | lexicon_words()
+        return self._known
 
     def phrases(self) -> list[tuple[str, str, str]]:
         """(section, record name, its words) for multi-word names of conditions, procedures,

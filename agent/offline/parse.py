@@ -41,7 +41,7 @@ INTENTS: tuple[Intent, ...] = (
         "profile",
         "get_patient_profile",
         _rx(
-            r"\b(who am i|my name|full name|date of birth|birth ?date|when was i born|how old|my age|"
+            r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
             r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
         ),
@@ -110,7 +110,8 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient)\b",
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
-            r"was i seen|been seen)\b",
+            r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
+            r"(appointment|consultation|check.?up))\b",
         ),
         (
             "When was my last visit?",

@@ -25,6 +25,7 @@ from agent.offline.parse import (
     _PERSONAL,
     INTENT_BY_NAME,
     INTENT_WORDS,
+    INTENTS,
     MAX_INTENTS,
     SCOPE_FILLER,
     STOP_WORDS,
@@ -34,7 +35,8 @@ from agent.offline.parse import (
     scoped_wording,
     specialty_in,
 )
-from agent.offline.request import Request, read_request
+from agent.offline.request import OPERATIONS, Request, read_request
+from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
 
@@ -295,7 +297,15 @@ RECORD_OPERATIONS = frozenset(
         "older_than_year",
     }
 )
+EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
 YEAR_AGO = re.compile(r"\b(than|compared (with|to)|versus|vs) (it was |they were )?(a|one|1) year ago\b")
+
+
+def planner_words() -> frozenset[str]:
+    """Every word the planner's rules read: operations, sections, fillers (for `respell`)."""
+    patterns = [p for _, p in OPERATIONS] + [p for i in INTENTS for p in i.patterns]
+    patterns += [EMERGENCY, INPATIENT, LAST_VISIT, CHANGE_WORDS, YEAR_AGO, _GENERAL_INFO]
+    return rule_words(patterns, (*STOP, *EXTRA_RULE_WORDS))
 
 
 SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
@@ -327,6 +337,23 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
                 continue
         kept.append(c)
     return Linking(kept, linking.unlinked)
+
+
+LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
+
+
+def date_operation(section: str, request: Request) -> str:
+    """What a question about one named thing asks: its first date, its latest date, or whether
+    it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
+    date for the rest."""
+    op = request.operation
+    if op == "earliest":
+        return "earliest"
+    if op == "when":
+        return "earliest" if section == "conditions" and not LAST_WORDS.search(request.text) else "last"
+    if op == "latest" and section in ("immunizations", "procedures") and LAST_WORDS.search(request.text):
+        return "last"
+    return "exists"
 
 
 def asked_about_range(text: str) -> str:
@@ -419,11 +446,13 @@ class Planner:
     def __init__(self, available: Sequence[str], embeddings: EmbeddingIntents | None = None) -> None:
         self.available = set(available)
         self.embeddings = embeddings
+        self.words = planner_words()
 
     def plan(
         self, question: str, history: Sequence[Turn], today: dt.date, vocab: Vocabulary | None = None
     ) -> Plan:
         vocab = vocab or Vocabulary()
+        question = respell(question, self.words, vocab.known_words())
         previous = history[-1] if history else None
         if previous is not None:
             follow = self._confirmation(question, previous) or self._named_earlier_slot(question, history)
@@ -438,6 +467,15 @@ class Planner:
             return self._slot_offer(question, today)
         linking = resolve(linking, intents, request.text)
         record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
+        if (
+            previous is not None
+            and request.follow_up
+            and not record_concepts
+            and not ({"appointments", "leaflets", "notes", "profile"} & set(intents))
+        ):
+            plan = self._follow_up(question, previous, today, vocab)
+            if plan is not None:
+                return plan
         if (
             intents != ["leaflets"]
             and self.embeddings is not None
@@ -600,7 +638,7 @@ class Planner:
                 elif own:
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
-                        topics.append(Topic(section, "exists", c, ids))
+                        topics.append(Topic(section, date_operation(section, request), c, ids))
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     status = "all" if request.history or window else "active"
@@ -614,7 +652,7 @@ class Planner:
                 if own:
                     for c in own:
                         ids = [call("get_conditions", {"status": "all", "query": q}) for q in c.queries]
-                        topics.append(Topic(section, "exists", c, ids))
+                        topics.append(Topic(section, date_operation(section, request), c, ids))
                 else:
                     status = "all" if request.history or window else "active"
                     topics.append(Topic(section, "list", None, [call("get_conditions", {"status": status})]))
@@ -686,13 +724,13 @@ class Planner:
             elif section == "immunizations":
                 c = own[0] if own else None
                 args = {"query": c.queries[0]} if c else {}
-                topics.append(Topic(section, "exists" if c else "list", c, [call("get_immunizations", args)]))
+                op_c = date_operation(section, request) if c else "list"
+                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)]))
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
-                topics.append(
-                    Topic(section, "exists" if c else "list", c, [call("get_procedures", args)], window)
-                )
+                op_c = date_operation(section, request) if c else "list"
+                topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
             elif section == "leaflets":
                 topics.append(Topic(section, "list", None, [call("search_leaflets", {"query": question})]))
             else:

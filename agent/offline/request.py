@@ -34,7 +34,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mean", r"\b(average|mean|typical)\b"),
         (
             "change",
-            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
+            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
         ),
         (
             "trend",
@@ -42,7 +42,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("count", r"\b(how many|number of|count|how often|times)\b"),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
-        ("earliest", r"\b(first|earliest|initial|very first|originally)\b"),
+        ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
         ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
         (
             "latest",
@@ -55,9 +55,11 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 FOLLOW_UP = re.compile(
-    r"^(and |what about |how about )|\b(that|this|it|those|these|the same)( one| result| value| reading| test)?\b|"
-    r"\b(the (first|second|last|previous) one)\b"
+    r"^(and |what about |how about )|\b(that|this|it|those|these|them|the same)( one| result| value| reading| test)?\b|"
+    r"\b(the (first|second|last|previous|latest|newest|oldest) one|which one|which of (them|those|these))\b|"
+    r"^(what|which) is the (latest|newest|most recent|first|earliest|last) (value|result|reading|one)\b"
 )
+FOLLOW_UP_MAX_WORDS = 12
 HISTORY_WORDS = re.compile(
     r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed)\b"
 )
@@ -87,6 +89,6 @@ def read_request(question: str, today: dt.date) -> Request:
         operation=operation_of(text),
         window=read_window(question, today),
         history=bool(HISTORY_WORDS.search(text)),
-        follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= 8,
+        follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
     )
