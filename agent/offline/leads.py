@@ -225,6 +225,18 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
     return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
 
 
+def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary row the question is about: the one whose name carries the words asked for
+    ("systolic" among a blood-pressure panel's parts), else the series with the most values."""
+    summaries = [r for r in rows if "count" in r] or rows
+    if topic.concept is not None:
+        words = [w for w in topic.concept.queries[0].lower().split() if len(w) >= 3]
+        named = [r for r in summaries if words and all(w in str(r.get("name", "")).lower() for w in words)]
+        if named:
+            return named[0]
+    return summaries[0]
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     name = topic.concept.name if topic.concept else "result"
@@ -249,7 +261,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
             False,
         )
-    s = rows[0]  # a summary row: the series with the most values
+    s = series_for(topic, rows)
     h = f" [{s['handle']}]"
     unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
     last, first = s["latest"], s["first"]
@@ -378,7 +390,7 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
     if topic.concept is None:
-        return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", True)  # fmt: skip
+        return (f"{len(given)} immunization(s) given are recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
     if (lead := dated(topic, given)) is not None:
         return lead
     if given:

@@ -52,7 +52,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_conditions",
         _rx(
             r"\b(conditions?|diagnos\w*|health problems?|problem list|problems|illness\w*|diseases?|"
-            r"medical history)\b",
+            r"medical history|dx|ddx|pmh|wrong with (me|them|him|her)|health issues?|medical issues?)\b",
             rf"\b(do i have|have i (ever )?had|was i diagnosed with|am i) .*\b({_CONDITION_WORDS})\b",
             rf"\b({_CONDITION_WORDS})\b",
         ),
@@ -68,7 +68,7 @@ INTENTS: tuple[Intent, ...] = (
         "medications",
         "get_medications",
         _rx(
-            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin)\b",
+            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin|rx)\b",
             r"\bam i (still |currently )?(on|taking)\b",
             r"\bwhat am i (on|taking)\b",
             rf"\b{_DRUG_SUFFIX}\b",
@@ -111,7 +111,9 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
-            r"(appointment|consultation|check.?up))\b",
+            r"(appointment|consultation|check.?up)|(go|come|came|went|gone) in|see (a|the) (doctor|gp|nurse)|"
+            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|(number of|how many|total|count of) "
+            r"(appointments|encounters|visits)|encounter count|visit count)\b",
         ),
         (
             "When was my last visit?",
@@ -209,7 +211,9 @@ _GENERAL_INFO = re.compile(
     r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
     r"information (about|on))\b"
 )
-_PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
+_PERSONAL = re.compile(
+    r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|pt|their|they|them|his|her|he|she|him)\b"
+)
 
 STOP_WORDS = frozenset(
     [

@@ -723,9 +723,9 @@ class Planner:
                     topics.append(Topic(section, "exists" if own else "list", own[0] if own else None, ids))
             elif section == "immunizations":
                 c = own[0] if own else None
-                args = {"query": c.queries[0]} if c else {}
+                args = {**({"query": c.queries[0]} if c else {}), **win}
                 op_c = date_operation(section, request) if c else "list"
-                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)]))
+                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)], window))
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}

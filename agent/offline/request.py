@@ -29,8 +29,8 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "range",
             r"\b(normal|abnormal|reference range|in range|out of range|within range|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
-        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst)\b"),
-        ("min", r"\b(lowest|minimum|min|lightest|best reading)\b"),
+        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
+        ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
         ("mean", r"\b(average|mean|typical)\b"),
         (
             "change",
