@@ -121,6 +121,16 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     rows = [r for r in _rows(outcomes) if r.get("kind") == "medication"]
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
+    if topic.operation == "changes_after":
+        started = [r for r in rows if r.get("change") == "started"]
+        name = topic.concept.name if topic.concept else "the diagnosis"
+        if not started:
+            return (
+                f"No prescription in {v.record} was started on or after {name} was first recorded.",
+                False,
+            )
+        first = _day(started[-1].get("date"))
+        return (f"{len(started)} prescription(s) were started on or after {name} was first recorded (earliest {first}):", False)  # fmt: skip
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]

@@ -68,7 +68,8 @@ INTENTS: tuple[Intent, ...] = (
         "medications",
         "get_medications",
         _rx(
-            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin|rx)\b",
+            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin|rx|"
+            r"given (for|to treat)|been given|treated (with|for)|treatments?|indications?)\b",
             r"\bam i (still |currently )?(on|taking)\b",
             r"\bwhat am i (on|taking)\b",
             rf"\b{_DRUG_SUFFIX}\b",

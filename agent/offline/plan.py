@@ -298,7 +298,10 @@ RECORD_OPERATIONS = frozenset(
     }
 )
 EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
-YEAR_AGO = re.compile(r"\b(than|compared (with|to)|versus|vs) (it was |they were )?(a|one|1) year ago\b")
+YEAR_AGO = re.compile(
+    r"\b(than|compared (with|to)|versus|vs)( it was| they were)? (a|one|1|12) ?(years?|yrs?|y|months?) "
+    r"(ago|back|before|earlier)\b"
+)
 
 
 def planner_words() -> frozenset[str]:
@@ -339,6 +342,7 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     return Linking(kept, linking.unlinked)
 
 
+AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
 
@@ -357,9 +361,12 @@ def date_operation(section: str, request: Request) -> str:
 
 
 def asked_about_range(text: str) -> str:
-    if re.search(r"\bever\b.*\b(outside|out of|abnormal)\b|\b(outside|out of)\b.*\bever\b", text):
+    if re.search(
+        r"\b(ever|any)\b.*\b(outside|out of|abnormal|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
+        text,
+    ):
         return "ever_outside"
-    if re.search(r"\b(above|high|higher|too high|elevated|raised)\b", text):
+    if re.search(r"\b(above|over|high|higher|too high|elevated|raised)\b", text):
         return "above"
     if re.search(r"\b(below|low|lower|too low)\b", text):
         return "below"
@@ -590,6 +597,8 @@ class Planner:
                 sections.append(s)
         # a stray section word should not add a section when a concept says what is asked:
         # "what meds for my diabetes" stays medications (the condition becomes the reason)
+        if "medications" in record_intents and concept_sections == ["conditions"]:
+            return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
         if concept_sections and len(sections) > 1:
             keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
             primary = record_intents[0] if record_intents else None
@@ -635,13 +644,25 @@ class Planner:
                             call_ids=[call("get_medication_changes", dict(win))],
                         )
                     )
+                elif (
+                    (reason := next((c for c in linking.concepts if c.section == "conditions"), None))
+                    and AFTER_ONSET.search(request.text)
+                    and {"get_conditions", "get_medication_changes"} <= self.available
+                ):
+                    # started on or after a diagnosis: the diagnosis's first onset, then the
+                    # prescriptions written from that day (phase two, `then_calls`)
+                    ids = [call("get_conditions", {"status": "all", "query": reason.queries[0]})]
+                    topics.append(Topic("conditions", "earliest", reason, ids))
+                    topics.append(Topic(section, "changes_after", reason, ["offline_then"]))
+                    then = "meds_after_onset"
                 elif own:
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
                         topics.append(Topic(section, date_operation(section, request), c, ids))
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
-                    status = "all" if request.history or window else "active"
+                    current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
+                    status = "all" if request.history or window or (reason and not current) else "active"
                     args: dict[str, Any] = {"status": status}
                     if reason is not None:
                         args["query"] = reason.queries[0]
@@ -649,6 +670,8 @@ class Planner:
                         Topic(section, "list", reason if reason else None, [call("get_medications", args)])
                     )
             elif section == "conditions":
+                if any(t.section == "medications" and t.concept is not None for t in topics):
+                    continue  # the condition is the medicines' reason (or start), already looked up
                 if own:
                     for c in own:
                         ids = [call("get_conditions", {"status": "all", "query": q}) for q in c.queries]
@@ -740,7 +763,20 @@ class Planner:
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
-        """Phase two: the notes written at the visit phase one found (by date, not similarity)."""
+        """Phase two: the notes written at the visit phase one found (by date, not similarity);
+        the prescriptions started from a diagnosis's first onset."""
+        if plan.then == "meds_after_onset":
+            onsets = [
+                str(r.get("onset"))[:10]
+                for o in outcomes
+                if o.call.name == "get_conditions" and o.result.ok
+                for r in o.result.rows
+                if r.get("onset")
+            ]
+            if not onsets:
+                return []
+            ident = next(t.call_ids[0] for t in plan.topics if t.operation == "changes_after")
+            return [ToolCall(ident, "get_medication_changes", {"since": min(onsets)})]
         if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
         for o in outcomes:
