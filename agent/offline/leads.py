@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
+
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
 from tools.render import fmt_num
@@ -324,7 +326,12 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     if op == "range":
         return (f"{v.Your} latest {name} is {at(last)}. No reference range is recorded with it and I have no typical range for this test.", False)  # fmt: skip
     if op == "older_than_year":
-        return (f"{v.Your} latest {name} is {at(last)}.", False)
+        if topic.today is None:
+            return (f"{v.Your} latest {name} is {at(last)}.", False)
+        cutoff = topic.today - relativedelta(years=1)
+        old = str(last["date"])[:10] < cutoff.isoformat()
+        verdict = "Yes, it is more than a year old" if old else "No, it is less than a year old"
+        return (f"{verdict}: {v.your} latest {name} is {at(last)}.", False)
     direction = s["direction"]
     trend = {"up": "went up", "down": "went down", "about the same": "stayed about the same", "single value": "has a single value"}[direction]  # fmt: skip
     return (f"{v.Your} {name}{when} {trend}: from {at(first)} to {at(last)} over {s['count']} results; lowest {at(s['lowest'])}, highest {at(s['highest'])}.", False)  # fmt: skip

@@ -9,6 +9,12 @@ from agent.intent import MEASURES
 from agent.text import normalise
 
 MAX_INTENTS = 3
+# asking the hospital for a person or a service, not the record for a fact
+SERVICE_QUESTION = (
+    r"\b(who (can|should|do) (i|we) (phone|call|ring|contact|speak to|talk to)|who to (phone|call|contact)|"
+    r"(phone|contact|telephone) number (for|of)|(questions|help|advice) (about|with) living with|"
+    r"(is there|do (we|you) have|have you got) (an? |any )?(hospital |patient )?(leaflet|booklet|information))\b"
+)
 # --------------------------------------------------------------------------------------------
 # Intents
 # --------------------------------------------------------------------------------------------
@@ -185,6 +191,7 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
             r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
+            SERVICE_QUESTION,
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient|her\b|his\b|their\b|she\b|he\b)",
         ),
         (
@@ -210,7 +217,7 @@ INTENT_BY_NAME = {i.name: i for i in INTENTS}
 _GENERAL_INFO = re.compile(
     r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|where (can|do|should) i park|"
     r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
-    r"information (about|on))\b"
+    r"information (about|on))\b|" + SERVICE_QUESTION
 )
 _PERSONAL = re.compile(
     r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|pt|their|they|them|his|her|he|she|him)\b"
@@ -533,6 +540,21 @@ _SOCIAL_TOPICS = re.compile(
     r"occupation|work(ing)?|housing|homeless\w*|income|socio.?economic|sexual\w*|orientation|"
     r"social (history|circumstances)|lives? with|living situation)\b"
 )
+
+
+_LEAFLET_ASK = re.compile(
+    r"^\s*(is there|are there|do (we|you) have|have (we|you) got|can i (get|have|see)|got)( an?| any)?"
+    r"( hospital| patient)?( information)? (leaflets?|booklets?|information|info)( (sheets?|leaflets?))?"
+    r"( (about|on|for|regarding|covering))?\s+",
+    re.I,
+)
+
+
+def leaflet_query(question: str) -> str:
+    """What to search the leaflets for: the topic, without "is there a hospital leaflet about"
+    (words every leaflet matches, which would let any passage through the relevance gate)."""
+    stripped = _LEAFLET_ASK.sub("", question, count=1).strip()
+    return stripped or question
 
 
 def notes_query(question: str) -> str:

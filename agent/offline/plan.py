@@ -31,6 +31,7 @@ from agent.offline.parse import (
     STOP_WORDS,
     _clean,
     keyword_scores,
+    leaflet_query,
     notes_query,
     scoped_wording,
     specialty_in,
@@ -299,7 +300,7 @@ RECORD_OPERATIONS = frozenset(
 )
 EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
 YEAR_AGO = re.compile(
-    r"\b(than|compared (with|to)|versus|vs)( it was| they were)? (a|one|1|12) ?(years?|yrs?|y|months?) "
+    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12) ?(years?|yrs?|y|months?) "
     r"(ago|back|before|earlier)\b"
 )
 
@@ -362,7 +363,7 @@ def date_operation(section: str, request: Request) -> str:
 
 def asked_about_range(text: str) -> str:
     if re.search(
-        r"\b(ever|any)\b.*\b(outside|out of|abnormal|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
+        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
         text,
     ):
         return "ever_outside"
@@ -385,6 +386,7 @@ class Topic:
     emergency: bool = False  # encounters: the question is about emergency visits
     inpatient: bool = False
     asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
+    today: dt.date | None = None  # "older than a year?" is measured from this day
 
 
 @dataclass
@@ -581,7 +583,7 @@ class Planner:
         is answered with what can be asked instead."""
         if "search_leaflets" not in self.available:
             return Plan("unknown", request=request, linking=linking)
-        call = ToolCall("offline_1", "search_leaflets", {"query": question})
+        call = ToolCall("offline_1", "search_leaflets", {"query": leaflet_query(question)})
         topic = Topic("leaflets", "list", call_ids=[call.id])
         return Plan("read", intents=["leaflets"], calls=[call], request=request, linking=linking, topics=[topic], leaflet_probe=True)  # fmt: skip
 
@@ -694,6 +696,7 @@ class Planner:
                         ids = [call("summarize_labs", {"query": query, **win})]
                         topic = Topic(section, op if computed else "trend", c, ids, window)
                         topic.asked = asked_about_range(request.text)
+                        topic.today = request.today
                         topics.append(topic)
                     else:
                         args = {"latest_only": not window, **({"query": query} if query else {}), **win}
@@ -755,7 +758,11 @@ class Planner:
                 op_c = date_operation(section, request) if c else "list"
                 topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
             elif section == "leaflets":
-                topics.append(Topic(section, "list", None, [call("search_leaflets", {"query": question})]))
+                topics.append(
+                    Topic(
+                        section, "list", None, [call("search_leaflets", {"query": leaflet_query(question)})]
+                    )
+                )
             else:
                 intent = INTENT_BY_NAME[section]
                 topics.append(Topic(section, "list", None, [call(intent.tool, {})]))

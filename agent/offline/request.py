@@ -23,11 +23,12 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "older_than_year",
-            r"\b(older than (a|one|1) year|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue)\b",
+            r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
+            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b",
         ),
         (
             "range",
-            r"\b(normal|abnormal|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormal|abnl|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
         ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
         ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
