@@ -52,7 +52,9 @@ HIDDEN_ROWS = "… more rows of the same not shown (ask for the whole list to se
 
 def focused(topic: Any) -> bool:
     """A topic that answers one fact (a concept asked about, or a computed value)."""
-    return (topic.concept is not None and topic.operation != "list") or topic.operation in (
+    if topic.operation in ("list", "changes_after", "changes", "conflict"):
+        return False
+    return topic.concept is not None or topic.operation in (
         "latest", "earliest", "when", "max", "min", "mean", "change", "trend", "range", "year_ago",
         "older_than_year",
     )  # fmt: skip

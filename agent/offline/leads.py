@@ -131,8 +131,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 f"No prescription in {v.record} was started on or after {name} was first recorded.",
                 False,
             )
-        first = _day(started[-1].get("date"))
-        return (f"{len(started)} prescription(s) were started on or after {name} was first recorded (earliest {first}):", False)  # fmt: skip
+        return (f"{len(started)} prescription(s) were started on or after {name} was first recorded:", False)
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]

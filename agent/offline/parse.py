@@ -9,6 +9,11 @@ from agent.intent import MEASURES
 from agent.text import normalise
 
 MAX_INTENTS = 3
+# why a medicine is prescribed: the record's reason, not a leaflet about the drug
+REASON_QUESTION = (
+    r"\b((prescribed|given|taking|take|on) (it |this |that )?for|why (am|is|are|was|were) .{1,40}\b"
+    r"(on|taking|prescribed|given))\b"
+)
 # asking the hospital for a person or a service, not the record for a fact
 SERVICE_QUESTION = (
     r"\b(who (can|should|do) (i|we) (phone|call|ring|contact|speak to|talk to)|who to (phone|call|contact)|"
@@ -75,7 +80,9 @@ INTENTS: tuple[Intent, ...] = (
         "get_medications",
         _rx(
             r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin|rx|"
-            r"given (for|to treat)|been given|treated (with|for)|treatments?|indications?)\b",
+            r"given (for|to treat)|been given|treated (with|for)|treatments?|indications?|"
+            r"(started|put) (me |them |him |her )?on)\b",
+            REASON_QUESTION,
             r"\bam i (still |currently )?(on|taking)\b",
             r"\bwhat am i (on|taking)\b",
             rf"\b{_DRUG_SUFFIX}\b",

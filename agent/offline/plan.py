@@ -27,6 +27,7 @@ from agent.offline.parse import (
     INTENT_WORDS,
     INTENTS,
     MAX_INTENTS,
+    REASON_QUESTION,
     SCOPE_FILLER,
     STOP_WORDS,
     _clean,
@@ -804,7 +805,9 @@ class Planner:
             return []
         personal = bool(_PERSONAL.search(_clean(question)))
         record = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].record}
-        if "leaflets" in scores and (not personal or not record or _GENERAL_INFO.search(_clean(question))):
+        general = _GENERAL_INFO.search(_clean(question))
+        reason = re.search(REASON_QUESTION, _clean(question))
+        if "leaflets" in scores and ((not personal and not reason) or not record or general):
             return ["leaflets"]
         if "find_slots" in record and (
             "appointments" not in record or re.search(r"\bbook\b", _clean(question))
