@@ -236,11 +236,18 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
     return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
 
 
+BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the panel's components
+
+
 def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The summary row the question is about: the one whose name carries the words asked for
     ("systolic" among a blood-pressure panel's parts), else the series with the most values."""
     summaries = [r for r in rows if "count" in r] or rows
     if topic.concept is not None:
+        query = topic.concept.queries[0].lower()
+        part = next((code for word, code in BP_PARTS.items() if word in query), None)
+        if part and (coded := [r for r in summaries if str(r.get("code")) == part]):
+            return coded[0]
         words = [w for w in topic.concept.queries[0].lower().split() if len(w) >= 3]
         named = [r for r in summaries if words and all(w in str(r.get("name", "")).lower() for w in words)]
         if named:

@@ -125,7 +125,7 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
-            r"(appointment|consultation|check.?up)|(go|come|came|went|gone) in|see (a|the) (doctor|gp|nurse)|"
+            r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
             r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|(number of|how many|total|count of) "
             r"(appointments|encounters|visits)|encounter count|visit count)\b",
         ),
