@@ -129,9 +129,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
         limit = FOCUSED_ROWS if focused(topic) else None
         keep = set(_HANDLE.findall(lead[0])) if lead else set()
-        blocks += [
-            _block(o, limit=limit, keep=keep, started=topic.operation == "changes_after") for o in shown
-        ]
+        drop = ROW_FILTERS.get(topic.operation)
+        blocks += [_block(o, limit=limit, keep=keep, drop=drop) for o in shown]
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
@@ -194,17 +193,24 @@ def _block(
     *,
     limit: int | None = None,
     keep: set[str] | frozenset[str] = frozenset(),
-    started: bool = False,
+    drop: re.Pattern[str] | None = None,
 ) -> str:
     result = outcome.result
     if not result.ok:
         return f"That lookup did not work: {for_people(result.text) or 'please try again.'}"
     text = result.text
-    if started:  # prescriptions started from a date: the stopped ones are not the answer
-        text = "\n".join(
-            line for line in text.splitlines() if not re.match(r"^\[[A-Z]{1,2}\d+\]\s*stopped ", line.strip())
-        )
+    if drop is not None:  # cited rows that are not the answer to this topic
+        text = "\n".join(line for line in text.splitlines() if not drop.match(line.strip()))
     return render_result(text, limit=limit, keep=keep)
+
+
+# per topic operation: the cited rows its answer leaves out
+ROW_FILTERS = {
+    # prescriptions started from a date: the stopped ones are not the answer
+    "changes_after": re.compile(r"^\[[A-Z]{1,2}\d+\]\s*stopped "),
+    # diagnoses over the years: findings and situations are not diagnoses
+    "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))"),
+}
 
 
 SAME_TEST_HEADING = "Other results of the same test, newest first:"

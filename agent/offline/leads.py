@@ -194,6 +194,11 @@ def _conflicts(outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
 
 def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "condition"]
+    if topic.operation == "diagnoses":
+        names = {str(r.get("name")) for r in rows if "(disorder)" in str(r.get("name"))}
+        if not names:
+            return (f"{v.record.capitalize()} has no diagnoses (disorders), past or present.", False)
+        return (f"{v.Your} diagnoses over the years (disorders, past and present; findings and situations are not shown):", False)  # fmt: skip
     if topic.concept is None:
         active = [r for r in rows if r.get("active")]
         return (f"{v.record.capitalize()} lists {len(active)} active condition(s)" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip

@@ -187,7 +187,7 @@ INTENTS: tuple[Intent, ...] = (
         "search_notes",
         _rx(
             r"\b(notes?|what did (the|my) (doctor|nurse|clinician|gp|physician) (say|write|note|mention)|"
-            r"documented|wrote|written down)\b"
+            r"what (was|is|got) documented|wrote|written down)\b"
         ),
         ("What did the doctor write at my last visit?", "Search my notes for back pain"),
     ),

@@ -37,7 +37,7 @@ from agent.offline.parse import (
     scoped_wording,
     specialty_in,
 )
-from agent.offline.request import OPERATIONS, Request, read_request
+from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request, read_request
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
@@ -309,7 +309,16 @@ YEAR_AGO = re.compile(
 def planner_words() -> frozenset[str]:
     """Every word the planner's rules read: operations, sections, fillers (for `respell`)."""
     patterns = [p for _, p in OPERATIONS] + [p for i in INTENTS for p in i.patterns]
-    patterns += [EMERGENCY, INPATIENT, LAST_VISIT, CHANGE_WORDS, YEAR_AGO, _GENERAL_INFO]
+    patterns += [
+        EMERGENCY,
+        INPATIENT,
+        LAST_VISIT,
+        CHANGE_WORDS,
+        YEAR_AGO,
+        _GENERAL_INFO,
+        HISTORY_WORDS,
+        FOLLOW_UP,
+    ]
     return rule_words(patterns, (*STOP, *EXTRA_RULE_WORDS))
 
 
@@ -681,7 +690,9 @@ class Planner:
                         topics.append(Topic(section, date_operation(section, request), c, ids))
                 else:
                     status = "all" if request.history or window else "active"
-                    topics.append(Topic(section, "list", None, [call("get_conditions", {"status": status})]))
+                    diagnoses = status == "all" and re.search(r"\b(diagnos\w*|dx|pmh)\b", request.text)
+                    ids = [call("get_conditions", {"status": status})]
+                    topics.append(Topic(section, "diagnoses" if diagnoses else "list", None, ids))
             elif section == "labs":
                 lab_concepts = own or [None]
                 for c in lab_concepts[:2]:

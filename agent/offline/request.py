@@ -62,7 +62,8 @@ FOLLOW_UP = re.compile(
 )
 FOLLOW_UP_MAX_WORDS = 12
 HISTORY_WORDS = re.compile(
-    r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed)\b"
+    r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
+    r"over the years|incl|including|inactive)\b"
 )
 
 
