@@ -325,12 +325,23 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
     return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
 
 
+@lru_cache(maxsize=1)
+def _lab_phrases() -> dict[str, tuple[frozenset[str], ...]]:
+    """Lexicon lab term → the word sets of its phrases (built once)."""
+    return {
+        t.name: tuple(frozenset(normalise(p).split()) for p in (*t.said, t.name.lower()) if len(p) >= 3)
+        for t in load_lexicon().terms
+        if t.section == "labs"
+    }
+
+
 def _names_lab(display: str, entry: _Entry) -> bool:
     """Whether a record lab name is one the lexicon term names (all words of one of its phrases)."""
     own = set(normalise(display).replace("/", " ").split())
-    term = next((t for t in load_lexicon().terms if t.section == "labs" and t.name == entry.name), None)
-    phrases = (*term.said, term.name.lower()) if term else (entry.query.lower(),)
-    return any(len(p) >= 3 and set(normalise(p).split()) <= own for p in phrases)
+    phrases = _lab_phrases().get(entry.name)
+    if phrases is None:
+        phrases = (frozenset(normalise(entry.query.lower()).split()),) if len(entry.query) >= 3 else ()
+    return any(p <= own for p in phrases)
 
 
 def _ingredient_query(display: str, entry: _Entry) -> str:
