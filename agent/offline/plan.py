@@ -17,7 +17,7 @@ from dateutil.relativedelta import relativedelta
 
 from agent.base import Turn
 from agent.execution import ToolCall, ToolOutcome
-from agent.intent import asks_to_cancel
+from agent.intent import asks_to_book, asks_to_cancel
 from agent.offline.embedding import EmbeddingIntents
 from agent.offline.link import Concept, Linking, Vocabulary, link
 from agent.offline.parse import (
@@ -310,6 +310,8 @@ def planner_words() -> frozenset[str]:
     """Every word the planner's rules read: operations, sections, fillers (for `respell`)."""
     patterns = [p for _, p in OPERATIONS] + [p for i in INTENTS for p in i.patterns]
     patterns += [
+        HOW_TO,
+        RECORD_FACT,
         EMERGENCY,
         INPATIENT,
         LAST_VISIT,
@@ -351,6 +353,27 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
                 continue
         kept.append(c)
     return Linking(kept, linking.unlinked)
+
+
+# the mood of a question about how things are done (instructions, permissions, places,
+# people to ask), as opposed to a question about what the record holds
+HOW_TO = re.compile(
+    r"\b(how (do|does|should|can|soon)|how (long|much) (does|is|will|should|would|can)|what (should|do|can|must) (i|we|they) (do|bring|pack|take|wear|"
+    r"eat|drink|expect|need)|what happens (when|if|on|at|after|before|during)|where (can|do|should|is|are|will)|"
+    r"(is|are) there (any |a |an )?(help|support|service|way|wifi|somewhere|anywhere|anyone|limit)|"
+    r"who (do|should|can|will) (i|we)|who (organises|arranges|looks after|sorts)|"
+    r"(can|may|could) (i|we|my|children|kids|visitors|family|someone|somebody|relatives)\b|"
+    r"(am i|are \w+|is \w+) allowed|do (i|we) need to|should (i|we)|will (i|we) (need|have to|be able))"
+)
+# words that ask the record for a fact, whatever the mood ("can I see my latest A1C?")
+RECORD_FACT = re.compile(
+    r"\b(latest|last|most recent|results?|values?|levels?|readings?|history|ever|prescribed|diagnosed|"
+    r"record|chart|file|mention\w*|documented|noted|my (doctor|gp) (say|said|write|wrote))\b"
+)
+
+
+def how_to(text: str) -> bool:
+    return bool(HOW_TO.search(text)) and not RECORD_FACT.search(text)
 
 
 AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
@@ -482,6 +505,18 @@ class Planner:
         request = read_request(question, today)
         linking = link(request.text, vocab, STOP)
         intents = self._wording_intents(question, linking)
+        if (
+            how_to(request.text)
+            and not asks_to_book(question)
+            and "search_leaflets" in self.available
+            and not request.follow_up
+        ):
+            # how things are done here ("what should I bring for my MRI?"): the leaflet corpus
+            # decides by its relevance gate; the record answers only when no leaflet is relevant
+            probe = self._leaflet_probe(question, request, linking)
+            rest = [i for i in intents if i not in ("find_slots", "leaflets")]
+            probe.fallback = self._read_plan(rest, question, request, resolve(linking, rest, request.text))
+            return probe
         if "find_slots" in intents:
             return self._slot_offer(question, today)
         linking = resolve(linking, intents, request.text)

@@ -98,17 +98,23 @@ def paraphrase_command(
 
 @eval_app.command("hospital")
 def hospital_command(
+    part: str = typer.Option("all", "--part", help="main | holdout | all"),
     out: Path | None = typer.Option(None, "--out", help="Write every answer here (JSONL)."),
 ) -> None:
     """The frozen hospital-information questions: how many reach the leaflet search and cite a leaflet."""
+    from evals.paraphrase.hospital import PARTS as HOSPITAL_PARTS
     from evals.paraphrase.hospital import HospitalQuestionsError, ask_all, load_questions
+
+    files = list(HOSPITAL_PARTS.values()) if part == "all" else [HOSPITAL_PARTS.get(part)]
+    if None in files:
+        raise fail("--part must be main, holdout or all")
 
     settings = get_settings()
     db = open_database(settings)
     now = reference_now()
     try:
         try:
-            questions = load_questions()
+            questions = [q for path in files if path is not None for q in load_questions(path)]
         except HospitalQuestionsError as exc:
             raise fail(str(exc)) from exc
         patient = _records(db, 1, now)[0].patient.patient_id

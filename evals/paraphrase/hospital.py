@@ -23,7 +23,11 @@ from agent.base import AgentRequest
 from agent.events import DoneEvent, ErrorEvent, ToolCallEvent
 from tools.scope import PatientScope
 
-QUESTIONS_FILE = Path(__file__).resolve().parents[1] / "data" / "hospital_questions.yaml"
+DATA = Path(__file__).resolve().parents[1] / "data"
+QUESTIONS_FILE = DATA / "hospital_questions.yaml"
+# "main": written before the routing change and measured on before and after it; "holdout":
+# written after the first measurement, before the change, never looked at while changing it
+PARTS = {"main": QUESTIONS_FILE, "holdout": DATA / "hospital_questions_holdout.yaml"}
 FORMAT = "chartside.hospital-questions/1"
 _LEAFLET_HANDLE = re.compile(r"\[K\d+\]")
 
