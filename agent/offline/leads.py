@@ -155,9 +155,19 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     if (lead := dated(topic, rows)) is not None:
         return lead
     active = [r for r in rows if r.get("active")]
+    if active and c.kind == "class" and len({r["name"] for r in active}) > 1:
+        # a class ("inhalers", "statins"): every active member, each cited
+        named = "; ".join(
+            f"{r['name']}, prescribed {_day(r.get('authored_on'))} [{r['handle']}]" for r in active
+        )
+        return (f"Yes. {len(active)} active prescriptions are {c.name}: {named}.", False)
     if active:
         r = active[0]
-        more = f" (and {len(active) - 1} more active prescription(s) of it)" if len(active) > 1 else ""
+        more = (
+            f" (and {len(active) - 1} more active prescription(s) of the same drug)"
+            if len(active) > 1
+            else ""
+        )
         return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
     if rows:
         r = rows[0]
