@@ -511,7 +511,7 @@ class Planner:
             and "search_leaflets" in self.available
             and not request.follow_up
         ):
-            # how things are done here ("what should I bring for my MRI?"): the leaflet corpus
+            # how things are done here (what to bring, how to prepare, where to go): the leaflet corpus
             # decides by its relevance gate; the record answers only when no leaflet is relevant
             probe = self._leaflet_probe(question, request, linking)
             rest = [i for i in intents if i not in ("find_slots", "leaflets")]
