@@ -9,7 +9,7 @@ from typing import Any
 from agent.background import BACKGROUND_HEADING
 from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
-from agent.offline.leads import Voice, lead_for
+from agent.offline.leads import Voice, lead_for, outside_reference
 from agent.offline.plan import Plan
 from agent.scoping import ScopeUse
 from tools.registry import Registry
@@ -193,23 +193,25 @@ def _block(
     *,
     limit: int | None = None,
     keep: set[str] | frozenset[str] = frozenset(),
-    drop: re.Pattern[str] | None = None,
+    drop: Any = None,
 ) -> str:
     result = outcome.result
     if not result.ok:
         return f"That lookup did not work: {for_people(result.text) or 'please try again.'}"
     text = result.text
     if drop is not None:  # cited rows that are not the answer to this topic
-        text = "\n".join(line for line in text.splitlines() if not drop.match(line.strip()))
+        text = "\n".join(line for line in text.splitlines() if not drop(line.strip()))
     return render_result(text, limit=limit, keep=keep)
 
 
 # per topic operation: the cited rows its answer leaves out
 ROW_FILTERS = {
     # prescriptions started from a date: the stopped ones are not the answer
-    "changes_after": re.compile(r"^\[[A-Z]{1,2}\d+\]\s*stopped "),
+    "changes_after": re.compile(r"^\[[A-Z]{1,2}\d+\]\s*stopped ").match,
     # diagnoses over the years: findings and situations are not diagnoses
-    "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))"),
+    "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))").match,
+    # abnormal results: the cited rows inside their range (or without one) are not the answer
+    "out_of_range": lambda line: bool(_CITED_LINE.match(line)) and not outside_reference(line),
 }
 
 

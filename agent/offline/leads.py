@@ -10,13 +10,17 @@ nothing in the window), the `done` event's marker that evaluators read (issue 15
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
+from agent.text import normalise
 from tools.render import fmt_num
 
 Lead = tuple[str, bool]
@@ -112,6 +116,8 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "allergies": _allergies,
         "immunizations": _immunizations,
         "procedures": _procedures,
+        "profile": _profile,
+        "appointments": _appointments,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -154,6 +160,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     c = topic.concept
     if (lead := dated(topic, rows)) is not None:
         return lead
+    if topic.operation == "detail" and rows:
+        r = next((r for r in rows if r.get("active")), rows[0])
+        dosage = r.get("dosage") or "no dosage instructions recorded"
+        by = f"; prescribed by {r['requester']}" if r.get("requester") else "; prescriber not recorded"
+        state = "active" if r.get("active") else "not active"
+        return (f"{r['name']} ({state}): dosage {dosage}{by} [{r['handle']}].", False)
     active = [r for r in rows if r.get("active")]
     if active and c.kind == "class" and len({r["name"] for r in active}) > 1:
         # a class ("inhalers", "statins"): every active member, each cited
@@ -254,6 +266,33 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
 BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the panel's components
 
 
+_REFERENCE = re.compile(r"(-?\d+(?:\.\d+)?)(?: [^\s(]+)? \(reference (-?[\d.]+|…)–(-?[\d.]+|…)\)")
+
+
+def outside_reference(line: str) -> bool | None:
+    """Whether a result line's value lies outside the reference range printed with it (None:
+    no range on the line). Only the lab's own range counts here, never a typical one."""
+    m = _REFERENCE.search(line)
+    if m is None:
+        return None
+    value, low, high = float(m.group(1)), m.group(2), m.group(3)
+    return (low != "…" and value < float(low)) or (high != "…" and value > float(high))
+
+
+def _out_of_range(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    lines = [line for o in outcomes if o.result.ok for line in o.result.text.splitlines()]
+    ranged = [line for line in lines if outside_reference(line) is not None]
+    outside = [line for line in ranged if outside_reference(line)]
+    if not ranged:
+        return (f"None of {v.your} latest results has a reference range recorded with it, so I cannot say which are outside it.", True)  # fmt: skip
+    if not outside:
+        return (f"None of {v.your} latest results is outside the reference range recorded with it.", False)
+    return (
+        f"{len(outside)} of {v.your} latest results are outside the reference range recorded with them:",
+        False,
+    )
+
+
 def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The summary row the question is about: the one whose name carries the words asked for
     ("systolic" among a blood-pressure panel's parts), else the series with the most values."""
@@ -271,6 +310,8 @@ def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.operation == "out_of_range":
+        return _out_of_range(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
@@ -451,3 +492,61 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)
+
+
+# --- profile, appointments ----------------------------------------------------------------------
+
+_ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_NAME_TOKEN = re.compile(r"\b([a-z]+\d+)\b")  # Synthea-style names carry digits ("allen278")
+
+
+def _stated_birth(text: str) -> str | None:
+    """A birth date the question states ("born 28 August 2000", "dob 2000-08-28"), ISO, or None."""
+    if m := _ISO_DAY.search(text):
+        return m.group(1)
+    m = re.search(r"\b(\d{1,2} [a-z]+ (19|20)\d\d|[a-z]+ \d{1,2}(st|nd|rd|th)? (19|20)\d\d)\b", text)
+    if not m:
+        return None
+    try:
+        return date_parser.parse(m.group(1)).date().isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _profile(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """Date of birth and age first; an identity check ("am I down as X born D?") answered yes/no."""
+    row = next((r for r in _rows(outcomes) if r.get("kind") == "patient"), None)
+    if row is None:
+        return None
+    name, birth = str(row.get("name") or ""), _day(row.get("birth_date"))
+    h = f" [{row['handle']}]"
+    stated_birth = _stated_birth(topic.question)
+    stated_names = _NAME_TOKEN.findall(topic.question)
+    if stated_birth or stated_names:
+        own = normalise(name)
+        wrong = [n for n in stated_names if n not in own.split()]
+        if stated_birth and stated_birth != birth:
+            wrong.append(f"born {stated_birth}")
+        if wrong:
+            return (
+                f"No: the record is for {name}, born {birth}{h}; it does not match {', '.join(wrong)}.",
+                False,
+            )
+        return (f"Yes: the record is for {name}, born {birth}{h}.", False)
+    age = f", age {row['age']}" if row.get("age") is not None else ""
+    return (f"{v.Your} date of birth is {birth}{age}{h}.", False)
+
+
+def _appointments(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "appointment"]
+    today = (topic.today or dt.date.min).isoformat()
+    upcoming = [
+        r
+        for r in rows
+        if str(r.get("starts_at") or "")[:10] >= today and r.get("status") not in ("cancelled",)
+    ]
+    if not upcoming:
+        return (f"No: {v.record} has no upcoming appointments booked.", False)
+    r = min(upcoming, key=lambda row: str(row.get("starts_at")))
+    more = f" ({len(upcoming)} upcoming in all)" if len(upcoming) > 1 else ""
+    return (f"Yes. {v.Your} next appointment is on {_day(r.get('starts_at'))}: {r.get('department')} [{r['handle']}]{more}.", False)  # fmt: skip

@@ -53,6 +53,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_patient_profile",
         _rx(
             r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
+            r"down as|registered as|on file as|(am i|is this|is the patient|are they) \w+\d+|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
             r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
         ),
@@ -167,7 +168,9 @@ INTENTS: tuple[Intent, ...] = (
         "list_appointments",
         _rx(
             r"\b(my (upcoming |next |booked |scheduled |future )?appointments?|when is my (next )?appointment|"
-            r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?)\b"
+            r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?|"
+            r"(next|am i|are they|is she|is he) booked|booked in|anything (booked|coming up|scheduled)|"
+            r"upcoming|next (appointment|visit|booking))\b"
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),

@@ -376,6 +376,10 @@ def how_to(text: str) -> bool:
     return bool(HOW_TO.search(text)) and not RECORD_FACT.search(text)
 
 
+DETAIL_WORDS = re.compile(
+    r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
+    r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
+)
 AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
@@ -420,6 +424,7 @@ class Topic:
     inpatient: bool = False
     asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
     today: dt.date | None = None  # "older than a year?" is measured from this day
+    question: str = ""  # the question's own words (identity checks compare them with the record)
 
 
 @dataclass
@@ -705,7 +710,10 @@ class Planner:
                 elif own:
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
-                        topics.append(Topic(section, date_operation(section, request), c, ids))
+                        detail = DETAIL_WORDS.search(request.text)
+                        topics.append(
+                            Topic(section, "detail" if detail else date_operation(section, request), c, ids)
+                        )
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
@@ -729,6 +737,11 @@ class Planner:
                     ids = [call("get_conditions", {"status": status})]
                     topics.append(Topic(section, "diagnoses" if diagnoses else "list", None, ids))
             elif section == "labs":
+                if not own and op == "range" and "get_labs" in self.available:
+                    # which results are abnormal: the newest of each test against its own range
+                    ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
+                    topics.append(Topic(section, "out_of_range", None, ids))
+                    continue
                 lab_concepts = own or [None]
                 for c in lab_concepts[:2]:
                     query = c.queries[0] if c else None
@@ -812,7 +825,9 @@ class Planner:
                 )
             else:
                 intent = INTENT_BY_NAME[section]
-                topics.append(Topic(section, "list", None, [call(intent.tool, {})]))
+                topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)
+                topic.today = request.today
+                topics.append(topic)
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 

@@ -39,7 +39,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "trend",
-            r"\b(trends?|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"\b(trends?|trending|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         ("count", r"\b(how many|number of|count|how often|times)\b"),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
