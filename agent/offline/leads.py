@@ -142,7 +142,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]
         return (f"{len(started)} prescription(s) started and {len(stopped)} stopped{_when(topic)}.", False)
-    if topic.operation != "exists" or topic.concept is None:
+    if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
             if not rows:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -37,7 +37,7 @@ from agent.offline.parse import (
     scoped_wording,
     specialty_in,
 )
-from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request, read_request
+from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request, operation_of, read_request
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
@@ -306,6 +306,19 @@ YEAR_AGO = re.compile(
 )
 
 
+def without_concept_words(request: Request, linking: Linking) -> Request:
+    """The operation read again without the words that named a concept: "white blood cell
+    count" or "platelet count" is a test, not a request to count."""
+    text = f" {request.text} "
+    for c in linking.concepts:
+        if " " in c.said or len(c.said) > 3:
+            text = text.replace(f" {c.said} ", " ")
+    operation = operation_of(text.strip()) if text.strip() else request.operation
+    if operation == request.operation or operation == "list":
+        return request
+    return replace(request, operation=operation)
+
+
 def planner_words() -> frozenset[str]:
     """Every word the planner's rules read: operations, sections, fillers (for `respell`)."""
     patterns = [p for _, p in OPERATIONS] + [p for i in INTENTS for p in i.patterns]
@@ -526,11 +539,13 @@ class Planner:
             return self._slot_offer(question, today)
         linking = resolve(linking, intents, request.text)
         record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
+        request = without_concept_words(request, linking)
         if (
             previous is not None
             and request.follow_up
             and not record_concepts
-            and not ({"appointments", "leaflets", "notes", "profile"} & set(intents))
+            and not ({"appointments", "notes", "profile"} & set(intents))
+            and not _GENERAL_INFO.search(request.text)
         ):
             plan = self._follow_up(question, previous, today, vocab)
             if plan is not None:
