@@ -85,6 +85,9 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
         return None
     kind = rows[0].get("kind", "")
     key = DATE_FIELDS.get(kind)
+    named = set(topic.concept.record_names) if topic.concept and kind == "condition" else set()
+    if named and any(r.get("name") in named for r in rows):  # "diabetes" is not "prediabetes"
+        rows = [r for r in rows if r.get("name") in named]
     with_date = [r for r in rows if key and r.get(key)]
     if not with_date:
         return None
@@ -420,7 +423,7 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             )
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
             if n_all and topic.window is not None and topic.window.soft:
-                recent = f"{n_win} of them recently" if n_win else "none of them in the last 3 years"
+                recent = f"{n_win} of them recently" if n_win else "none of them in the last three years"
                 return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
             if n_win:
                 return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)

@@ -850,12 +850,14 @@ class Planner:
         """Phase two: the notes written at the visit phase one found (by date, not similarity);
         the prescriptions started from a diagnosis's first onset."""
         if plan.then == "meds_after_onset":
+            topic = next(t for t in plan.topics if t.operation == "changes_after")
+            named = set(topic.concept.record_names) if topic.concept else set()
             onsets = [
                 str(r.get("onset"))[:10]
                 for o in outcomes
                 if o.call.name == "get_conditions" and o.result.ok
                 for r in o.result.rows
-                if r.get("onset")
+                if r.get("onset") and (not named or r.get("name") in named)
             ]
             if not onsets:
                 return []

@@ -41,7 +41,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "trend",
             r"\b(trends?|trending|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
-        ("count", r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b"),
+        (
+            "count",
+            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b",
+        ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
         ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
