@@ -83,7 +83,8 @@ def test_medicines_after_a_diagnosis_read_the_onset_first_then_the_prescriptions
     p = plan("What meds was I started on after my viral sinusitis diagnosis?")
     assert [c.name for c in p.calls] == ["get_conditions"]
     assert p.then == "meds_after_onset"
-    onset = ToolResult(text="x", rows=[{"kind": "condition", "onset": "2021-02-04T10:00:00Z"}], total=1)
+    row = {"kind": "condition", "name": "Viral sinusitis (disorder)", "onset": "2021-02-04T10:00:00Z"}
+    onset = ToolResult(text="x", rows=[row], total=1)
     then = Planner(ALL_TOOLS).then_calls(p, [ToolOutcome(p.calls[0], onset, 1.0)])
     assert [(c.name, c.input) for c in then] == [("get_medication_changes", {"since": "2021-02-04"})]
 
