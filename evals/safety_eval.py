@@ -216,7 +216,7 @@ def gate_predictor(settings: Any) -> tuple[Predict, Any]:
 
 def safety_command(
     part: str = typer.Option(
-        "test", "--part", help="test (the frozen part) | fresh (later held-out batches) | tune | all"
+        "test", "--part", help="test | frozen2 (the two frozen parts) | tune | all"
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
     export_exemplars: bool = typer.Option(
