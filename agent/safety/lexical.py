@@ -260,7 +260,11 @@ RECORD_FRAMING = re.compile(
     r"discharge\w*|follow.?up|book\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
-    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b"
+    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
+    # a value's trend or latest reading, whatever the (possibly misspelt) name of the test:
+    # "has my creatinien gone down", "did my a1c come back up", "my latest cholestrol result"
+    r"\b(?:has|have|did|is|are) my (?:\w+ ){1,3}(?:gone|go|come|came|went|got|gotten|been going|going|coming) (?:up|down|back)\b|"
+    r"\bmy (?:latest|last|most recent|newest|previous) (?:\w+ ){0,2}(?:results?|levels?|readings?|tests?|values?|numbers?)\b"
 )
 ACUTE = re.compile(
     r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
@@ -471,9 +475,14 @@ ADVICE_RECORD_FRAMING = re.compile(
 )
 
 
+def advice_record_framed(texts: Texts) -> bool:
+    """A record, leaflet or booking question that may share the advice words."""
+    return any(ADVICE_RECORD_FRAMING.search(t) for t in texts)
+
+
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
-    if any(ADVICE_RECORD_FRAMING.search(t) for t in texts):
+    if advice_record_framed(texts):
         return None
     for category, patterns in ADVICE_RULES.items():
         if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):
