@@ -47,7 +47,13 @@ from agent.safety.classifier import (
     advice_classifier,
     emergency_classifier,
 )
-from agent.safety.lexical import advice_record_framed, framing, lexical_advice, lexical_emergency
+from agent.safety.lexical import (
+    advice_record_framed,
+    framing,
+    lexical_advice,
+    lexical_emergency,
+    record_question,
+)
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.shared import shared
@@ -90,6 +96,7 @@ class Evidence:
     lexical_advice: str | None
     record_framed: bool  # framed as a record/leaflet/booking question, nothing happening now
     advice_framed: bool  # `ADVICE_RECORD_FRAMING`
+    record_question: bool  # shaped as a question about the record (`RECORD_QUESTION`)
     semantic: SemanticScores | None  # None: no vector/index, a clinician, or small talk
     exemplar_hit: str | None = None  # the nearest-exemplar emergency detector's category
     emergency_logit: float | None = None
@@ -120,6 +127,7 @@ def evidence(
         lexical_advice=advice,
         record_framed=frame.record and not frame.acute,
         advice_framed=advice_record_framed(texts),
+        record_question=record_question(texts),
         semantic=scores,
         exemplar_hit=None
         if scores is None
@@ -127,6 +135,34 @@ def evidence(
         emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
         advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
     )
+
+
+def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str] | None:
+    """(category, source) when the semantic side (exemplars or classifier) finds an emergency."""
+    s = e.semantic
+    if s is None or e.suppressed or e.record_framed:
+        return None
+    if e.exemplar_hit is not None:
+        return e.exemplar_hit, "semantic"
+    nearest, category = s.best.get("emergency", (-1.0, "emergency"))
+    # off the map (a poem, the weather): a linear score extrapolates wildly far from every
+    # exemplar, so the classifier speaks only near some emergency exemplar
+    if (
+        e.emergency_logit is not None
+        and nearest >= op.emergency_floor
+        and e.emergency_logit >= op.emergency_threshold
+    ):
+        return category, "classifier"
+    return None
+
+
+def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
+    """The advice category when the advice classifier fires (never on a record-shaped question)."""
+    s = e.semantic
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question:
+        return None
+    nearest, category = s.best.get("advice", (-1.0, "advice"))
+    return category if nearest >= op.advice_floor and e.advice_logit >= op.advice_threshold else None
 
 
 def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
@@ -137,25 +173,14 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
         # a question shaped as a request for advice ("is my heart ok?") is one, even when it
         # sits near emergency exemplars; "should I go to the ER" still defers to the detector
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
-    s = e.semantic
-    if s is not None and not e.suppressed and not e.record_framed:
-        if e.exemplar_hit is not None:
-            return Verdict("emergency", e.exemplar_hit, EMERGENCY_REPLY, "semantic")
-        nearest, near_category = s.best.get("emergency", (-1.0, "emergency"))
-        # off the map (a poem, the weather): a linear score extrapolates wildly far from every
-        # exemplar, so the classifier speaks only near some emergency exemplar
-        if (
-            e.emergency_logit is not None
-            and nearest >= op.emergency_floor
-            and e.emergency_logit >= op.emergency_threshold
-        ):
-            return Verdict("emergency", near_category, EMERGENCY_REPLY, "classifier")
+    emergency = semantic_emergency(e, op)
+    if emergency is not None:
+        return Verdict("emergency", emergency[0], EMERGENCY_REPLY, emergency[1])
     if e.lexical_advice is not None:
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
-    if s is not None and e.advice_logit is not None and not e.advice_framed:
-        nearest, near_category = s.best.get("advice", (-1.0, "advice"))
-        if nearest >= op.advice_floor and e.advice_logit >= op.advice_threshold:
-            return Verdict("clinical_advice", near_category, CLINICAL_ADVICE_REPLY, "classifier")
+    advice = semantic_advice(e, op)
+    if advice is not None:
+        return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "classifier")
     return None
 
 
