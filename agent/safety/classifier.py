@@ -48,13 +48,17 @@ class Hyper:
 HYPER = Hyper()
 # chosen by group cross-validation on the tune part (`chartside eval safety --cv`)
 THRESHOLD = -1.5
-ADVICE_THRESHOLD = 0.0
+# tune CV, round three: the advice classifier alone catches 85 % of advice lines it never saw
+# (the lexical rules, written from tune lines, look better in CV than on new wordings) and adds
+# 0.5 points of hard-negative false positives to the gate
+ADVICE_THRESHOLD = -0.5
 # the advice classifier speaks only when some advice exemplar is at least this similar
 ADVICE_FLOOR = 0.40
 # the classifier fires only when the question's nearest emergency exemplar is at least this
-# similar: on the tune part, 99 % of emergencies have an out-of-group emergency exemplar at
-# ≥ 0.454; off-topic text ("write me a poem", "what's the weather on Mars?") sits below 0.36
-CLASSIFIER_FLOOR = 0.40
+# similar (off-topic text, "write me a poem", sits far from every exemplar). Swept in tune CV
+# in round three: 0.35 catches the two emergencies 0.40 missed ("i can't see myself being
+# around next week", "he's making a whistling sound and going grey") at no extra false positive
+CLASSIFIER_FLOOR = 0.35
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np.ndarray, float]:

@@ -484,7 +484,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
-    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surgery|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
+    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
     r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book)\b"
@@ -495,11 +495,12 @@ ADVICE_RECORD_FRAMING = re.compile(
 # them (the lexical advice rules run first and catch "how many paracetamol can I take"):
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
 RECORD_QUESTION = re.compile(
-    r"\b(?:what|which|wat|whats) (?:\w+ ){0,4}(?:am i|was i|have i been|did i get) (?:still |currently |now )?(?:on|taking|prescribed|given)\b|"
+    r"\b(?:what|which|wat|whats) (?:\w+ ){0,4}(?:am i|was i|have i been|did i get) (?:still |currently |now )?(?:on|taking|t[a-z]{4,5}|prescribed|given)\b|"
     r"\bam i (?:still |currently |now )?(?:on|taking|prescribed)\b|"
     r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
-    r"\bnormal\b"
+    r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
+    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b"
 )
 
 
