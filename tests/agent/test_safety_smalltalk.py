@@ -74,6 +74,7 @@ def _evidence(**kw) -> Evidence:
         lexical_advice=None,
         record_framed=False,
         advice_framed=False,
+        record_question=False,
         semantic=SemanticScores(
             {"emergency": (0.5, "suicide"), "advice": (0.6, "dosing"), "allow": (0.5, "x")}
         ),
@@ -87,6 +88,10 @@ def test_an_emergency_beats_an_advice_request_and_framing_silences_the_classifie
     assert decide(_evidence(emergency_logit=5.0, advice_logit=5.0)).kind == "emergency"
     assert decide(_evidence(advice_logit=5.0)).kind == "clinical_advice"
     assert decide(_evidence(advice_logit=5.0, advice_framed=True)) is None
+    assert decide(_evidence(advice_logit=5.0, record_question=True)) is None
+    # below the similarity floor the advice classifier stays silent
+    low = SemanticScores({"emergency": (0.2, "suicide"), "advice": (0.2, "dosing"), "allow": (0.5, "x")})
+    assert decide(_evidence(advice_logit=5.0, semantic=low)) is None
     assert decide(_evidence(emergency_logit=5.0, record_framed=True)) is None
     assert decide(_evidence(emergency_logit=5.0, suppressed=True)) is None
     # the lexical emergency rules win over everything, framing included (they handle it themselves)
