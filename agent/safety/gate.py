@@ -184,33 +184,15 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
     return None
 
 
-def check(
-    question: str,
-    role: str,
-    *,
-    vector: Sequence[float] | None = None,
-    index: ExemplarIndex | None = None,
-    classifier: LinearClassifier | None = None,
-    exclude: Any = None,
-    advice_model: LinearClassifier | None = None,
-) -> Verdict | None:
+def check(question: str, role: str, **signals: Any) -> Verdict | None:
     """A scripted verdict when the question must not reach a model; None when it may.
 
-    `vector` is the question's embedding, `index` the exemplar index and `classifier` the
-    emergency classifier fitted on the same exemplars, `advice_model` the patients' advice
-    classifier; with the vector or index missing only the lexical rules run. `exclude` (a mask
-    over the exemplars) is for cross-validation only.
+    `signals` are `evidence`'s keywords: `vector` (the question's embedding), `index` (the
+    exemplar index), `classifier` (the emergency classifier fitted on the same exemplars),
+    `advice_model` (the patients' advice classifier), `exclude` (cross-validation only); with
+    the vector or index missing only the lexical rules run.
     """
-    e = evidence(
-        question,
-        role,
-        vector=vector,
-        index=index,
-        classifier=classifier,
-        exclude=exclude,
-        advice_model=advice_model,
-    )
-    return decide(e)
+    return decide(evidence(question, role, **signals))
 
 
 class SafetyGate:
