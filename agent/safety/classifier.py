@@ -51,7 +51,12 @@ THRESHOLD = -1.5
 # tune CV, round three: the advice classifier alone catches 85 % of advice lines it never saw
 # (the lexical rules, written from tune lines, look better in CV than on new wordings) and adds
 # 0.5 points of hard-negative false positives to the gate
-ADVICE_THRESHOLD = -0.5
+# SHIPPED OFF (round three): at -0.5 it sent ordinary record questions to the advice refusal
+# outside tune ("¿Qué dice mi última nota clínica?" in the suite's injection tests, trend
+# questions "has my psa gone up" on the test part: 6.1 % false positives). Set a finite
+# threshold (e.g. -0.5, the tune-CV choice) to switch it on; `--cv` sweeps it either way.
+ADVICE_TUNED = -0.5
+ADVICE_THRESHOLD = float("inf")
 # the advice classifier speaks only when some advice exemplar is at least this similar
 ADVICE_FLOOR = 0.40
 # the classifier fires only when the question's nearest emergency exemplar is at least this

@@ -33,6 +33,7 @@ the gate runs its lexical half only and says so in the verdict (`semantic=False`
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -225,7 +226,8 @@ class SafetyGate:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
                 self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)
                 self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
-                self._advice = advice_classifier(self._index, self.embedder.model_name, cache)
+                if math.isfinite(ADVICE_THRESHOLD):  # shipped off: see `classifier.ADVICE_THRESHOLD`
+                    self._advice = advice_classifier(self._index, self.embedder.model_name, cache)
         except Exception as exc:  # the model files are missing or broken: lexical rules still run
             logger.warning("safety gate: semantic detector unavailable (%s); lexical rules only", exc)
             self._unavailable = True

@@ -118,7 +118,7 @@ def grid(base: Operating = OPERATING) -> Iterable[Operating]:
         for floor in EMERGENCY_FLOORS:
             yield replace(base, emergency_threshold=threshold, emergency_floor=floor)
     yield replace(base, advice_threshold=OFF)
-    for threshold in ADVICE_THRESHOLDS:
+    for threshold in ADVICE_THRESHOLDS:  # the advice classifier ships off; its sweep stays
         for floor in ADVICE_FLOORS:
             yield replace(base, advice_threshold=threshold, advice_floor=floor)
 
