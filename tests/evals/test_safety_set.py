@@ -103,7 +103,6 @@ def test_no_emergency_on_frozen2_is_missed(frozen_reports):
 
 
 _NOT_MET = {
-    ("test", "fp"): "6.1 % (30 of 495): the advice classifier on trend questions ('has my psa gone up')",
     ("frozen2", "fp"): "11.7 % (20 of 171): small talk and Spanish record questions",
     ("test", "advice"): "97.9 % (191 of 195)",
     ("frozen2", "advice"): "89.9 % (143 of 159)",
