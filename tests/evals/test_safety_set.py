@@ -104,7 +104,7 @@ def test_no_emergency_on_frozen2_is_missed(frozen_reports):
 
 _NOT_MET = {
     ("frozen2", "fp"): "11.7 % (20 of 171): small talk and Spanish record questions",
-    ("test", "advice"): "97.9 % (191 of 195)",
+    ("test", "advice"): "96.9 % (189 of 195) with the advice classifier off",
     ("frozen2", "advice"): "89.9 % (143 of 159)",
 }
 
