@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.safety.gate import Evidence, decide
+from agent.safety.gate import OPERATING, Evidence, decide
 from agent.safety.semantic import SemanticScores
 from agent.safety.smalltalk import SMALL_TALK_WORDS, is_small_talk
 from agent.safety.text import normalise
@@ -85,13 +87,15 @@ def _evidence(**kw) -> Evidence:
 
 
 def test_an_emergency_beats_an_advice_request_and_framing_silences_the_classifiers():
+    on = replace(OPERATING, advice_threshold=0.0)  # the advice classifier ships off; switched on here
     assert decide(_evidence(emergency_logit=5.0, advice_logit=5.0)).kind == "emergency"
-    assert decide(_evidence(advice_logit=5.0)).kind == "clinical_advice"
-    assert decide(_evidence(advice_logit=5.0, advice_framed=True)) is None
-    assert decide(_evidence(advice_logit=5.0, record_question=True)) is None
+    assert decide(_evidence(advice_logit=5.0), on).kind == "clinical_advice"
+    assert decide(_evidence(advice_logit=5.0, advice_framed=True), on) is None
+    assert decide(_evidence(advice_logit=5.0, record_question=True), on) is None
     # below the similarity floor the advice classifier stays silent
     low = SemanticScores({"emergency": (0.2, "suicide"), "advice": (0.2, "dosing"), "allow": (0.5, "x")})
-    assert decide(_evidence(advice_logit=5.0, semantic=low)) is None
+    assert decide(_evidence(advice_logit=5.0, semantic=low), on) is None
+    assert decide(_evidence(advice_logit=5.0)) is None  # shipped: off
     assert decide(_evidence(emergency_logit=5.0, record_framed=True)) is None
     assert decide(_evidence(emergency_logit=5.0, suppressed=True)) is None
     # the lexical emergency rules win over everything, framing included (they handle it themselves)
