@@ -45,7 +45,7 @@ BENCH: dict[str, Lazy] = {
     ),
     "safety": Lazy(
         "agent.cli",
-        "Time the gate (lexical + semantic decision) and the query embedding on the labelled set.",
+        "Time the gate (lexical rules, nearest exemplars, both classifiers) and the query embedding.",
     ),
     "notes": Lazy(
         "chartside.wiring",
