@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from evals.generate import GenerateOptions, generate
 from evals.model import BookingAnswer, Question, TrendAnswer
-from evals.questions.details import read_dosage
 from evals.questions.windows import summary_facts, window_facts, windows
 from evals.results import BookingObservation, ObservedAppointment
 from evals.scoring import Answer, grade, grade_booking, grade_trend
-from evals.truth import EncounterRow, Measurement, Medication, PatientRow, Record
+from evals.truth import EncounterRow, Measurement, Medication, PatientRow, Record, read_dosage
 
 NOW = dt.datetime(2025, 6, 1, 12, tzinfo=dt.UTC)
 NEW = {
