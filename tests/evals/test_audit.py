@@ -39,3 +39,23 @@ def test_a_broken_entry_is_named():
             "- q: x\n  category: lookup\n  template: t\n  expected: {type: date, value: 2020-01-01}\n"
             "  answers: [{text: a, label: great, why: b}]\n"
         )
+
+
+def test_the_audit_covers_round_three_kinds_and_the_booking_contract():
+    cases = load_cases()
+    templates = {c.question.template for c in cases}
+    assert {
+        "medication_dose",
+        "medication_frequency",
+        "medication_prescriber",
+        "identity_check",
+        "encounter_count_window",
+        "results_in_window",
+        "mean_in_window",
+        "trend_summary",
+        "out_of_range_results",
+        "next_appointment",
+        "any_upcoming_appointment",
+    } <= templates
+    early = [c for c in cases if c.answer.booking is not None and c.answer.booking.before_confirmation]
+    assert early and all(c.label == "wrong" for c in early)
