@@ -2,7 +2,7 @@
 
 * dose, frequency and prescriber of a current medicine ("how often do I take metformin?",
   "who prescribed my lisinopril?"), read from the prescription's dosage sentence and
-  requester — the dosage sentence is parsed here, not by the tools;
+  requester — the dosage sentence is read by `evals.truth.read_dosage`, not by the tools;
 * a clinician checking the chart in front of them by name and date of birth ("Is this
   Maria Lopez, born 1961-03-12?"): yes for the bound patient's own name and birth date, no
   when the birth date given is another day;
