@@ -45,37 +45,32 @@ def medication_detail_facts(record: Record, rng: random.Random) -> list[Fact]:
         name: max(rows, key=lambda m: (m.authored_on or record.now, m.id)) for name, rows in current.items()
     }
     dosed = {n: (m, read_dosage(m)) for n, m in newest.items()}
-    with_dose = [n for n, (_, d) in dosed.items() if d.dose]
-    for name in _pick(rng, with_dose, 1):
-        med, dosage = dosed[name]
-        facts.append(
-            Fact(
-                "lookup",
-                "medication_dose",
-                name,
-                TextAnswer(accepted=dosage.dose or (), reference=med.dosage_text or ""),
-                (f"What dose of {name} am I on?",),
-                (f"What dose of {name} is the patient prescribed?",),
-                f"dosage of the newest active prescription of {name}: {' '.join((med.dosage_text or '').split())!r}",
-                gold("medication", [med.id]),
+    asked = (
+        ("medication_dose", "dose", "What dose of {} am I on?", "What dose of {} is the patient prescribed?"),
+        (
+            "medication_frequency",
+            "frequency",
+            "How often should I take {}?",
+            "How often is the patient to take {}?",
+        ),
+    )
+    for template, part, patient, clinician in asked:
+        offered = [n for n, (_, d) in dosed.items() if getattr(d, part)]
+        for name in _pick(rng, offered, 1):
+            med, dosage = dosed[name]
+            sentence = " ".join((med.dosage_text or "").split())
+            facts.append(
+                Fact(
+                    "lookup",
+                    template,
+                    name,
+                    TextAnswer(accepted=getattr(dosage, part), reference=sentence),
+                    (patient.format(name),),
+                    (clinician.format(name),),
+                    f"{part} in the dosage of the newest active prescription of {name}: {sentence!r}",
+                    gold("medication", [med.id]),
+                )
             )
-        )
-    with_frequency = [n for n, (_, d) in dosed.items() if d.frequency]
-    for name in _pick(rng, with_frequency, 1):
-        med, dosage = dosed[name]
-        facts.append(
-            Fact(
-                "lookup",
-                "medication_frequency",
-                name,
-                TextAnswer(accepted=dosage.frequency or (), reference=med.dosage_text or ""),
-                (f"How often should I take {name}?",),
-                (f"How often is the patient to take {name}?",),
-                f"frequency in the dosage of the newest active prescription of {name}: "
-                f"{' '.join((med.dosage_text or '').split())!r}",
-                gold("medication", [med.id]),
-            )
-        )
     everyone = {m.requester_name for m in record.valid_medications() if m.requester_name}
     prescribed = [n for n, m in newest.items() if m.requester_name]
     for name in _pick(rng, prescribed, 1):
