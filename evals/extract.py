@@ -312,6 +312,8 @@ _SPAN = re.compile(
     r"ten|eleven|twelve|twenty-four)\s+(?:hours?|days?|weeks?|months?|years?)\b",
     re.I,
 )
+# a leaflet's review date is metadata, not a date the answer gives
+_REVIEWED = re.compile(r"\b(?:reviewed|last reviewed|updated|published)\s+(?:on\s+)?\d{4}-\d{2}-\d{2}", re.I)
 _HEADER_COUNT = re.compile(r"\((?:\d+ of )?\d+(?: shown)?\)|\b\d+ (?:given|shown|results?|rows?)\b", re.I)
 _PAIR = re.compile(r"(?<![\d.])(\d{2,3})\s*/\s*(\d{2,3})(?![\d.])")
 
@@ -339,7 +341,7 @@ def stated_numbers(sentence: str, *, count: bool = False, part: str | None = Non
 def stated_dates(sentence: str) -> list[dt.date]:
     """Dates in the order written, without windows ("between A and B", "as of D")."""
     text = strip_handles(sentence)
-    text = _WINDOW.sub(" ", text)
+    text = _REVIEWED.sub(" ", _WINDOW.sub(" ", text))
     spans = sorted(_date_spans(text), key=lambda s: s[0][0])
     out: list[dt.date] = []
     for _, dates in spans:
@@ -414,7 +416,8 @@ _MOVED_TO = re.compile(
 )
 
 
-def _clauses(sentence: str) -> list[str]:
+def clauses(sentence: str) -> list[str]:
+    """A sentence's parts between commas, semicolons, colons and joining words."""
     return [c for c in re.split(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+", sentence) if c.strip()]
 
 
@@ -430,7 +433,7 @@ def latest_stated(part: str) -> float | None:
     the latest ("…, 99.5 mg/dL now"), else where it "went up to", else the end of its first
     "from A … to B"."""
     for sentence in sentences(part):
-        for clause in _clauses(strip_handles(sentence)):
+        for clause in clauses(strip_handles(sentence)):
             if _LATEST_WORDS.search(clause) and (values := stated_numbers(clause)):
                 return values[0]
     for sentence in sentences(part):

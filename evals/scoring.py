@@ -35,6 +35,7 @@ from evals.extract import (
     answer_part,
     answering_sentence,
     bullet_lines,
+    clauses,
     digits,
     direction,
     is_abstention,
@@ -175,7 +176,8 @@ def grade_number(expected: NumberAnswer, answer: Answer, template: str = "") -> 
 
     text = answer.part
     if template in MEAN_TEMPLATES:
-        averaged = [s for s in sentences(text) if _MEAN.search(s) and values(s)]
+        # the clause that says it is the mean ("…, mean 69.75; …"), not the first value near it
+        averaged = [c for s in sentences(text) for c in clauses(s) if _MEAN.search(c) and values(c)]
         text = averaged[0] if averaged else text
     sentence = answering_sentence(text, lambda s: bool(values(s)), answer.about)
     if sentence is None:
@@ -342,7 +344,9 @@ def match_set(expected: SetAnswer, answer: Answer) -> SetMatch:
             if not _item_handles(item, answer):
                 continue
         forbidden_items.append(item)
-    forbidden = [i.label for i in forbidden_items if claimed_as_current(i, answer)]
+    declines = answer.abstains() or is_refusal(answer.part) or is_failure_notice(answer.part)
+    # a decline names nothing as current, whatever its examples mention
+    forbidden = [] if declines else [i.label for i in forbidden_items if claimed_as_current(i, answer)]
     extra = []
     known = {
         w
