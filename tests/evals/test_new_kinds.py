@@ -181,8 +181,7 @@ def test_every_new_kind_is_generated_on_the_cohort_with_its_truth(cohort_db):
         by_template.setdefault(q.template, []).append(q)
     missing = NEW - set(by_template) - {"results_in_window"}  # the cohort has nothing that recent
     assert not missing, missing
-    ann = "pat-ann"
-    prescriber = [q for q in by_template["medication_prescriber"] if q.patient_id == ann]
+    prescriber = [q for q in by_template["medication_prescriber"] if q.patient_id == "pat-bob"]
     assert prescriber and set(prescriber[0].expected.accepted) & {"Dr. Grace12 Hopper34", "Dr. Alan7 Turing9"}
     for q in by_template["identity_check"]:
         stated = q.explanation.split("the question gives ")[1]
