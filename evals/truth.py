@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -255,6 +256,70 @@ class Record:
         """Newest first."""
         rows = [n for n in self.notes if n.doc_status != EIE and n.date is not None and n.date <= self.now]
         return sorted(rows, key=lambda n: (n.date, n.id), reverse=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Dosage: the sentence ingestion stores ("1 dose, once a day", "Take as needed.") read again
+# here, into the wordings an answer may use for the dose and for how often
+# --------------------------------------------------------------------------------------------
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_DOSE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([A-Za-z][A-Za-z/ ]*?)\s*(?:,|$)")
+_FREQUENCY = re.compile(
+    r"\b(once|twice|\d+(?:\.\d+)?\s+times)\s+(?:a|per|every\s+(\d+))\s+(second|minute|hour|day|week|month|year)s?\b",
+    re.I,
+)
+_AS_NEEDED = re.compile(r"\bas needed\b|\bwhen needed\b|\bprn\b", re.I)
+
+
+@dataclass(frozen=True)
+class Dosage:
+    """What a prescription's dosage sentence states (anything it does not state is None)."""
+
+    dose: tuple[str, ...] | None  # accepted wordings of the dose
+    frequency: tuple[str, ...] | None  # accepted wordings of how often
+
+
+def _dose_words(text: str) -> tuple[str, ...] | None:
+    m = _DOSE.match(text)
+    if not m:
+        return None
+    amount, unit = m.group(1), m.group(2).strip()
+    out = [f"{amount} {unit}"]
+    if amount.isdigit() and int(amount) in _NUMBER_WORDS:
+        out.append(f"{_NUMBER_WORDS[int(amount)]} {unit}")
+    return tuple(out)
+
+
+def _frequency_words(text: str, as_needed: bool) -> tuple[str, ...] | None:
+    m = _FREQUENCY.search(text)
+    if m is None:
+        return ("as needed", "when needed", "as required") if as_needed or _AS_NEEDED.search(text) else None
+    times_word, every, unit = m.group(1).lower(), m.group(2), m.group(3).lower()
+    times = {"once": 1, "twice": 2}.get(times_word) or float(times_word.split()[0])
+    out = [m.group(0).lower()]
+    if every is None:
+        per = {"day": "daily", "week": "weekly", "month": "monthly"}.get(unit)
+        n = int(times) if float(times).is_integer() else times
+        spoken = {1: "once", 2: "twice"}.get(n)
+        words = [f"{n} times a {unit}", f"{n} times per {unit}"] if n != 1 else []
+        if isinstance(n, int) and n in _NUMBER_WORDS and n != 1:
+            words += [f"{_NUMBER_WORDS[n]} times a {unit}"]
+        if spoken:
+            words += [f"{spoken} a {unit}", f"{spoken} per {unit}"] + ([f"{spoken} {per}"] if per else [])
+        if n == 1:
+            words += [f"1 time a {unit}", f"one time a {unit}", f"every {unit}"]
+        elif per:
+            words.append(f"{n} times {per}")
+        if unit == "day" and isinstance(n, int) and 24 % n == 0 and n > 1:
+            words.append(f"every {24 // n} hours")
+        out += words
+    return tuple(dict.fromkeys(w for w in out if w))
+
+
+def read_dosage(med: Medication) -> Dosage:
+    text = " ".join((med.dosage_text or "").split())
+    return Dosage(dose=_dose_words(text), frequency=_frequency_words(text, bool(med.as_needed)))
 
 
 # --------------------------------------------------------------------------------------------

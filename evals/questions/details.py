@@ -2,7 +2,7 @@
 
 * dose, frequency and prescriber of a current medicine ("how often do I take metformin?",
   "who prescribed my lisinopril?"), read from the prescription's dosage sentence and
-  requester — the dosage sentence is parsed here, not by the tools;
+  requester — the dosage sentence is read by `evals.truth.read_dosage`, not by the tools;
 * a clinician checking the chart in front of them by name and date of birth ("Is this
   Maria Lopez, born 1961-03-12?"): yes for the bound patient's own name and birth date, no
   when the birth date given is another day;
@@ -17,72 +17,13 @@ import datetime as dt
 import hashlib
 import random
 import re
-from dataclasses import dataclass
 
 from evals.model import BookExisting, BooleanAnswer, DateAnswer, TextAnswer
 from evals.questions.booking import SlotBook
 from evals.questions.facts import Fact, day, gold, iso_date, spoken_date
 from evals.questions.record import _group, _pick, _pick_polar
-from evals.truth import Medication, Record
+from evals.truth import Record, read_dosage
 from evals.vocab import drug_name
-
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-_DOSE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([A-Za-z][A-Za-z/ ]*?)\s*(?:,|$)")
-_FREQUENCY = re.compile(
-    r"\b(once|twice|\d+(?:\.\d+)?\s+times)\s+(?:a|per|every\s+(\d+))\s+(second|minute|hour|day|week|month|year)s?\b",
-    re.I,
-)
-_AS_NEEDED = re.compile(r"\bas needed\b|\bwhen needed\b|\bprn\b", re.I)
-
-
-@dataclass(frozen=True)
-class Dosage:
-    """What a prescription's dosage sentence states (anything it does not state is None)."""
-
-    dose: tuple[str, ...] | None  # accepted wordings of the dose
-    frequency: tuple[str, ...] | None  # accepted wordings of how often
-
-
-def _dose_words(text: str) -> tuple[str, ...] | None:
-    m = _DOSE.match(text)
-    if not m:
-        return None
-    amount, unit = m.group(1), m.group(2).strip()
-    out = [f"{amount} {unit}"]
-    if amount.isdigit() and int(amount) in _NUMBER_WORDS:
-        out.append(f"{_NUMBER_WORDS[int(amount)]} {unit}")
-    return tuple(out)
-
-
-def _frequency_words(text: str, as_needed: bool) -> tuple[str, ...] | None:
-    m = _FREQUENCY.search(text)
-    if m is None:
-        return ("as needed", "when needed", "as required") if as_needed or _AS_NEEDED.search(text) else None
-    times_word, every, unit = m.group(1).lower(), m.group(2), m.group(3).lower()
-    times = {"once": 1, "twice": 2}.get(times_word) or float(times_word.split()[0])
-    out = [m.group(0).lower()]
-    if every is None:
-        per = {"day": "daily", "week": "weekly", "month": "monthly"}.get(unit)
-        n = int(times) if float(times).is_integer() else times
-        spoken = {1: "once", 2: "twice"}.get(n)
-        words = [f"{n} times a {unit}", f"{n} times per {unit}"] if n != 1 else []
-        if isinstance(n, int) and n in _NUMBER_WORDS and n != 1:
-            words += [f"{_NUMBER_WORDS[n]} times a {unit}"]
-        if spoken:
-            words += [f"{spoken} a {unit}", f"{spoken} per {unit}"] + ([f"{spoken} {per}"] if per else [])
-        if n == 1:
-            words += [f"1 time a {unit}", f"one time a {unit}", f"every {unit}"]
-        elif per:
-            words.append(f"{n} times {per}")
-        if unit == "day" and isinstance(n, int) and 24 % n == 0 and n > 1:
-            words.append(f"every {24 // n} hours")
-        out += words
-    return tuple(dict.fromkeys(w for w in out if w))
-
-
-def read_dosage(med: Medication) -> Dosage:
-    text = " ".join((med.dosage_text or "").split())
-    return Dosage(dose=_dose_words(text), frequency=_frequency_words(text, bool(med.as_needed)))
 
 
 def _prescriber_words(name: str, everyone: set[str]) -> tuple[str, ...]:
@@ -104,37 +45,32 @@ def medication_detail_facts(record: Record, rng: random.Random) -> list[Fact]:
         name: max(rows, key=lambda m: (m.authored_on or record.now, m.id)) for name, rows in current.items()
     }
     dosed = {n: (m, read_dosage(m)) for n, m in newest.items()}
-    with_dose = [n for n, (_, d) in dosed.items() if d.dose]
-    for name in _pick(rng, with_dose, 1):
-        med, dosage = dosed[name]
-        facts.append(
-            Fact(
-                "lookup",
-                "medication_dose",
-                name,
-                TextAnswer(accepted=dosage.dose or (), reference=med.dosage_text or ""),
-                (f"What dose of {name} am I on?",),
-                (f"What dose of {name} is the patient prescribed?",),
-                f"dosage of the newest active prescription of {name}: {' '.join((med.dosage_text or '').split())!r}",
-                gold("medication", [med.id]),
+    asked = (
+        ("medication_dose", "dose", "What dose of {} am I on?", "What dose of {} is the patient prescribed?"),
+        (
+            "medication_frequency",
+            "frequency",
+            "How often should I take {}?",
+            "How often is the patient to take {}?",
+        ),
+    )
+    for template, part, patient, clinician in asked:
+        offered = [n for n, (_, d) in dosed.items() if getattr(d, part)]
+        for name in _pick(rng, offered, 1):
+            med, dosage = dosed[name]
+            sentence = " ".join((med.dosage_text or "").split())
+            facts.append(
+                Fact(
+                    "lookup",
+                    template,
+                    name,
+                    TextAnswer(accepted=getattr(dosage, part), reference=sentence),
+                    (patient.format(name),),
+                    (clinician.format(name),),
+                    f"{part} in the dosage of the newest active prescription of {name}: {sentence!r}",
+                    gold("medication", [med.id]),
+                )
             )
-        )
-    with_frequency = [n for n, (_, d) in dosed.items() if d.frequency]
-    for name in _pick(rng, with_frequency, 1):
-        med, dosage = dosed[name]
-        facts.append(
-            Fact(
-                "lookup",
-                "medication_frequency",
-                name,
-                TextAnswer(accepted=dosage.frequency or (), reference=med.dosage_text or ""),
-                (f"How often should I take {name}?",),
-                (f"How often is the patient to take {name}?",),
-                f"frequency in the dosage of the newest active prescription of {name}: "
-                f"{' '.join((med.dosage_text or '').split())!r}",
-                gold("medication", [med.id]),
-            )
-        )
     everyone = {m.requester_name for m in record.valid_medications() if m.requester_name}
     prescribed = [n for n, m in newest.items() if m.requester_name]
     for name in _pick(rng, prescribed, 1):

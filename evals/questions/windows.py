@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from evals.model import Item, NumberAnswer, SetAnswer, TrendAnswer
 from evals.questions.facts import Fact, gold, iso_date, number_tolerance, shown
-from evals.questions.record import _askable_series, _group, _pick, _values, lab_names
+from evals.questions.record import _askable_series, _group, _pick, _values, lab_names, mean_answer
 from evals.truth import Measurement, Record
 
 TREND_MIN_CHANGE = 0.10  # an open trend is asked only when first → latest moved by 10 % or more
@@ -152,18 +151,13 @@ def _mean_in_window(record: Record, rng: random.Random, all_windows: list[Window
     out = []
     for key in _pick(rng, candidates, 1):
         code, window, rows = candidates[key]
-        mean = statistics.fmean(m.value for m in rows)
         pn, cn = lab_names(code, rows[-1].display, record)
         out.append(
             Fact(
                 "aggregate",
                 "mean_in_window",
                 key,
-                NumberAnswer(
-                    value=round(mean, 4),
-                    unit=rows[-1].unit,
-                    tolerance=number_tolerance(mean, printed=_values(rows)),
-                ),
+                mean_answer(rows),
                 (f"What was my average {pn} {window.words}?",),
                 (f"What was the patient's mean {cn} {window.words}?",),
                 f"mean of {len(rows)} values of {code} after {iso_date(window.start)}: "

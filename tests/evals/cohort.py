@@ -240,21 +240,9 @@ def ann(db: Database) -> Chart:
     c.condition("Sinusitis (disorder)", "36971009", "2025-02-01")  # resolved, then recurring
     c.condition("Diabetes mellitus type 2 (disorder)", "44054006", "2024-03-02")
     c.condition("Asthma (disorder)", "195967001", "2018-01-01", verification="entered-in-error")
-    c.medication(
-        "lisinopril 10 MG Oral Tablet",
-        "314076",
-        "2016-01-01",
-        dosage_text="1 dose, once a day",
-        requester_name="Dr. Grace12 Hopper34",
-    )
+    c.medication("lisinopril 10 MG Oral Tablet", "314076", "2016-01-01")
     c.medication("metformin 500 MG Oral Tablet", "860975", "2021-01-01", status="stopped")
-    c.medication(
-        "metformin 500 MG Oral Tablet",
-        "860975",
-        "2024-03-05",
-        dosage_text="2 tablet, twice a day",
-        requester_name="Dr. Alan7 Turing9",
-    )  # restarted
+    c.medication("metformin 500 MG Oral Tablet", "860975", "2024-03-05")  # restarted
     c.medication("simvastatin 20 MG Oral Tablet", "312961", "2019-01-01", status="completed")
     c.medication("warfarin sodium 5 MG Oral Tablet", "855332", "2024-04-01", status="entered-in-error")
     c.medication("Amoxicillin 500 MG Oral Capsule", "308191", "2025-05-20")  # conflicts with penicillin
@@ -299,8 +287,21 @@ def bob(db: Database) -> Chart:
     c = Chart("pat-bob", "Bob Sparse", birth="1988-07-21")
     c.encounter("2024-06-01")
     c.condition("Chronic kidney disease stage 3 (disorder)", "433144002", "2022-06-01")
-    c.medication("atorvastatin 40 MG Oral Tablet", "617311", "2022-06-01")
-    c.medication("hydrochlorothiazide 25 MG Oral Tablet", "310798", "2022-06-01")
+    # dosage and prescriber on Bob's (Ann's record is the saved transcript's, unchanged)
+    c.medication(
+        "atorvastatin 40 MG Oral Tablet",
+        "617311",
+        "2022-06-01",
+        dosage_text="1 dose, once a day",
+        requester_name="Dr. Grace12 Hopper34",
+    )
+    c.medication(
+        "hydrochlorothiazide 25 MG Oral Tablet",
+        "310798",
+        "2022-06-01",
+        dosage_text="2 tablet, twice a day",
+        requester_name="Dr. Alan7 Turing9",
+    )
     c.lab("2093-3", "Cholesterol [Mass/volume] in Serum or Plasma", 240.0, "mg/dL", "2024-06-01")
     c.immunization("Td (adult) preservative free", "113", "2024-06-01")
     return c.write(db)

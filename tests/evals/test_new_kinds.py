@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from evals.generate import GenerateOptions, generate
 from evals.model import BookingAnswer, Question, TrendAnswer
-from evals.questions.details import read_dosage
 from evals.questions.windows import summary_facts, window_facts, windows
 from evals.results import BookingObservation, ObservedAppointment
 from evals.scoring import Answer, grade, grade_booking, grade_trend
-from evals.truth import EncounterRow, Measurement, Medication, PatientRow, Record
+from evals.truth import EncounterRow, Measurement, Medication, PatientRow, Record, read_dosage
 
 NOW = dt.datetime(2025, 6, 1, 12, tzinfo=dt.UTC)
 NEW = {
@@ -182,8 +181,7 @@ def test_every_new_kind_is_generated_on_the_cohort_with_its_truth(cohort_db):
         by_template.setdefault(q.template, []).append(q)
     missing = NEW - set(by_template) - {"results_in_window"}  # the cohort has nothing that recent
     assert not missing, missing
-    ann = "pat-ann"
-    prescriber = [q for q in by_template["medication_prescriber"] if q.patient_id == ann]
+    prescriber = [q for q in by_template["medication_prescriber"] if q.patient_id == "pat-bob"]
     assert prescriber and set(prescriber[0].expected.accepted) & {"Dr. Grace12 Hopper34", "Dr. Alan7 Turing9"}
     for q in by_template["identity_check"]:
         stated = q.explanation.split("the question gives ")[1]
