@@ -238,7 +238,9 @@ def append_events(
             conn.execute(
                 text(
                     "INSERT INTO message_events (patient_id, message_id, seq, type, payload) "
-                    "VALUES (:p, :m, :s, :t, CAST(:d AS jsonb))"
+                    "VALUES (:p, :m, :s, :t, CAST(:d AS jsonb)) "
+                    # a batch retried after a commit whose reply was lost is already there
+                    "ON CONFLICT (patient_id, message_id, seq) DO NOTHING"
                 ),
                 [
                     {
