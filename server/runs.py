@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -94,6 +94,33 @@ def withdrawing(error: ErrorEvent, text_seen: bool) -> ErrorEvent:
     )
 
 
+def _ending_terminally(
+    read: Callable[..., AsyncIterator[StoredEvent]],
+) -> Callable[..., AsyncIterator[StoredEvent]]:
+    """Whatever happens on the way, a stream of `read(self, message, …, after_seq=…)` ends with
+    a terminal event: if reading fails (the database stopped under a reader of stored events)
+    or the events run out without one, the reader is sent an error — not stored, since this
+    reader does not own the run — instead of a stream that is simply cut off."""
+
+    @functools.wraps(read)
+    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[StoredEvent]:
+        last, text_seen = kwargs["after_seq"], False
+        try:
+            async for event in read(self, message, **kwargs):
+                yield event
+                last, text_seen = event.seq, text_seen or event.type == "text"
+                if event.type in TERMINAL_TYPES:
+                    return
+        except Exception as exc:
+            log.warning("the answer stream of message %s broke off: %r", message.id, exc)
+            ending = UNREADABLE if isinstance(exc, SQLAlchemyError) else FAILED
+        else:
+            ending = UNFINISHED
+        yield StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))
+
+    return reading
+
+
 class StorageFailed(ConnectionError):
     """The events of a run could not be written: the run stops instead of streaming unsaved."""
 
@@ -153,7 +180,9 @@ class RunManager:
         """Run an event write in the writers' own threads (kept off the first event's path)."""
         if self._writes is None:
             self._writes = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="run-writer")
-        return await asyncio.get_running_loop().run_in_executor(self._writes, partial(fn, *args, **kwargs))
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writes, functools.partial(fn, *args, **kwargs)
+        )
 
     # --- starting ----------------------------------------------------------------------------
 
@@ -191,6 +220,7 @@ class RunManager:
 
     # --- readers ---------------------------------------------------------------------------
 
+    @_ending_terminally
     async def events(
         self,
         message: StoredMessage,
@@ -201,39 +231,8 @@ class RunManager:
         writes: WriteMode | None = None,
         live: Run | None = None,
     ) -> AsyncIterator[StoredEvent]:
-        """Every event after `after_seq`, live when the run is here, from storage otherwise.
-
-        Whatever happens on the way, the stream ends with a terminal event: if reading fails
-        (the database stopped under a reader of stored events) or the events run out without
-        one, the reader is sent an error — not stored, since this reader does not own the run —
-        instead of a stream that is simply cut off.
-        """
-        last, text_seen = after_seq, False
-        try:
-            async for event in self._events(
-                message, actor=actor, role=role, after_seq=after_seq, writes=writes, live=live
-            ):
-                yield event
-                last, text_seen = event.seq, text_seen or event.type == "text"
-                if event.type in TERMINAL_TYPES:
-                    return
-        except Exception as exc:
-            log.warning("the answer stream of message %s broke off: %r", message.id, exc)
-            ending = UNREADABLE if isinstance(exc, SQLAlchemyError) else FAILED
-        else:
-            ending = UNFINISHED
-        yield StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))
-
-    async def _events(
-        self,
-        message: StoredMessage,
-        *,
-        actor: str,
-        role: str,
-        after_seq: int,
-        writes: WriteMode | None = None,
-        live: Run | None = None,
-    ) -> AsyncIterator[StoredEvent]:
+        """Every event after `after_seq`, live when the run is here, from storage otherwise;
+        always ending with a terminal event (`_ending_terminally`)."""
         if live is not None:
             async for event in self._follow_live(live, after_seq):
                 yield event
