@@ -438,8 +438,7 @@ class RunManager:
             return
         try:
             await self._write_in_thread(
-                retry_after_disconnect,  # a killed connection committed nothing: write the batch again
-                store.append_events,
+                store.append_events_resuming,  # again after a killed connection or a lost reply
                 self.db,
                 patient_id=run.message.patient_id,
                 message_id=run.message.id,
@@ -529,13 +528,18 @@ class RunManager:
             await asyncio.sleep(CLOSE_RETRY_S[min(attempt, len(CLOSE_RETRY_S) - 1)])
             try:
                 await self._write_in_thread(
-                    store.append_events,
+                    store.append_events_resuming,
                     self.db,
                     patient_id=run.message.patient_id,
                     message_id=run.message.id,
                     events=events,
                     final=("error", None, {"error": "database"}),
                     outcome=outcome,
+                )
+                return
+            except store.ClosedElsewhere:
+                log.warning(
+                    "message %s was closed by another writer before its ending was stored", run.message.id
                 )
                 return
             except Exception:
