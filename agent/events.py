@@ -3,7 +3,8 @@
 A run is: zero or more status / tool_call / tool_result / text / citation events, then
 exactly one `done` or `error`. Text deltas are provisional: `done.answer` is the final answer
 (with grounding markers such as `[unverified]`, or a scripted reply that replaced a refusal),
-and a client shows it in place of the streamed text. `citation` events name the rows the
+and a client shows it in place of the streamed text; after an `error` the streamed text is no
+answer at all (the server marks such an error `text_withdrawn`). `citation` events name the rows the
 final answer cites; `tool_result.handles` name every row a tool returned. Events are pydantic models discriminated by `type`, so the
 server, the CLI, the evals and the tests all read the same shapes.
 """
@@ -106,6 +107,9 @@ class ErrorEvent(BaseModel):
     type: Literal["error"] = "error"
     kind: str  # overloaded | rate_limited | timeout | model_error | database | internal | ...
     message: str  # safe to show to the user: no traceback, no SQL, no other patient's ids
+    # set by the server when text was streamed before this error: that text is not an answer
+    # (never checked against the record, not kept), and a client must not present it as one
+    text_withdrawn: bool = False
 
 
 Event = Annotated[

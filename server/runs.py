@@ -26,14 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from agent.base import Agent, AgentRequest, Turn
@@ -70,10 +71,54 @@ STORAGE_FAILED = ErrorEvent(
 )
 NOT_SAVED = ErrorEvent(
     kind="database",
-    message="The record database stopped responding, so this answer could not be saved. "
+    message="The record database stopped responding, so this answer was not kept. "
     "Please ask again in a moment.",
 )
+UNREADABLE = ErrorEvent(
+    kind="database",
+    message="The record database stopped responding, so this answer cannot be shown right now. "
+    "Reload the page in a moment to see how it ended.",
+)
 CLOSE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # then every 8 s until run_timeout_s has passed
+FINAL_RETRY_S = (0.5, 1.0, 2.0)  # the closing write, before the answer is given up as not kept
+READ_RETRY_S = (0.5, 1.0, 2.0)  # a reader's poll of stored events, before it is told it cannot follow
+
+
+TERMINAL_TYPES = frozenset({"done", "error"})
+
+
+def withdrawing(error: ErrorEvent, text_seen: bool) -> ErrorEvent:
+    """The error as readers get it: marked `text_withdrawn` when text was streamed before it."""
+    return (
+        error.model_copy(update={"text_withdrawn": True}) if text_seen and not error.text_withdrawn else error
+    )
+
+
+def _ending_terminally(
+    read: Callable[..., AsyncIterator[StoredEvent]],
+) -> Callable[..., AsyncIterator[StoredEvent]]:
+    """Whatever happens on the way, a stream of `read(self, message, …, after_seq=…)` ends with
+    a terminal event: if reading fails (the database stopped under a reader of stored events)
+    or the events run out without one, the reader is sent an error — not stored, since this
+    reader does not own the run — instead of a stream that is simply cut off."""
+
+    @functools.wraps(read)
+    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[StoredEvent]:
+        last, text_seen = kwargs["after_seq"], False
+        try:
+            async for event in read(self, message, **kwargs):
+                yield event
+                last, text_seen = event.seq, text_seen or event.type == "text"
+                if event.type in TERMINAL_TYPES:
+                    return
+        except Exception as exc:
+            log.warning("the answer stream of message %s broke off: %r", message.id, exc)
+            ending = UNREADABLE if isinstance(exc, SQLAlchemyError) else FAILED
+        else:
+            ending = UNFINISHED
+        yield StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))
+
+    return reading
 
 
 class StorageFailed(ConnectionError):
@@ -135,7 +180,9 @@ class RunManager:
         """Run an event write in the writers' own threads (kept off the first event's path)."""
         if self._writes is None:
             self._writes = ThreadPoolExecutor(max_workers=WRITER_THREADS, thread_name_prefix="run-writer")
-        return await asyncio.get_running_loop().run_in_executor(self._writes, partial(fn, *args, **kwargs))
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writes, functools.partial(fn, *args, **kwargs)
+        )
 
     # --- starting ----------------------------------------------------------------------------
 
@@ -173,6 +220,7 @@ class RunManager:
 
     # --- readers ---------------------------------------------------------------------------
 
+    @_ending_terminally
     async def events(
         self,
         message: StoredMessage,
@@ -183,7 +231,8 @@ class RunManager:
         writes: WriteMode | None = None,
         live: Run | None = None,
     ) -> AsyncIterator[StoredEvent]:
-        """Every event after `after_seq`, live when the run is here, from storage otherwise."""
+        """Every event after `after_seq`, live when the run is here, from storage otherwise;
+        always ending with a terminal event (`_ending_terminally`)."""
         if live is not None:
             async for event in self._follow_live(live, after_seq):
                 yield event
@@ -227,28 +276,42 @@ class RunManager:
 
     async def _follow_stored(self, message: StoredMessage, after_seq: int) -> AsyncIterator[StoredEvent]:
         """For a run owned by another process (or finished): stored events, polled until closed."""
-        last = after_seq
+        last, text_seen = after_seq, False
         idle_since = time.monotonic()
         while True:
-            events, status = await self._to_thread(
-                store.stored_events,
-                self.db,
-                patient_id=message.patient_id,
-                message_id=message.id,
-                after_seq=last,
-            )
+            events, status = await self._poll_stored(message, last)
             for event in events:
                 yield event
-                last = event.seq
+                last, text_seen = event.seq, text_seen or event.type == "text"
             if status in store.TERMINAL_STATUSES:
                 return
             if events:
                 idle_since = time.monotonic()
             elif time.monotonic() - idle_since > self.settings.run_timeout_s:
                 # not persisted: this process does not own the run; the reader is told, that is all
-                yield StoredEvent(last + 1, STALLED.type, STALLED.model_dump(mode="json"))
+                yield StoredEvent(
+                    last + 1, STALLED.type, withdrawing(STALLED, text_seen).model_dump(mode="json")
+                )
                 return
             await asyncio.sleep(POLL_INTERVAL_S)
+
+    async def _poll_stored(self, message: StoredMessage, after_seq: int) -> tuple[list[StoredEvent], str]:
+        """One poll, retried over a short database outage (READ_RETRY_S); then the error is raised."""
+        for wait in (*READ_RETRY_S, None):
+            try:
+                return await self._to_thread(
+                    retry_after_disconnect,
+                    store.stored_events,
+                    self.db,
+                    patient_id=message.patient_id,
+                    message_id=message.id,
+                    after_seq=after_seq,
+                )
+            except SQLAlchemyError:
+                if wait is None:
+                    raise
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
 
     # --- the run ---------------------------------------------------------------------------
 
@@ -375,8 +438,7 @@ class RunManager:
             return
         try:
             await self._write_in_thread(
-                retry_after_disconnect,  # a killed connection committed nothing: write the batch again
-                store.append_events,
+                store.append_events_resuming,  # again after a killed connection or a lost reply
                 self.db,
                 patient_id=run.message.patient_id,
                 message_id=run.message.id,
@@ -386,6 +448,7 @@ class RunManager:
             )
         except Exception:
             log.exception("could not store events of message %s", run.message.id)
+            run.unsaved = batch + run.unsaved  # kept for the closing write: a replay shows them too
             run.write_failed = True
             if final is not None:
                 raise
@@ -395,6 +458,9 @@ class RunManager:
         run.writer_wakeup.set()
         run.close_wakeup.set()
         await writer  # a write in progress finishes first; the rest goes with the final one
+        text_seen = any(e.type == "text" for e in run.events)
+        if isinstance(terminal, ErrorEvent):
+            terminal = withdrawing(terminal, text_seen)
         payload = terminal.model_dump(mode="json")
         event = StoredEvent(run.next_seq, terminal.type, payload)
         run.unsaved.append(event)
@@ -406,15 +472,16 @@ class RunManager:
             )
         else:
             final = ("cancelled" if terminal.kind == "cancelled" else "error", None, {"error": terminal.kind})
-        try:
-            await self._flush(run, final, self._outcome(run, terminal))
-        except Exception:
-            # the database is unreachable: tell the readers now, and close the message (with its
-            # audit row) as soon as the database is back, so it is never left "running"
-            payload = NOT_SAVED.model_dump(mode="json")
+        if not await self._final_flush(run, final, self._outcome(run, terminal)):
+            # the database is unreachable: tell the readers now that this is no answer (the text
+            # they were streamed is withdrawn), and close the message — with the events it could
+            # not write and its audit row — as soon as the database is back, never left "running"
+            payload = withdrawing(NOT_SAVED, text_seen).model_dump(mode="json")
             event = StoredEvent(event.seq, "error", payload)
+            pending = [e for e in run.unsaved if e.seq < event.seq] + [event]
+            run.unsaved = []
             run.close_later = asyncio.create_task(
-                self._close_later(run, event), name=f"close-{run.message.id}"
+                self._close_later(run, pending), name=f"close-{run.message.id}"
             )
             self._closing.add(run.close_later)
             run.close_later.add_done_callback(self._closing.discard)
@@ -425,6 +492,24 @@ class RunManager:
         self._runs.pop(run.key, None)
         self._locks.pop(run.key, None)
 
+    async def _final_flush(
+        self, run: Run, final: tuple[str, str | None, dict[str, Any] | None], outcome: store.Outcome
+    ) -> bool:
+        """The closing write, retried over a short outage (FINAL_RETRY_S): False if it failed.
+
+        The readers wait for it — "done" on screen means "done" in the database — so a
+        database that is back within a few seconds still delivers the answer.
+        """
+        for wait in (*FINAL_RETRY_S, None):
+            try:
+                await self._flush(run, final, outcome)
+                return True
+            except Exception:
+                if wait is None:
+                    return False
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
+
     @staticmethod
     def _outcome(run: Run, terminal: DoneEvent | ErrorEvent) -> store.Outcome:
         """The audit row of the answer: who asked, how it ended (and why, for errors)."""
@@ -433,21 +518,28 @@ class RunManager:
         outcome = "cancelled" if terminal.kind == "cancelled" else "error"
         return store.Outcome(run.actor, run.role, outcome, f"{terminal.kind}: {terminal.message}")
 
-    async def _close_later(self, run: Run, event: StoredEvent) -> None:
-        """Retry closing a message whose final write failed, until run_timeout_s has passed."""
+    async def _close_later(self, run: Run, events: list[StoredEvent]) -> None:
+        """Retry closing a message whose final write failed, until run_timeout_s has passed.
+
+        `events` are those not yet stored, ending with the error the readers were shown."""
         deadline = time.monotonic() + self.settings.run_timeout_s
-        outcome = self._outcome(run, ErrorEvent.model_validate(event.payload))
+        outcome = self._outcome(run, ErrorEvent.model_validate(events[-1].payload))
         for attempt in range(10_000):
             await asyncio.sleep(CLOSE_RETRY_S[min(attempt, len(CLOSE_RETRY_S) - 1)])
             try:
                 await self._write_in_thread(
-                    store.append_events,
+                    store.append_events_resuming,
                     self.db,
                     patient_id=run.message.patient_id,
                     message_id=run.message.id,
-                    events=[event],
+                    events=events,
                     final=("error", None, {"error": "database"}),
                     outcome=outcome,
+                )
+                return
+            except store.ClosedElsewhere:
+                log.warning(
+                    "message %s was closed by another writer before its ending was stored", run.message.id
                 )
                 return
             except Exception:

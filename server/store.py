@@ -15,10 +15,11 @@ from typing import Any
 
 import orjson
 from sqlalchemy import Connection, text
+from sqlalchemy.exc import IntegrityError
 
 from agent.base import Turn
 from records.audit import write_audit
-from records.database import Database, patient_transaction
+from records.database import Database, patient_transaction, retry_after_disconnect
 
 TERMINAL_STATUSES = frozenset({"done", "error", "cancelled"})
 HISTORY_TURNS = 10
@@ -278,6 +279,50 @@ def append_events(
                 detail=f"message {message_id}: {outcome.detail}",
                 conversation_id=conversation_of(conn, patient_id, message_id),
             )
+
+
+class ClosedElsewhere(RuntimeError):
+    """The message was closed by another writer (the sweeper) before these events were stored."""
+
+
+def append_events_resuming(
+    db: Database,
+    *,
+    patient_id: str,
+    message_id: str,
+    events: list[StoredEvent],
+    final: tuple[str, str | None, dict[str, Any] | None] | None = None,
+    outcome: Outcome | None = None,
+) -> None:
+    """`append_events`, run again on a fresh connection if its connection was killed, and
+    resumed after a commit whose reply was lost: the numbers it already stored then come back
+    as duplicates. While the message is running only its run writes its events, so those are
+    this run's own and the batch goes on after them; a message closed meanwhile by someone else
+    raises `ClosedElsewhere` (retrying could never succeed)."""
+    kwargs: dict[str, Any] = {
+        "patient_id": patient_id,
+        "message_id": message_id,
+        "final": final,
+        "outcome": outcome,
+    }
+    try:
+        retry_after_disconnect(append_events, db, events=events, **kwargs)
+        return
+    except IntegrityError:
+        with patient_transaction(db.app, patient_id) as conn:
+            status, stored = conn.execute(
+                text(
+                    "SELECT m.status, (SELECT COALESCE(max(seq), 0) FROM message_events e "
+                    "WHERE e.patient_id = m.patient_id AND e.message_id = m.id) "
+                    "FROM messages m WHERE m.patient_id = :p AND m.id = :m"
+                ),
+                {"p": patient_id, "m": message_id},
+            ).one()
+    if status in TERMINAL_STATUSES:
+        if final is not None and status == final[0] and events and stored == events[-1].seq:
+            return  # it was this very write that committed
+        raise ClosedElsewhere(message_id)
+    append_events(db, events=[e for e in events if e.seq > stored], **kwargs)
 
 
 def conversation_of(conn: Connection, patient_id: str, message_id: str) -> str | None:

@@ -91,18 +91,20 @@ def close_orphan(db: Database, *, patient_id: str, message_id: str, owner: str) 
         )
         if closed is None:
             return False
-        seq = conn.execute(
+        seq, text_seen = conn.execute(
             text(
-                "SELECT COALESCE(max(seq), 0) + 1 FROM message_events WHERE patient_id = :p AND message_id = :m"
+                "SELECT COALESCE(max(seq), 0) + 1, COALESCE(bool_or(type = 'text'), false) "
+                "FROM message_events WHERE patient_id = :p AND message_id = :m"
             ),
             {"p": patient_id, "m": message_id},
-        ).scalar_one()
+        ).one()
+        ending = {**RESTARTED, "text_withdrawn": text_seen}  # the streamed text was no answer
         conn.execute(
             text(
                 "INSERT INTO message_events (patient_id, message_id, seq, type, payload) "
                 "VALUES (:p, :m, :s, 'error', CAST(:d AS jsonb))"
             ),
-            {"p": patient_id, "m": message_id, "s": seq, "d": orjson.dumps(RESTARTED).decode()},
+            {"p": patient_id, "m": message_id, "s": seq, "d": orjson.dumps(ending).decode()},
         )
         write_audit(
             conn,

@@ -227,6 +227,7 @@
       source.close();
       item.status.textContent = "";
       item.answer.setAttribute("aria-busy", "false");
+      if (item.text || data.text_withdrawn) withdraw(item);
       item.error.textContent = data.message || "The answer could not be completed.";
       show(item.error, true);
     });
@@ -243,6 +244,17 @@
         item.status.textContent = "Connection lost — reconnecting…";
       }
     };
+  }
+
+  // Text streamed before an error is no answer: it was never checked against the record and
+  // was not kept (only a "done" event carries an answer). It stays readable, struck through
+  // under a label, so that nobody takes what they glimpsed for what the record says.
+  function withdraw(item) {
+    item.answer.classList.add("withdrawn");
+    item.answer.replaceChildren(
+      el("p", "Not an answer — this text stopped before it was checked against the record, and it was not kept.", "withdrawn-label"),
+      el("s", item.text, "withdrawn-text"),
+    );
   }
 
   function addToolCall(item, data) {

@@ -10,7 +10,15 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from agent.events import CitationEvent, DoneEvent, StatusEvent, TextEvent, ToolCallEvent, ToolResultEvent
+from agent.events import (
+    CitationEvent,
+    DoneEvent,
+    ErrorEvent,
+    StatusEvent,
+    TextEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
 from records.database import patient_transaction
 from server.scripted_agent import Effect
 from tests.server.browser_support import ARTIFACTS, ask, log_in, watch
@@ -178,3 +186,38 @@ def test_keyboard_only_user_can_ask(serve, world, browser):
     page.locator("#record-dialog[open]").wait_for()
     page.keyboard.press("Escape")
     assert page.locator("#record-dialog[open]").count() == 0
+
+
+def test_text_streamed_before_an_error_is_struck_out_not_presented_as_the_answer(serve, world, browser):
+    """Issue 18 item 13: an answer that ends in an error (here: it could not be kept) had shown
+    its streamed text like a delivered answer with a note under it. Now the text is struck out
+    under a label saying it is no answer — live, and again after a reload."""
+    partial = "Your latest HbA1c was 6.1 % on 2024-03-01 [L1]."
+    served = serve(
+        [
+            StatusEvent(text="Looking up your lab results…"),
+            TextEvent(delta=partial),
+            ErrorEvent(
+                kind="database",
+                message="The record database stopped responding, so this answer was not kept.",
+            ),
+        ]
+    )
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    seen = watch(page, served.url)
+    log_in(page, served.url, "alice", PASSWORD)
+    page.wait_for_url(f"**/patients/{A}")
+    for attempt in ("live", "reload"):
+        if attempt == "reload":
+            page.reload()
+            page.locator('#messages > li .answer[aria-busy="false"]').wait_for(timeout=20_000)
+            message = page.locator("#messages > li").first
+        else:
+            message = ask(page, "What is my latest HbA1c?")
+        answer = message.locator(".answer")
+        assert "Not an answer" in answer.locator(".withdrawn-label").inner_text()
+        assert answer.locator("s.withdrawn-text").inner_text() == partial
+        assert answer.locator("button.cite").count() == 0  # nothing in it is offered as a citation
+        assert "was not kept" in message.locator(".error").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "withdrawn-answer.png"))
+    assert served.agent.runs == 1 and seen.problems == [] and seen.external == []
