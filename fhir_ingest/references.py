@@ -180,6 +180,10 @@ class ReferenceData:
     def __len__(self) -> int:
         return len(self._by_id) + (len(self.parent) if self.parent is not None else 0)
 
+    def own_count(self) -> int:
+        """Targets of this layer alone (what a bundle brings; 0 for a Synthea patient bundle)."""
+        return len(self._by_id)
+
 
 def display_agrees(display: str | None, target: SharedTarget) -> bool:
     """Does a reference's display name fit the target? (Either one's words contain the other's.)
