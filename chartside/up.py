@@ -6,6 +6,11 @@ command the first time and every time after.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+
 import typer
 
 from chartside.console import console, reporter, reporting
@@ -20,19 +25,62 @@ from synthea_data.hard_cases import SCENARIO_PATIENTS, load_manifest
 DEMO_SLOT_DAYS = 28  # four weeks of bookable time from today; re-running only adds the new days
 
 
-def prepare(db: Database, settings: Settings | None = None) -> None:
+class StepClock:
+    """Seconds per start-up step, printed as one line before serving (what a first run costs)."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.steps: list[tuple[str, float]] = []
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.steps.append((name, now - self.last))
+        self.last = now
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.steps)
+        return f"ready in {time.perf_counter() - self.started:.1f} s ({parts})"
+
+
+def preload_embedder(settings: Settings) -> threading.Thread:
+    """Load the embedding model in the background while the database and cohort steps run.
+
+    The model takes about a second to load and the server needs it anyway; `load_embedder`
+    holds its lock while loading, so the first step that needs the model simply waits for
+    it. A failure here is dropped: that step calls `load_embedder` again and gets the one
+    failure policy's error (failures are never cached).
+    """
+
+    def load() -> None:
+        from knowledge.embeddings import load_embedder
+
+        with contextlib.suppress(Exception):  # the foreground call raises it, with its fix
+            load_embedder(settings)
+
+    thread = threading.Thread(target=load, name="preload-embedder", daemon=True)
+    thread.start()
+    return thread
+
+
+def prepare(db: Database, settings: Settings | None = None, clock: StepClock | None = None) -> None:
     """Schema, demo cohort, appointment slots, leaflets, note index: each step idempotent."""
+    lap: Callable[[str], None] = clock.lap if clock is not None else (lambda _name: None)
     before, after = migrate.upgrade(db)
     console.print(f"schema: {after}" + (" (upgraded)" if before != after else ""))
+    lap("schema")
     if settings is not None:
         load_demo_cohort(db, settings)
+        lap("demo cohort")
         stats = generate_slots(db, days=DEMO_SLOT_DAYS)
         console.print(
             f"appointment slots: {stats.departments} departments, {stats.slots_added} new slots "
             f"from {stats.start} ({stats.days} days)"
         )
+        lap("slots")
     prepare_leaflets(db)
+    lap("leaflets")
     prepare_notes(db)  # keep last: it indexes the notes of whatever cohort the steps above loaded
+    lap("notes")
 
 
 def load_demo_cohort(db: Database, settings: Settings) -> None:
@@ -104,16 +152,26 @@ def up_command(
     from server.cli import check_port_free, print_demo_credentials, serve
     from server.demo import create_demo_accounts
 
+    clock = StepClock()
     settings = get_settings()
     check_port_free(host or settings.host, port or settings.port)  # before minutes of preparation
+    preload_embedder(settings)
     db = open_database(settings)
     try:
-        prepare(db, settings)
+        db.admin.connect().close()  # starts the embedded PostgreSQL (initdb the first time)
+        clock.lap("database")
+        prepare(db, settings, clock)
         # after the cohort is loaded: demo accounts are bound to ingested patients
         print_demo_credentials(
             create_demo_accounts(db, preferred=demo_hard_case_patients(settings), evaluator=evaluator)
         )
-        serve(settings, db, host=host, port=port)
+        clock.lap("demo accounts")
+
+        def ready() -> None:
+            clock.lap("app")
+            console.print(clock.summary())
+
+        serve(settings, db, host=host, port=port, on_ready=ready)
     finally:
         db.dispose()
 
