@@ -43,11 +43,11 @@ class StepClock:
 
 
 def preload_embedder(settings: Settings) -> threading.Thread:
-    """Load the embedding model in the background while the database and cohort steps run.
+    """Load the embedding model (and import the web app) in the background while the steps run.
 
     The model takes about a second to load and the server needs it anyway; `load_embedder`
     holds its lock while loading, so the first step that needs the model simply waits for
-    it. A failure here is dropped: that step calls `load_embedder` again and gets the one
+    it (on a second run none does until the server starts). A failure here is dropped: that step calls `load_embedder` again and gets the one
     failure policy's error (failures are never cached).
     """
 
@@ -56,6 +56,8 @@ def preload_embedder(settings: Settings) -> threading.Thread:
 
         with contextlib.suppress(Exception):  # the foreground call raises it, with its fix
             load_embedder(settings)
+        with contextlib.suppress(Exception):  # the web app's code, imported while the steps run
+            import server.app  # noqa: F401
 
     thread = threading.Thread(target=load, name="preload-embedder", daemon=True)
     thread.start()
@@ -109,13 +111,38 @@ def demo_hard_case_patients(settings: Settings) -> list[str]:
     return [entry["patient_id"] for entry in manifest.get("patient_files", [])[:SCENARIO_PATIENTS]]
 
 
+class EmbedderOnDemand:
+    """The embedder, loaded only when a step has something to embed.
+
+    A second `make run` finds every leaflet and note indexed: the steps then only compare
+    checksums and model names, and the model (loading in the background for the server,
+    `preload_embedder`) is not waited for. The model name is the configured one, which is
+    what a loaded embedder reports; the database's vector width is checked up front, as
+    `load_embedder(..., engine=)` would.
+    """
+
+    def __init__(self, db: Database) -> None:
+        from knowledge.embeddings import check_dimensions
+
+        self._db = db
+        self._embedder = None
+        self.model_name = db.settings.embedding_model
+        check_dimensions(db.admin, db.settings.embedding_dim, self.model_name)
+
+    def __getattr__(self, name: str):  # anything but the model name needs the model itself
+        if self._embedder is None:
+            from knowledge.embeddings import load_embedder
+
+            self._embedder = load_embedder(self._db.settings, engine=self._db.admin)
+        return getattr(self._embedder, name)
+
+
 def prepare_notes(db: Database) -> None:
     """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
-    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
     with reporting("Indexing notes") as report_progress:
-        report = index_notes(db, load_embedder(db.settings), progress=report_progress)
+        report = index_notes(db, EmbedderOnDemand(db), progress=report_progress)  # type: ignore[arg-type]
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -125,12 +152,11 @@ def prepare_notes(db: Database) -> None:
 
 def prepare_leaflets(db: Database) -> None:
     """The shipped leaflets, embedded once (later runs compare checksums and do nothing)."""
-    from knowledge.embeddings import load_embedder
     from knowledge.leaflet_store import ensure_leaflets
 
-    embedder = load_embedder(db.settings, engine=db.admin)
+    embedder = EmbedderOnDemand(db)
     with reporting("Embedding leaflets") as report_progress:
-        outcomes = ensure_leaflets(db, embedder, progress=report_progress)
+        outcomes = ensure_leaflets(db, embedder, progress=report_progress)  # type: ignore[arg-type]
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]
     console.print(
