@@ -129,12 +129,20 @@ class EmbedderOnDemand:
         self.model_name = db.settings.embedding_model
         check_dimensions(db.admin, db.settings.embedding_dim, self.model_name)
 
+    def embed_passages(self, texts, **kwargs):
+        if not texts:  # nothing changed: callers still pass the (empty) list of new texts
+            return []
+        return self._loaded().embed_passages(texts, **kwargs)
+
     def __getattr__(self, name: str):  # anything but the model name needs the model itself
+        return getattr(self._loaded(), name)
+
+    def _loaded(self):
         if self._embedder is None:
             from knowledge.embeddings import load_embedder
 
             self._embedder = load_embedder(self._db.settings, engine=self._db.admin)
-        return getattr(self._embedder, name)
+        return self._embedder
 
 
 def prepare_notes(db: Database) -> None:
