@@ -87,6 +87,10 @@ EVAL: dict[str, Lazy] = {
         "evals.paraphrase.cli",
         "Many phrasings of the same facts: accuracy, consistency and confident false negatives.",
     ),
+    "hospital": Lazy(
+        "evals.paraphrase.cli",
+        "The frozen hospital-information questions: how many reach the leaflet search and cite a leaflet.",
+    ),
 }
 
 

@@ -40,6 +40,8 @@ def bench_safety(limit: int = 600) -> None:
     console.print(f"{len(rows)} questions ({'lexical + semantic' if index is not None else 'lexical only'})")
     console.print(f"question embedding (shared with search): {stats(embed_ms)}")
     console.print(f"gate beyond the embedding (wall):        {stats(gate_ms)}")
-    console.print(f"gate beyond the embedding (CPU time):    {stats(gate_cpu_ms)}  (wall minus waiting for a core)")
+    console.print(
+        f"gate beyond the embedding (CPU time):    {stats(gate_cpu_ms)}  (wall minus waiting for a core)"
+    )
     ratio = np.percentile(gate_ms, 95) / max(np.percentile(embed_ms, 95), 1e-9)
     console.print(f"gate p95 / embedding p95 = {ratio:.2f}")

@@ -293,7 +293,23 @@ def emergency_hits(text: str) -> list[LexicalHit]:
 
 
 _FILLERS = frozenset(
-    ["more", "real", "really", "any", "longer", "having", "feeling", "have", "had", "got", "experiencing", "a", "an", "the", "currently"]
+    [
+        "more",
+        "real",
+        "really",
+        "any",
+        "longer",
+        "having",
+        "feeling",
+        "have",
+        "had",
+        "got",
+        "experiencing",
+        "a",
+        "an",
+        "the",
+        "currently",
+    ]
 )
 _NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not"])
 
