@@ -6,6 +6,11 @@ command the first time and every time after.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+
 import typer
 
 from chartside.console import console, reporter, reporting
@@ -20,19 +25,64 @@ from synthea_data.hard_cases import SCENARIO_PATIENTS, load_manifest
 DEMO_SLOT_DAYS = 28  # four weeks of bookable time from today; re-running only adds the new days
 
 
-def prepare(db: Database, settings: Settings | None = None) -> None:
+class StepClock:
+    """Seconds per start-up step, printed as one line before serving (what a first run costs)."""
+
+    def __init__(self) -> None:
+        self.started = self.last = time.perf_counter()
+        self.steps: list[tuple[str, float]] = []
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.steps.append((name, now - self.last))
+        self.last = now
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.steps)
+        return f"ready in {time.perf_counter() - self.started:.1f} s ({parts})"
+
+
+def preload_embedder(settings: Settings) -> threading.Thread:
+    """Load the embedding model (and import the web app) in the background while the steps run.
+
+    The model takes about a second to load and the server needs it anyway; `load_embedder`
+    holds its lock while loading, so the first step that needs the model simply waits for
+    it (on a second run none does until the server starts). A failure here is dropped: that step calls `load_embedder` again and gets the one
+    failure policy's error (failures are never cached).
+    """
+
+    def load() -> None:
+        from knowledge.embeddings import load_embedder
+
+        with contextlib.suppress(Exception):  # the foreground call raises it, with its fix
+            load_embedder(settings)
+        with contextlib.suppress(Exception):  # the web app's code, imported while the steps run
+            import server.app  # noqa: F401
+
+    thread = threading.Thread(target=load, name="preload-embedder", daemon=True)
+    thread.start()
+    return thread
+
+
+def prepare(db: Database, settings: Settings | None = None, clock: StepClock | None = None) -> None:
     """Schema, demo cohort, appointment slots, leaflets, note index: each step idempotent."""
+    lap: Callable[[str], None] = clock.lap if clock is not None else (lambda _name: None)
     before, after = migrate.upgrade(db)
     console.print(f"schema: {after}" + (" (upgraded)" if before != after else ""))
+    lap("schema")
     if settings is not None:
         load_demo_cohort(db, settings)
+        lap("demo cohort")
         stats = generate_slots(db, days=DEMO_SLOT_DAYS)
         console.print(
             f"appointment slots: {stats.departments} departments, {stats.slots_added} new slots "
             f"from {stats.start} ({stats.days} days)"
         )
+        lap("slots")
     prepare_leaflets(db)
+    lap("leaflets")
     prepare_notes(db)  # keep last: it indexes the notes of whatever cohort the steps above loaded
+    lap("notes")
 
 
 def load_demo_cohort(db: Database, settings: Settings) -> None:
@@ -61,13 +111,46 @@ def demo_hard_case_patients(settings: Settings) -> list[str]:
     return [entry["patient_id"] for entry in manifest.get("patient_files", [])[:SCENARIO_PATIENTS]]
 
 
+class EmbedderOnDemand:
+    """The embedder, loaded only when a step has something to embed.
+
+    A second `make run` finds every leaflet and note indexed: the steps then only compare
+    checksums and model names, and the model (loading in the background for the server,
+    `preload_embedder`) is not waited for. The model name is the configured one, which is
+    what a loaded embedder reports; the database's vector width is checked up front, as
+    `load_embedder(..., engine=)` would.
+    """
+
+    def __init__(self, db: Database) -> None:
+        from knowledge.embeddings import check_dimensions
+
+        self._db = db
+        self._embedder = None
+        self.model_name = db.settings.embedding_model
+        check_dimensions(db.admin, db.settings.embedding_dim, self.model_name)
+
+    def embed_passages(self, texts, **kwargs):
+        if not texts:  # nothing changed: callers still pass the (empty) list of new texts
+            return []
+        return self._loaded().embed_passages(texts, **kwargs)
+
+    def __getattr__(self, name: str):  # anything but the model name needs the model itself
+        return getattr(self._loaded(), name)
+
+    def _loaded(self):
+        if self._embedder is None:
+            from knowledge.embeddings import load_embedder
+
+            self._embedder = load_embedder(self._db.settings, engine=self._db.admin)
+        return self._embedder
+
+
 def prepare_notes(db: Database) -> None:
     """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
-    from knowledge.embeddings import load_embedder
     from knowledge.note_index import index_notes
 
     with reporting("Indexing notes") as report_progress:
-        report = index_notes(db, load_embedder(db.settings), progress=report_progress)
+        report = index_notes(db, EmbedderOnDemand(db), progress=report_progress)  # type: ignore[arg-type]
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -77,12 +160,11 @@ def prepare_notes(db: Database) -> None:
 
 def prepare_leaflets(db: Database) -> None:
     """The shipped leaflets, embedded once (later runs compare checksums and do nothing)."""
-    from knowledge.embeddings import load_embedder
     from knowledge.leaflet_store import ensure_leaflets
 
-    embedder = load_embedder(db.settings, engine=db.admin)
+    embedder = EmbedderOnDemand(db)
     with reporting("Embedding leaflets") as report_progress:
-        outcomes = ensure_leaflets(db, embedder, progress=report_progress)
+        outcomes = ensure_leaflets(db, embedder, progress=report_progress)  # type: ignore[arg-type]
     changed = [o for o in outcomes if o.status in ("added", "replaced")]
     failed = [o for o in outcomes if o.status == "failed"]
     console.print(
@@ -104,16 +186,26 @@ def up_command(
     from server.cli import check_port_free, print_demo_credentials, serve
     from server.demo import create_demo_accounts
 
+    clock = StepClock()
     settings = get_settings()
     check_port_free(host or settings.host, port or settings.port)  # before minutes of preparation
+    preload_embedder(settings)
     db = open_database(settings)
     try:
-        prepare(db, settings)
+        db.admin.connect().close()  # starts the embedded PostgreSQL (initdb the first time)
+        clock.lap("database")
+        prepare(db, settings, clock)
         # after the cohort is loaded: demo accounts are bound to ingested patients
         print_demo_credentials(
             create_demo_accounts(db, preferred=demo_hard_case_patients(settings), evaluator=evaluator)
         )
-        serve(settings, db, host=host, port=port)
+        clock.lap("demo accounts")
+
+        def ready() -> None:
+            clock.lap("app")
+            console.print(clock.summary())
+
+        serve(settings, db, host=host, port=port, on_ready=ready)
     finally:
         db.dispose()
 

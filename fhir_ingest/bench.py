@@ -49,6 +49,16 @@ class BenchResult:
     phases: dict[str, float] = field(default_factory=dict)  # of the best round
     validation_seconds: float | None = None
     failures: list[str] = field(default_factory=list)
+    # CPU time (best round), steadier than wall time on a shared machine: what the ingest
+    # would take on idle cores. Parse: the orjson pass; process: all of this process's
+    # threads during the ingest; server: the database backend that wrote (None off Linux).
+    parse_cpu_seconds: float = 0.0
+    process_cpu_seconds: float = 0.0
+    server_cpu_seconds: float | None = None
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.process_cpu_seconds / self.parse_cpu_seconds if self.parse_cpu_seconds else float("inf")
 
     @property
     def ratio(self) -> float:
@@ -121,14 +131,45 @@ def _empty(db: Database) -> None:
 
 def parse_only_seconds(paths: list[Path]) -> float:
     """Time to orjson-parse every file (bytes already in memory, as the ingest has them)."""
+    return _parse_only(paths)[0]
+
+
+def _parse_only(paths: list[Path]) -> tuple[float, float]:
+    """(wall, CPU) seconds to orjson-parse every file."""
     blobs = [p.read_bytes() for p in paths]
-    total = 0.0
+    total = cpu = 0.0
     for blob in blobs:
         with gc_paused():
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             orjson.loads(blob)
             total += time.perf_counter() - started
-    return total
+            cpu += time.process_time() - cpu_started
+    return total, cpu
+
+
+def _backends_cpu(db: Database) -> dict[int, float]:
+    """CPU seconds so far of every backend connected to the scratch database (Linux, local server)."""
+    with db.admin.connect() as conn:
+        cur = conn.connection.driver_connection.cursor()
+        cur.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [pid for (pid,) in cur.fetchall()]
+    found = {pid: _cpu_of(pid) for pid in pids}
+    return {pid: seconds for pid, seconds in found.items() if seconds is not None}
+
+
+def _server_cpu(before: dict[int, float], after: dict[int, float]) -> float | None:
+    """CPU the database spent between two snapshots (a backend that is new started at 0)."""
+    if not after:
+        return None
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
+def _cpu_of(pid: int | None) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def run_benchmark(
@@ -144,16 +185,25 @@ def run_benchmark(
     if not files:
         raise FileNotFoundError("no .json bundles under " + ", ".join(map(str, paths)))
     parse_times: list[float] = []
+    parse_cpu: list[float] = []
     ingests: list[tuple[float, IngestReport]] = []
+    cpu: list[tuple[float, float | None]] = []
     with_workers: list[float] = []
     unchanged_times: list[float] = []
     validation = None
     with scratch_database(settings, cluster) as db:
         for _ in range(rounds):
             _empty(db)
-            parse_times.append(parse_only_seconds(files))
+            wall, parse_cpu_seconds = _parse_only(files)
+            parse_times.append(wall)
+            parse_cpu.append(parse_cpu_seconds)
+            server_before = _backends_cpu(db)
+            cpu_before = time.process_time()
             report = ingest_paths(db, files)
+            process_cpu = time.process_time() - cpu_before
+            server = _server_cpu(server_before, _backends_cpu(db))
             ingests.append((report.seconds, report))
+            cpu.append((process_cpu, server))
             unchanged_times.append(ingest_paths(db, files).seconds)
             if workers:
                 _empty(db)
@@ -177,4 +227,7 @@ def run_benchmark(
         phases=best_report.phase_seconds(),
         validation_seconds=validation,
         failures=[f.error or str(f.path) for f in best_report.failures],
+        parse_cpu_seconds=min(parse_cpu),
+        process_cpu_seconds=min(c for c, _ in cpu),
+        server_cpu_seconds=min((s for _, s in cpu if s is not None), default=None),
     )

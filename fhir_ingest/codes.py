@@ -60,6 +60,45 @@ def codeable(f: Fields | None, prefer: tuple[str, ...] = ()) -> Code:
     """
     if f is None:
         return NO_CODE
+    # ~16k concepts per 22 patients: read well-typed ones straight from the dicts; anything
+    # of an unexpected type goes through the checked reader, which names the bad field
+    fast = _codeable_unchecked(f.data, prefer)
+    return fast if fast is not None else _codeable_checked(f, prefer)
+
+
+def _is_text(value: object) -> bool:
+    return value is None or type(value) is str
+
+
+def _codeable_unchecked(data: dict, prefer: tuple[str, ...]) -> Code | None:
+    """`codeable` on plain dicts, or None when some field has a type the checked reader rejects."""
+    text = data.get("text")
+    codings = data.get("coding")
+    if not _is_text(text) or (codings is not None and type(codings) is not list):
+        return None
+    if not codings:
+        return Code(None, None, text)
+    for c in codings:
+        if type(c) is not dict:
+            return None
+    chosen = codings[0]
+    if prefer and len(codings) > 1:
+        rank = {system: i for i, system in enumerate(prefer)}
+        best = len(prefer)
+        for c in codings:
+            system = c.get("system")
+            if not _is_text(system):
+                return None
+            r = rank.get(system, len(prefer))
+            if r < best:
+                best, chosen = r, c
+    system, code, display = chosen.get("system"), chosen.get("code"), chosen.get("display")
+    if not (_is_text(system) and _is_text(code) and _is_text(display)):
+        return None
+    return Code(system, code, text if display is None else display)
+
+
+def _codeable_checked(f: Fields, prefer: tuple[str, ...] = ()) -> Code:
     text = f.string("text")
     codings = f.objs("coding")
     if not codings:

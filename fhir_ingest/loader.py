@@ -1,7 +1,8 @@
 """`ingest_paths`: load Synthea bundles (files or folders) into the database.
 
 For every file: checksum → unchanged files are skipped without parsing → parse → (optional
-R4B validation) → pass 1 + pass 2 in memory (`prepare`) → one transaction (`commit`). A
+R4B validation) → pass 1 + pass 2 in memory (`prepare`) → one transaction (`commit`), which
+a writer thread runs while the next file is prepared (`fhir_ingest.pipeline`). A
 failing file is reported with its file, entry and field and leaves nothing behind; the next
 file goes on. Support bundles are loaded first, one by one, and what they add becomes visible
 to later bundles only after their transaction commits. Patient bundles can be prepared in
@@ -22,6 +23,7 @@ import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 
 from fhir_ingest.parallel import WorkerPool
+from fhir_ingest.pipeline import BackgroundCommitter
 from fhir_ingest.prepare import Prepared, gc_paused, prepare
 from fhir_ingest.references import ReferenceData
 from fhir_ingest.report import FileOutcome, IngestReport
@@ -103,23 +105,49 @@ class _Run:
     def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int) -> None:
         support = [p for p in files if support_rank(p) < 2]
         patients = [p for p in files if support_rank(p) >= 2]
-        for path in support:
-            done(self.one(path))
+        with self.writer.session():
+            for path in support:
+                done(self.one(path))
+            if workers > 0 and len(patients) > 1:
+                self.load_patients_with_workers(patients, done, workers)
+            else:
+                self.load_pipelined(patients, done)
+
+    def load_pipelined(self, paths: list[Path], done: Callable[[FileOutcome], None]) -> None:
+        """Read, parse and map each bundle here while a writer thread commits the one before.
+
+        Each file is read and checksummed once; an unchanged one is reported without parsing.
+        A bundle that brings reference data of its own (organizations inline in a collection
+        bundle) is committed before the next one is mapped, so the next one can link to it.
+        """
+        with BackgroundCommitter(self.commit, done) as committer:
+            for path in paths:
+                outcome, raw = self.check_unchanged(path)
+                if outcome is not None:
+                    committer.report(outcome)
+                    continue
+                prepared = prepare(path, self.refdata, validate=self.validate, raw=raw)
+                committer.submit(prepared)
+                if prepared.result is not None and prepared.result.refdata_layer.own_count():
+                    committer.wait_idle()
+
+    def load_patients_with_workers(
+        self, patients: list[Path], done: Callable[[FileOutcome], None], workers: int
+    ) -> None:
         # checksums first: unchanged files are reported without being parsed anywhere
-        pending: list[tuple[Path, RawFile | None]] = []
+        pending: list[Path] = []
         for path in patients:
-            outcome, raw = self.check_unchanged(path)
+            outcome, _raw = self.check_unchanged(path)
             if outcome is not None:
                 done(outcome)
             else:
                 # only the path is kept: holding every file's bytes until its turn would make
                 # memory grow with the size of the folder (the file is read again, from cache)
-                pending.append((path, None))
-        if workers > 0 and len(pending) > 1:
-            remaining = set(self.load_with_workers([p for p, _ in pending], done, workers))
-            pending = [(p, None) for p, _ in pending if p in remaining]
-        for path, raw in pending:
-            done(self.one(path, raw))
+                pending.append(path)
+        remaining = set(self.load_with_workers(pending, done, workers)) if len(pending) > 1 else set(pending)
+        for path in pending:
+            if path in remaining:
+                done(self.one(path))
 
     def load_with_workers(
         self, paths: list[Path], done: Callable[[FileOutcome], None], count: int

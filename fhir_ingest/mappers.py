@@ -78,6 +78,8 @@ class MapContext:
     patient_row: Row | None = None
     # DiagnosticReport rows waiting for the notes (texts are compared once all are decoded)
     report_texts: list[tuple[Row, DecodedText]] = field(default_factory=list)
+    # subject reference strings already checked to name this patient (every resource repeats one)
+    subjects_checked: set[str] = field(default_factory=set)
 
     def add(self, table: str, row: Row) -> None:
         self.rows[table].append(row)
@@ -94,6 +96,8 @@ def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
     if ref is None or ref.string("reference") is None:
         raise r.error(key, "is required (which patient is this about?) but missing")
     reference = ref.string("reference") or ""
+    if reference in ctx.subjects_checked:
+        return
     try:
         parsed = parse_reference(reference)
     except ValueError as exc:
@@ -103,6 +107,7 @@ def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
     target = ctx.resolver.local(ref, ("Patient",))
     if target is None or target.id != ctx.patient_id:
         raise ref.error("reference", f"refers to {reference}, not this bundle's patient {ctx.patient_id}")
+    ctx.subjects_checked.add(reference)
 
 
 def encounter_id(r: Fields, ctx: MapContext, key: str = "encounter") -> str | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.errors import BundleError
@@ -51,6 +51,7 @@ class ParsedReference:
     identifier: str | None = None
 
 
+@lru_cache(maxsize=1 << 16)  # a bundle names the same patient, encounter, practitioner thousands of times
 def parse_reference(reference: str) -> ParsedReference:
     """Classify a `Reference.reference` string. Raises ValueError for shapes FHIR does not allow."""
     if not reference:
@@ -178,6 +179,10 @@ class ReferenceData:
 
     def __len__(self) -> int:
         return len(self._by_id) + (len(self.parent) if self.parent is not None else 0)
+
+    def own_count(self) -> int:
+        """Targets of this layer alone (what a bundle brings; 0 for a Synthea patient bundle)."""
+        return len(self._by_id)
 
 
 def display_agrees(display: str | None, target: SharedTarget) -> bool:
@@ -338,6 +343,9 @@ class Resolver:
         self.source_dir = source_dir
         self.unresolved: dict[str, UnresolvedReference] = {}
         self._shared_cache: dict[tuple[str, str | None], tuple[str | None, str]] = {}
+        self._local_cache: dict[str, EntryTarget] = {}
+        # (reference, type, display) -> (target id, why it is unresolved or "")
+        self._shared_ref_cache: dict[tuple[str, str, str | None], tuple[str | None, str]] = {}
 
     # --- in-bundle (patient record) references ---------------------------------------------
 
@@ -351,6 +359,20 @@ class Resolver:
         reference = ref.string("reference")
         if reference is None:
             return None
+        # the same string always finds the same entry; only successes are remembered, so a
+        # bad reference is reported at every field that holds it (the first one stops the bundle)
+        target = self._local_cache.get(reference)
+        if target is None:
+            target = self._find_local(ref, reference)
+            self._local_cache[reference] = target
+        if target.resource_type not in expected:
+            raise ref.error(
+                "reference",
+                f"{reference} is a {target.resource_type}, expected {' or '.join(expected)}",
+            )
+        return target
+
+    def _find_local(self, ref: Fields, reference: str) -> EntryTarget:
         try:
             parsed = parse_reference(reference)
         except ValueError as exc:
@@ -369,11 +391,6 @@ class Resolver:
                 raise ref.error("reference", f"{reference} is not in this bundle (dangling reference)")
         else:
             raise ref.error("reference", f"{reference}: expected a reference to an entry of this bundle")
-        if target.resource_type not in expected:
-            raise ref.error(
-                "reference",
-                f"{reference} is a {target.resource_type}, expected {' or '.join(expected)}",
-            )
         return target
 
     def local_id(self, ref: Fields | None, expected: tuple[str, ...]) -> str | None:
@@ -402,6 +419,20 @@ class Resolver:
             system = ident.string("system")
             label = f"{resource_type}?identifier={system or ''}|{value}"
             return self._by_identifier(label, resource_type, system, value, display, ref.path + ".identifier")
+        key = (reference, resource_type, display)
+        found = self._shared_ref_cache.get(key)
+        if found is None:  # errors are raised, never remembered
+            found = self._shared_cache_miss(ref, reference, resource_type, display)
+            self._shared_ref_cache[key] = found
+        target_id, reason = found
+        if reason:
+            self._warn(reference, reason, ref.path + ".reference")
+        return target_id
+
+    def _shared_cache_miss(
+        self, ref: Fields, reference: str, resource_type: str, display: str | None
+    ) -> tuple[str | None, str]:
+        """(target id, "") or (None, why not; "" when a link of another type is simply not this one)."""
         try:
             parsed = parse_reference(reference)
         except ValueError as exc:
@@ -414,38 +445,37 @@ class Resolver:
             )
             if target is not None:
                 # e.g. generalPractitioner may name an Organization: valid, just not this link
-                return target.id if target.resource_type == resource_type else None
+                return (target.id if target.resource_type == resource_type else None), ""
             if parsed.kind == "urn":
                 raise ref.error(
                     "reference",
                     f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)",
                 )
             if parsed.resource_type != resource_type:
-                return None
+                return None, ""
             known = self.refdata.by_id(resource_type, parsed.id or "")
             if known is not None:
-                return known.id
-            self._warn(
-                reference, "not in this bundle nor in the loaded support bundles", ref.path + ".reference"
-            )
-            return None
+                return known.id, ""
+            return None, "not in this bundle nor in the loaded support bundles"
         if parsed.kind == "conditional":
             if parsed.resource_type != resource_type:
-                return None
-            return self._by_identifier(
-                reference,
-                resource_type,
-                parsed.system,
-                parsed.identifier or "",
-                display,
-                ref.path + ".reference",
+                return None, ""
+            return self._identifier_target(
+                reference, resource_type, parsed.system, parsed.identifier or "", display
             )
-        self._warn(reference, "a contained practitioner/organization is not linked", ref.path + ".reference")
-        return None
+        return None, "a contained practitioner/organization is not linked"
 
     def _by_identifier(
         self, label: str, resource_type: str, system: str | None, value: str, display: str | None, where: str
     ) -> str | None:
+        target_id, reason = self._identifier_target(label, resource_type, system, value, display)
+        if target_id is None:
+            self._warn(label, reason, where)
+        return target_id
+
+    def _identifier_target(
+        self, label: str, resource_type: str, system: str | None, value: str, display: str | None
+    ) -> tuple[str | None, str]:
         key = (label, display)
         cached = self._shared_cache.get(key)
         if cached is None:
@@ -454,10 +484,7 @@ class Resolver:
             )
             cached = (target.id if target else None, reason)
             self._shared_cache[key] = cached
-        target_id, reason = cached
-        if target_id is None:
-            self._warn(label, reason, where)
-        return target_id
+        return cached
 
     def _warn(self, reference: str, reason: str, where: str) -> None:
         known = self.unresolved.get(reference)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 UTC = dt.UTC
 
@@ -41,6 +42,14 @@ def parse_datetime_with_precision(value: str) -> tuple[dt.datetime, str]:
     """(UTC datetime, precision) where precision is year | month | day | time."""
     if not isinstance(value, str):
         raise TimestampError(f"expected a date/time string, got {type(value).__name__}")
+    return _parse_datetime(value)
+
+
+# A Synthea bundle repeats its timestamps (every observation of an encounter shares its
+# effective and issued times), so parsing each distinct string once saves most of the work.
+# The results are immutable (aware datetimes, strings); errors are raised, never cached.
+@lru_cache(maxsize=1 << 16)
+def _parse_datetime(value: str) -> tuple[dt.datetime, str]:
     m = _DATETIME.fullmatch(value)
     if m is None:
         raise TimestampError(
@@ -68,6 +77,11 @@ def parse_datetime_with_precision(value: str) -> tuple[dt.datetime, str]:
     if leap:
         parsed = parsed.replace(microsecond=999_999)
     return parsed.astimezone(UTC), "time"
+
+
+def clear_cache() -> None:
+    """Forget the parsed strings (called once per bundle)."""
+    _parse_datetime.cache_clear()
 
 
 def parse_date(value: str) -> dt.date:

@@ -18,13 +18,14 @@ psycopg's pipelined `executemany` instead — slower, same result.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
-from sqlalchemy import ARRAY, BigInteger, Boolean, Date, DateTime, Float, Integer, Text
+from sqlalchemy import ARRAY, BigInteger, Boolean, Connection, Date, DateTime, Float, Integer, Text
 from sqlalchemy.dialects.postgresql import JSONB
 
 from fhir_ingest.references import ReferenceData, SharedTarget
@@ -103,6 +104,29 @@ class RecordWriter:
         self.db = db
         self._use_copy = use_copy
         self._columns: dict[str, list[tuple[str, str]]] = {}
+        self._in_session = False
+        self._conn: Connection | None = None
+
+    @contextmanager
+    def session(self) -> Iterator[None]:
+        """Keep one connection for a run of bundles (each bundle still its own transaction).
+
+        Checking a connection out of the pool per bundle also pinged it first: a round trip
+        and a pool lap per bundle. A connection that fails is dropped, and the next bundle
+        checks out a fresh (pinged) one, so a restarted server costs one bundle, not the run.
+        """
+        self._in_session = True
+        try:
+            yield
+        finally:
+            self._in_session = False
+            self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with suppress(Exception):  # a broken connection may fail to close; the pool discards it
+                conn.close()
 
     # --- reading what is already there ------------------------------------------------------
 
@@ -149,24 +173,39 @@ class RecordWriter:
 
     def write(self, result: BundleResult, source: SourceInfo) -> str:
         """Write one bundle atomically. Returns "ingested" (new) or "replaced"."""
-        with self.db.admin.begin() as conn:
-            cur = conn.connection.driver_connection.cursor()
-            # atomic as ever; only the wait for the disk flush moves to `make_durable()`
-            cur.execute("SET LOCAL synchronous_commit = off")
-            if result.patient_id is not None:
-                # SET LOCAL (not set_config): Citus forwards it to the workers (records.database)
-                cur.execute(set_patient_sql(result.patient_id))
-                cur.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                    ("chartside.patient:" + result.patient_id,),
-                )
-            self._write_shared(cur, result)
-            if result.patient_id is not None:
-                status = self._write_patient(cur, result, source.path)
-            else:
-                cur.execute("SELECT 1 FROM source_files WHERE path = %s", (source.path,))
-                status = "replaced" if cur.fetchone() else "ingested"
-            self._record_source(cur, result, source)
+        if not self._in_session:
+            with self.db.admin.begin() as conn:
+                return self._write_in(conn, result, source)
+        if self._conn is None:
+            self._conn = self.db.admin.connect()
+        try:
+            with self._conn.begin():
+                return self._write_in(self._conn, result, source)
+        except BaseException:
+            self._drop_connection()  # rolled back; whatever went wrong, the next bundle starts afresh
+            raise
+
+    def _write_in(self, conn: Connection, result: BundleResult, source: SourceInfo) -> str:
+        cur = conn.connection.driver_connection.cursor()
+        # atomic as ever; only the wait for the disk flush moves to `make_durable()`. Both
+        # settings in one message (utility commands take no parameters: the id is a literal)
+        setup = "SET LOCAL synchronous_commit = off"
+        if result.patient_id is not None:
+            # SET LOCAL (not set_config): Citus forwards it to the workers (records.database)
+            setup += "; " + set_patient_sql(result.patient_id)
+        cur.execute(setup)
+        if result.patient_id is not None:
+            cur.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                ("chartside.patient:" + result.patient_id,),
+            )
+        self._write_shared(cur, result)
+        if result.patient_id is not None:
+            status = self._write_patient(cur, result, source.path)
+        else:
+            cur.execute("SELECT 1 FROM source_files WHERE path = %s", (source.path,))
+            status = "replaced" if cur.fetchone() else "ingested"
+        self._record_source(cur, result, source)
         return status
 
     def make_durable(self, path: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import typer
 from rich.table import Table
@@ -73,8 +74,18 @@ def check_port_free(host: str, port: int) -> None:
             raise fail(f"cannot listen on {host}:{port}: {exc.strerror}", code=2) from None
 
 
-def serve(settings: Settings, db: Database, *, host: str | None = None, port: int | None = None) -> None:
-    """Run the web service on this database until interrupted (Ctrl-C)."""
+def serve(
+    settings: Settings,
+    db: Database,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> None:
+    """Run the web service on this database until interrupted (Ctrl-C).
+
+    `on_ready` is called once the server listens (`chartside up` prints its step times then).
+    """
     import uvicorn
 
     from server.app import create_app
@@ -93,7 +104,20 @@ def serve(settings: Settings, db: Database, *, host: str | None = None, port: in
     console.print(
         f"MCP clients: [bold]http://{host}:{port}/mcp[/] with an account API token (see the README)"
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    if on_ready is not None:
+        started = server.startup
+
+        async def startup(sockets=None) -> None:  # the first moment a browser gets an answer
+            await started(sockets=sockets)
+            if server.started:
+                on_ready()
+
+        server.startup = startup  # type: ignore[method-assign]
+    server.run()
+    if not server.started:  # as uvicorn.run: the app did not start (the log says why)
+        raise SystemExit(3)
 
 
 def serve_command(

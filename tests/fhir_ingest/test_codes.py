@@ -85,3 +85,45 @@ def test_any_capitalisation_of_a_name_folds_to_the_same_text(words, caps):
 def test_name_tokens_ignore_titles_punctuation_and_case():
     assert name_tokens("Dr. Arron144 Koelpin146") >= name_tokens("arron144 KOELPIN146")
     assert name_tokens("Zoë O'Brien") == {"zoë", "o'brien"}
+
+
+# Any JSON value where a CodeableConcept field is expected: mostly well-typed, sometimes not.
+_json_scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=5)
+)
+_text_or_junk = st.one_of(
+    st.none(), st.sampled_from([SNOMED, LOINC, "x", ""]), _json_scalar, st.just([]), st.just({})
+)
+_coding = st.one_of(
+    st.fixed_dictionaries(
+        {}, optional={"system": _text_or_junk, "code": _text_or_junk, "display": _text_or_junk}
+    ),
+    _json_scalar,
+)
+_concept = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": _text_or_junk,
+        "coding": st.one_of(st.lists(_coding, max_size=4), _json_scalar, st.just({})),
+    },
+)
+
+
+@given(_concept, st.sampled_from([(), (LOINC, SNOMED), (SNOMED,)]))
+def test_the_fast_reader_agrees_with_the_checked_one_on_any_concept(concept, prefer):
+    """`codeable` reads well-typed concepts without the checked accessors: same result, and
+    anything mistyped still fails with the checked reader's error naming the field."""
+    from fhir_ingest.codes import _codeable_checked
+    from fhir_ingest.errors import BundleError
+
+    try:
+        expected = _codeable_checked(f(concept), prefer)
+    except BundleError as exc:
+        try:
+            codeable(f(concept), prefer)
+        except BundleError as got:
+            assert str(got) == str(exc)
+        else:
+            raise AssertionError(f"{concept!r} was accepted, the checked reader says: {exc}") from None
+    else:
+        assert codeable(f(concept), prefer) == expected
