@@ -37,7 +37,6 @@ from mcp_server.http import McpMount
 from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_metadata
 from records.database import Database, open_database
 from records.settings import Settings
-from server import mcp_access
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
@@ -117,7 +116,7 @@ def create_app(
     templates.env.globals["static_version"] = _static_version()
     templates.env.filters["when"] = appointment_when
 
-    mcp = McpMount(mcp_access)  # the MCP endpoint (mcp_server.http); started below once the database is open
+    mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
