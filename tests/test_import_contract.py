@@ -58,12 +58,8 @@ CLI_LAYER = (
 
 # Temporary, narrowly named allowances: (importing module glob, imported module glob, why).
 # Each must still match a real import (an unused allowance fails), so it is removed with the code.
-ALLOWANCES: tuple[tuple[str, str, str], ...] = (
-    *(
-        (loader, "knowledge.embeddings*", "issue 21 makes one embedder loader; callers then go through it")
-        for loader in ("agent/runner.py", "agent/safety/gate.py", "server/app.py", "mcp_server/catalog.py")
-    ),
-)
+# None today: the layers above tools/ reach the embedder through `tools.embedder`.
+ALLOWANCES: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from sqlalchemy import Connection
 
 from records.audit import write_audit
 from records.database import Database, patient_transaction
+from tools.embedder import QueryEmbedder
 from tools.results import HandleBook, ToolResult
 from tools.schema import FORBIDDEN_FIELD_WORDS, plain_schema, strict_schema
 from tools.scope import PatientScope
@@ -98,7 +99,7 @@ class ToolContext:
     scope: PatientScope
     db: Database
     handles: HandleBook = field(default_factory=HandleBook)
-    embedder: Any = None  # knowledge.embeddings.Embedder when search tools run
+    embedder: QueryEmbedder | None = None  # the one loaded embedder (tools.embedder); None: loaded on first search
     conn: Connection | None = None  # the patient-scoped transaction, set by the registry
     now: Any = None  # datetime override for evaluations ("now" pinned); None = wall clock
     search_settings: SearchSettings | None = None  # None: from the database's settings
