@@ -49,7 +49,7 @@ def cross_validate(
     index: ExemplarIndex,
     embed_query: Callable[[str], Sequence[float]],
     thresholds: Sequence[float] = THRESHOLDS,
-    progress: Callable[[str], None] = lambda _msg: None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[CvRow]:
     """The gate's tune-CV figures per threshold; `rows` must be the tune part in exemplar order."""
     if len(rows) != len(index.exemplars) or any(
@@ -61,7 +61,8 @@ def cross_validate(
     y = np.array([r.label == "emergency" for r in rows], dtype=float)
     models: list[EmergencyClassifier] = []
     for k in range(FOLDS):
-        progress(f"fold {k + 1}/{FOLDS}")
+        if progress is not None:
+            progress(k, FOLDS)  # folds fitted so far
         w, b = fit_logistic(index.vectors[folds != k], y[folds != k], HYPER)
         models.append(EmergencyClassifier(w, b))
     vectors = [embed_query(r.text) for r in rows]
