@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.embeddings import load_embedder
-from knowledge.search import Passage, SearchOutcome, search_leaflets, search_notes
 from tools.registry import ToolContext, Toolset
 from tools.results import ToolResult
+
+if TYPE_CHECKING:  # knowledge.search (BM25, numpy) is imported on the first search, not at start-up
+    from knowledge.search import Passage, SearchOutcome
 
 _FACT = re.compile(
     r"\b\d{3}-\d{4}\b|\$\d+(?:\.\d+)?|\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:\.\d+)?\s?(?:%|mg/dL|mmol/mol|am|pm)?"
@@ -197,6 +199,8 @@ def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolRes
     department). Returns cited passages with the leaflet title, section and review date, or
     says plainly that no leaflet covers the question. Use it for general information and
     hospital logistics, never for facts about this patient's own record."""
+    from knowledge.search import search_leaflets
+
     embedder = _embedder(ctx)
     outcome = search_leaflets(
         ctx.connection,
@@ -216,6 +220,8 @@ def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
     assessment and plan) by meaning and by exact words, optionally within a date range.
     Returns cited passages with the note date, encounter type and author, or says that no
     note mentions it."""
+    from knowledge.search import search_notes
+
     embedder = _embedder(ctx)
     outcome = search_notes(
         ctx.connection,
