@@ -149,11 +149,12 @@ def ask(
     try:
         resolved = patient_or_exit(db, patient)
         patient_id, name = resolved.patient_id, resolved.full_name or resolved.patient_id
-        from agent.runner import build_agent, default_embedder, default_registry
+        from agent.runner import build_agent, default_registry
+        from tools.embedder import load_embedder
 
         registry = default_registry()
         agent = build_agent(
-            settings, db, registry, embedder=default_embedder(settings), force_offline=offline
+            settings, db, registry, embedder=load_embedder(settings), force_offline=offline
         )
         transcript = None
         if save_transcript is not None:

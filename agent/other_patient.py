@@ -16,10 +16,10 @@ names after a courtesy title or "patient", and patient ids (UUIDs). Clinicians' 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from agent.text import fold as fold_text
 from tools.patient_names import patient_names
 from tools.registry import Database
 
@@ -49,8 +49,8 @@ class BoundPatient:
 
 
 def fold(word: str) -> str:
-    text = unicodedata.normalize("NFKD", word)
-    return "".join(c for c in text if not unicodedata.combining(c)).lower().strip("'’.")
+    """One word of a name as `agent.text.fold` folds it (apostrophes dropped), edge dots off."""
+    return fold_text(word).strip(".")
 
 
 def name_parts(names: Iterable[str | None]) -> frozenset[str]:

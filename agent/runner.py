@@ -192,13 +192,6 @@ def default_registry() -> Registry:
     return build_registry()
 
 
-def default_embedder(settings: Settings) -> Any:
-    """The local embedding model for the search tools and the planner's tie-breaker, if installed."""
-    from knowledge.embeddings import load_embedder
-
-    return load_embedder(settings)  # the one loader; a broken model raises EmbeddingSetupError
-
-
 def build_agent(
     settings: Settings,
     db: Database,

@@ -20,7 +20,7 @@ from agent.execution import ToolCall
 from tools.registry import Registry
 from tools.scoped_record import KIND_WORDS
 from tools.scoped_record import TOOL_NAME as RECORD_TOOL
-from tools.scoped_record import register as register_record_tool
+from tools.scoped_record import TOOLS as RECORD_TOOLS
 
 # record-panel sections (the tools' `section` names) and how they are called on screen
 SECTION_LABELS: dict[str, str] = {
@@ -183,7 +183,7 @@ def with_internal_tools(registry: Registry) -> Registry:
     """
     combined = Registry(t for n in registry.names() if (t := registry.get(n)) is not None)
     if RECORD_TOOL not in combined:
-        register_record_tool(combined)
+        combined.include(RECORD_TOOLS)
     return combined
 
 

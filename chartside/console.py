@@ -35,8 +35,9 @@ def progress() -> Progress:
 
 @contextmanager
 def reporting(description: str) -> Iterator[Callable[[int, int], None]]:
-    """A `(done, total)` callback for library code that reports progress (libraries never
-    print): a bar on stderr appears on the first report and is closed at the end."""
+    """The one progress shape of library code: a `progress(done, total)` callback (libraries
+    never print; tests/test_progress_shape.py keeps every `progress=` parameter to it). This
+    renders it: a bar on stderr appears on the first report and is closed at the end."""
     bar = progress()
     task = None
 
@@ -52,15 +53,6 @@ def reporting(description: str) -> Iterator[Callable[[int, int], None]]:
     finally:
         if task is not None:
             bar.stop()
-
-
-@contextmanager
-def reporter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
-    """What ingestion's and the generator's `progress=` parameter takes: a bar on stderr;
-    yields `advance(n)`. Library code never imports this module; the CLI passes it in."""
-    with progress() as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda n=1: bar.advance(task, n)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:

@@ -8,19 +8,24 @@ in this process). Two variants per case, interleaved so machine load hits both a
   every command paid before the CLI registered lazily.
 
 The ratio eager/lazy is the number to read on a busy machine; the absolute times are only
-meaningful with the load average printed next to them.
+meaningful with the load average printed next to them. Each run also records the CPU seconds
+the command's process used (user + system, from `getrusage`): on a busy machine the wall time
+includes waiting for a core, the CPU time does not, so it estimates the idle-machine wall time
+(it leaves out disk waits and the database server's own work, both small with warm caches).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 LAZY = "import sys; from chartside.cli import main; sys.argv[0] = 'chartside'; main()"
 EAGER = "import sys; from chartside.cli import load_all, main; sys.argv[0] = 'chartside'; load_all(); main()"
@@ -48,6 +53,7 @@ class Timing:
     case: str
     lazy: list[float]
     eager: list[float]
+    lazy_cpu: list[float]
 
     @property
     def ratio(self) -> float:
@@ -61,16 +67,32 @@ def cases(patient: str | None) -> list[Case]:
     return out
 
 
-def time_once(code: str, case: Case, timeout: float = 300.0) -> float:
-    """Seconds from process start to the command's answer (exit, or the `initialize` reply)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) a running process has used so far (Linux /proc), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def time_once(code: str, case: Case, timeout: float = 300.0) -> tuple[float, float]:
+    """(wall seconds from process start to the command's answer — exit, or the `initialize`
+    reply —, CPU seconds the process had used by then)."""
     argv = [sys.executable, "-c", code, *case.argv]
     env = {**os.environ, "COLUMNS": "100"}
+    cpu_before = _children_cpu()
     started = time.perf_counter()
     if not case.mcp:
         done = subprocess.run(argv, capture_output=True, env=env, timeout=timeout, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"{case.name} failed: {done.stderr.decode(errors='replace')[-400:]}")
-        return time.perf_counter() - started
+        return time.perf_counter() - started, _children_cpu() - cpu_before
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
     )
@@ -80,33 +102,40 @@ def time_once(code: str, case: Case, timeout: float = 300.0) -> float:
         proc.stdin.flush()
         line = proc.stdout.readline()
         elapsed = time.perf_counter() - started
+        cpu_at_reply = _process_cpu(proc.pid)  # the answer is the reply, not the exit
         if b'"result"' not in line:
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             raise RuntimeError(f"{case.name}: no initialize reply ({line[:200]!r}) {err[-400:]}")
         proc.stdin.close()
         proc.wait(timeout=timeout)
-        return elapsed
+        return elapsed, cpu_at_reply if cpu_at_reply is not None else _children_cpu() - cpu_before
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
 
 
-def measure(selected: Sequence[Case], repeats: int, progress=None) -> list[Timing]:
+def measure(
+    selected: Sequence[Case], repeats: int, progress: Callable[[int, int], None] | None = None
+) -> list[Timing]:
     """Interleaved lazy/eager runs per case; `progress(done, total)` after each run."""
     total, done = len(selected) * repeats * 2, 0
     results: list[Timing] = []
     for case in selected:
         lazy: list[float] = []
         eager: list[float] = []
+        lazy_cpu: list[float] = []
         time_once(LAZY, case)  # warm the OS file cache once, untimed, so run 1 is not an outlier
         for _ in range(repeats):
             for code, into in ((LAZY, lazy), (EAGER, eager)):
-                into.append(time_once(code, case))
+                wall, cpu = time_once(code, case)
+                into.append(wall)
+                if code is LAZY:
+                    lazy_cpu.append(cpu)
                 done += 1
                 if progress is not None:
                     progress(done, total)
-        results.append(Timing(case.name, lazy, eager))
+        results.append(Timing(case.name, lazy, eager, lazy_cpu))
     return results
 
 

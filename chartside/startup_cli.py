@@ -38,6 +38,7 @@ def startup_command(
         "lazy (median s)",
         "eager (median s)",
         "eager / lazy",
+        "lazy CPU (median s)",
         "lazy runs (s)",
         title=f"Start-up, {repeats} runs each, fresh interpreter per run",
     )
@@ -47,6 +48,7 @@ def startup_command(
             f"{statistics.median(t.lazy):.2f}",
             f"{statistics.median(t.eager):.2f}",
             f"{t.ratio:.1f}×",
+            f"{statistics.median(t.lazy_cpu):.2f}",
             " ".join(f"{v:.2f}" for v in t.lazy),
         )
     console.print(table)

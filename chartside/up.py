@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import typer
 
-from chartside.console import console, reporter, reporting
+from chartside.console import console, reporting
 from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
@@ -90,14 +90,16 @@ def load_demo_cohort(db: Database, settings: Settings) -> None:
 
     Ingestion skips unchanged files by checksum, so running this on every `make run` is cheap.
     """
-    cohort, created = ensure_demo_cohort(
-        settings.resolved_data_dir(),
-        patients=settings.demo_patients,
-        seed=settings.demo_seed,
-        progress=reporter,
-    )
+    with reporting("generating patients") as report_progress:
+        cohort, created = ensure_demo_cohort(
+            settings.resolved_data_dir(),
+            patients=settings.demo_patients,
+            seed=settings.demo_seed,
+            progress=report_progress,
+        )
     console.print(f"demo cohort: {cohort}" + (" (generated)" if created else ""))
-    report = ingest_paths(db, [cohort], progress=reporter)
+    with reporting("ingesting") as report_progress:
+        report = ingest_paths(db, [cohort], progress=report_progress)
     if not report.ok:
         console.print("[yellow]the demo cohort did not ingest cleanly; see `chartside ingest` for details[/]")
 

@@ -24,10 +24,10 @@ class AgentUnavailable(RuntimeError):
 
 def load_embedder(settings: Settings) -> Any:
     """The search tools' embedding model, as the server loads it."""
-    from agent.runner import default_embedder
+    from tools.embedder import load_embedder
 
     try:
-        return default_embedder(settings)
+        return load_embedder(settings)
     except Exception as exc:  # EmbeddingSetupError: a missing model file must not look like a bad answer
         raise AgentUnavailable(f"the embedding model could not be loaded: {exc}") from exc
 

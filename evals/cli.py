@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from chartside.console import console, err_console, fail, progress
+from chartside.console import console, err_console, fail, reporting
 from chartside.groups import eval_app
 from evals.agents import (
     AGENT_KINDS,
@@ -167,9 +167,8 @@ def generate_command(
         raise fail(str(exc)) from None
     db = _open()
     try:
-        with progress() as bar:
-            task = bar.add_task("reading records", total=None)
-            question_set = generate_set_file(db, options, out, progress=lambda _pid: bar.advance(task))
+        with reporting("reading records") as report_progress:
+            question_set = generate_set_file(db, options, out, progress=report_progress)
     except GenerationError as exc:
         raise fail(str(exc)) from None
     finally:
@@ -252,8 +251,7 @@ def run_only(
             raise fail(str(exc)) from None
         run_id = new_run_id(agent_kind)
         run_dir = out or DEFAULT_RUNS / run_id
-        with progress() as bar:
-            task = bar.add_task(f"{agent_kind}: asking", total=len(question_set.questions))
+        with reporting(f"{agent_kind}: asking") as report_progress:
             info = run_set(
                 agent,
                 db,
@@ -265,7 +263,7 @@ def run_only(
                 concurrency=concurrency,
                 answer_model=settings.answer_model if agent_kind == "claude" else None,
                 index_note=note_indexer(embedder),
-                progress=lambda _r: bar.advance(task),
+                progress=report_progress,
             )
     finally:
         if own_db:
@@ -453,9 +451,8 @@ def demo_command(
             seed=settings.demo_seed, now=parse_now(None), patients=parse_patients(patients)
         )
         try:
-            with progress() as bar:
-                task = bar.add_task("reading records", total=None)
-                question_set = generate_set_file(db, options, set_path, progress=lambda _p: bar.advance(task))
+            with reporting("reading records") as report_progress:
+                question_set = generate_set_file(db, options, set_path, progress=report_progress)
         except GenerationError as exc:
             raise fail(str(exc)) from None
         console.print(f"set: {len(question_set.questions)} questions → {set_path}")

@@ -155,7 +155,7 @@ def generate(
     db: Database,
     options: GenerateOptions,
     *,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[SetHeader, list[Question]]:
     unknown = sorted(set(options.categories) - set(CATEGORIES))
     if unknown:
@@ -173,7 +173,7 @@ def generate(
 
     cohort = Cohort()
     records: dict[str, Record] = {}
-    for pid in chosen + extra:
+    for done, pid in enumerate(chosen + extra, 1):
         record = load_record(db, pid, options.now)
         if record is None:
             continue
@@ -181,7 +181,7 @@ def generate(
         if pid in chosen:
             records[pid] = record
         if progress is not None:
-            progress(pid)
+            progress(done, len(chosen) + len(extra))
     cohort.finish()
 
     leaflets = read_leaflets(db)

@@ -26,7 +26,7 @@ from evals.report import (
     write_comparison,
     write_single,
 )
-from evals.results import QuestionResult, RunInfo
+from evals.results import RunInfo
 from evals.runner import RunsAgent, RunSettings, run_set_to_folder
 from evals.truth import fingerprint
 from records.database import Database
@@ -59,7 +59,7 @@ def parse_patients(value: str) -> int | None:
 
 
 def generate_set_file(
-    db: Database, options: GenerateOptions, out: Path, progress: Callable[[str], None] | None = None
+    db: Database, options: GenerateOptions, out: Path, progress: Callable[[int, int], None] | None = None
 ) -> QuestionSet:
     header, questions = generate(db, options, progress=progress)
     write_set(out, header, questions)
@@ -94,7 +94,7 @@ def run_set(
     concurrency: int = 4,
     answer_model: str | None = None,
     index_note: Any = None,
-    progress: Callable[[QuestionResult], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RunInfo:
     guard = StateGuard(db, index_note=index_note) if db is not None else None
     current = fingerprint(db, question_set.header.patients) if db is not None else None

@@ -303,7 +303,7 @@ def run_set_to_folder(
     set_path: Path,
     agent_name: str,
     answer_model: str | None = None,
-    progress: Callable[[QuestionResult], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     database_now: str | None = None,
 ) -> tuple[RunInfo, RunOutcome]:
     """Run and write the run folder: questions, results, transcripts, run.json."""
@@ -328,10 +328,14 @@ def run_set_to_folder(
     try:
         with _Output(run_dir) as out:
 
+            answered = 0
+
             def on_result(result: QuestionResult, transcript: dict) -> None:
+                nonlocal answered
                 out.write(result, transcript)
+                answered += 1
                 if progress is not None:
-                    progress(result)
+                    progress(answered, len(question_set.questions))
 
             asyncio.run(
                 _run_and_close(

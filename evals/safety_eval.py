@@ -262,6 +262,7 @@ def _cv_command(settings: Any, console: Any) -> None:
     from rich.table import Table
 
     from agent.safety.gate import OPERATING
+    from chartside.console import reporting
     from evals.safety.tuning import FOLDS, OFF, cross_validate
 
     _predict, gate = gate_predictor(settings)
@@ -271,8 +272,8 @@ def _cv_command(settings: Any, console: Any) -> None:
 
         raise fail("--cv needs the local embedding model, and it could not be loaded")
     rows = rows_for("tune")
-    with console.status("cross-validating") as status:
-        table_rows = cross_validate(rows, index, embedder.embed_query, progress=status.update)
+    with reporting("cross-validating (tune lines scored)") as report_progress:
+        table_rows = cross_validate(rows, index, embedder.embed_query, progress=report_progress)
     table = Table(title=f"Gate on the tune part, {FOLDS}-fold group cross-validation ({len(rows)} lines)")
     for col in (
         "emergency clf threshold",

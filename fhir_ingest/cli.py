@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from sqlalchemy.exc import SQLAlchemyError
 
-from chartside.console import console, err_console, fail, reporter
+from chartside.console import console, err_console, fail, reporting
 from fhir_ingest.report import IngestReport
 from records import migrate
 from records.database import Database, open_database
@@ -51,9 +51,15 @@ def ingest_command(
     db = open_database(get_settings())
     try:
         migrate.upgrade(db)
-        report = ingest_paths(
-            db, paths, validate=validate, force=force, progress=None if as_json else reporter, workers=workers
-        )
+        with reporting("ingesting") as report_progress:
+            report = ingest_paths(
+                db,
+                paths,
+                validate=validate,
+                force=force,
+                progress=None if as_json else report_progress,
+                workers=workers,
+            )
         for step in AFTER_INGEST:
             step(db, report)
     except (SQLAlchemyError, psycopg.Error) as exc:

@@ -16,7 +16,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import psycopg
@@ -36,17 +35,13 @@ __all__ = ["gc_paused", "ingest_paths"]
 
 log = logging.getLogger(__name__)
 
-# progress(description, total) -> context manager yielding advance(n): the CLI passes
-# `chartside.console.reporter`; library code never imports the console itself
-Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
-
 
 def ingest_paths(
     db: Database,
     paths: Sequence[Path],
     *,
     validate: bool = False,
-    progress: Progress | None = None,
+    progress: Callable[[int, int], None] | None = None,
     force: bool = False,
     use_copy: bool | None = None,
     workers: int = 0,
@@ -73,15 +68,15 @@ def ingest_paths(
         max_bytes=db.settings.ingest_max_bundle_mb * 1024 * 1024,
     )
 
-    bar_cm = progress("ingesting", len(files)) if progress is not None and files else nullcontext(None)
-    with bar_cm as advance:
+    if progress is not None and files:
+        progress(0, len(files))  # `progress(done, total)`: files finished so far (the CLI draws it)
 
-        def done(outcome: FileOutcome) -> None:
-            report.files.append(outcome)
-            if advance is not None:
-                advance(1)
+    def done(outcome: FileOutcome) -> None:
+        report.files.append(outcome)
+        if progress is not None:
+            progress(len(report.files) - len(missing), len(files))
 
-        run.load(files, done, workers)
+    run.load(files, done, workers)
     order = {path: i for i, path in enumerate(files)}
     report.files.sort(key=lambda f: order.get(f.path, -1))  # file order, whatever finished first
     written = report.written()

@@ -55,7 +55,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def prepare(settings: Settings, patients: int, seed: int) -> tuple[Database, str, str]:
     """The bench database, one patient id, and a fresh API token of a clinician who sees it."""
-    from server.accounts import AccountError, create_account, issue_token
+    from records.accounts import AccountError, create_account, issue_token
     from tools.bench_population import fill, fill_reference, patient_ids
 
     db = open_database(settings, database_name=DATABASE)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import Any
 
-from records.settings import Settings
 from tools.registry import Registry
 
 log = logging.getLogger(__name__)
@@ -33,14 +31,3 @@ def load_registry(spec: str = DEFAULT_REGISTRY) -> Registry:
         )
     return registry
 
-
-def load_embedder(settings: Settings) -> Any:
-    """The local embedding model the search tools need, through the one loader
-    (`knowledge.embeddings.load_embedder`) and its one failure policy: a model that cannot be
-    used raises `EmbeddingSetupError` naming the fix. None only when the knowledge package is
-    not installed at all (the search tools then say they are unavailable)."""
-    try:
-        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return load(settings)

@@ -36,14 +36,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.authentication import AuthCredentials
 from starlette.types import Receive, Scope, Send
 
-from mcp_server import audit
+from mcp_server import access, audit
 from mcp_server.binding import Binding, BindingRefused
 from mcp_server.catalog import RegistryUnavailable, load_registry
 from mcp_server.conversation import Conversation, ConversationStore
 from mcp_server.http_auth import (
     FOREIGN_ORIGIN,
     NOT_RUNNING,
-    AccountAccess,
     Principal,
     Refusal,
     Throttle,
@@ -101,7 +100,6 @@ class McpHttpApp:
         self,
         db: Database,
         registry: Registry,
-        access: AccountAccess,
         *,
         embedder: Any = None,
         session_idle_timeout_s: float,
@@ -110,7 +108,6 @@ class McpHttpApp:
         throttle: Throttle | None = None,
     ) -> None:
         self.db = db
-        self.access = access
         self.throttle = throttle
         self.conversations = ConversationStore(
             transport="http", idle_timeout_s=session_idle_timeout_s, max_conversations=max_sessions
@@ -191,7 +188,7 @@ class McpHttpApp:
                     (("retry-after", "60"),),
                 ).send(send)
                 return
-        token_hash = self.access.hash_api_token(bearer_token(headers) or "")
+        token_hash = access.hash_api_token(bearer_token(headers) or "")
         scope = {
             **scope,
             "user": outcome.sdk_user(token_hash),
@@ -201,7 +198,7 @@ class McpHttpApp:
         await self.session_manager.handle_request(scope, receive, send)
 
     def _admit(self, headers: dict[str, str], query_string: bytes) -> Principal | Refusal:
-        outcome = authenticate(self.db, self.access, headers, query_string)
+        outcome = authenticate(self.db, headers, query_string)
         if isinstance(outcome, Principal) and self.throttle is not None:
             try:
                 self.throttle(outcome.account_id)
@@ -234,7 +231,6 @@ def build_mcp_asgi_app(
     db: Database,
     registry: Registry,
     *,
-    access: AccountAccess,
     embedder: Any = None,
     throttle: Throttle | None = None,
 ) -> McpHttpApp:
@@ -243,7 +239,6 @@ def build_mcp_asgi_app(
     return McpHttpApp(
         db,
         registry,
-        access,
         embedder=embedder,
         throttle=throttle,
         session_idle_timeout_s=settings.mcp_session_idle_timeout_s,
@@ -256,7 +251,7 @@ class McpMount:
     """A `/mcp` route endpoint for a web app whose database and embedder exist only once its
     lifespan runs:
 
-        mount = McpMount(server.mcp_access)
+        mount = McpMount()
         routes = [..., Route("/mcp", endpoint=mount)]
         # in the lifespan, after opening the database and loading the embedder:
         async with mount.running(settings, db, embedder=embedder):
@@ -267,8 +262,7 @@ class McpMount:
     requests get 503 with the reason.
     """
 
-    def __init__(self, access: AccountAccess) -> None:
-        self.access = access
+    def __init__(self) -> None:
         self.app: McpHttpApp | None = None
         self.unavailable = NOT_RUNNING
 
@@ -293,7 +287,7 @@ class McpMount:
                 yield None
                 return
         app = build_mcp_asgi_app(
-            settings, db, registry, access=self.access, embedder=embedder, throttle=throttle
+            settings, db, registry, embedder=embedder, throttle=throttle
         )
         async with app.lifespan():
             self.app = app

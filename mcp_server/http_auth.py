@@ -1,7 +1,7 @@
 """The door of the HTTP transport: bearer token → account → bound patient, or a refusal.
 
 Runs for every HTTP request before the MCP SDK sees it, with the web API's own accounts and
-binding rule (`server.mcp_access`, handed in as an `AccountAccess`). Refusals are JSON-RPC error bodies with a fitting HTTP
+binding rule (`mcp_server.access`, over `records.accounts`). Refusals are JSON-RPC error bodies with a fitting HTTP
 status, so MCP clients show the sentence to their user; every refusal is audited in the web
 API's words (unauthenticated, forbidden, denied), so one query over `audit_log` covers
 both doors.
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
 from urllib.parse import parse_qs
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -20,7 +19,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp_types import INVALID_REQUEST
 from starlette.types import Send
 
-from mcp_server import audit
+from mcp_server import access, audit
 from records.database import Database
 from tools.scope import Role
 
@@ -155,19 +154,8 @@ def requested_patient(headers: dict[str, str], query_string: bytes) -> str | Non
     return values[0].strip() or None if values else None
 
 
-class AccountAccess(Protocol):
-    """Who may read which record: the web API's accounts and binding rule, handed in by the
-    web app (`server.mcp_access`), so this package never imports `server` (no cycle)."""
 
-    def hash_api_token(self, token: str) -> str: ...
-    def account_for_token(self, db: Database, token: str) -> Any: ...
-    def may_use_mcp(self, account: Any) -> bool: ...
-    def permitted_patient(self, db: Database, account: Any, requested: str | None) -> str | None: ...
-
-
-def authenticate(
-    db: Database, access: AccountAccess, headers: dict[str, str], query_string: bytes
-) -> Principal | Refusal:
+def authenticate(db: Database, headers: dict[str, str], query_string: bytes) -> Principal | Refusal:
     """Token → account → bound patient, auditing every refusal. Blocking: run in a thread.
 
     Audit outcomes use the web API's words (unauthenticated, forbidden, denied), so one query

@@ -21,7 +21,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -183,7 +183,7 @@ class Cluster:
             return False
         return self._pg("pg_ctl", "status", "-D", str(self.pgdata(node)), check=False).returncode == 0
 
-    def up(self, workers: int = 2, progress=print) -> list[Node]:
+    def up(self, workers: int = 2, say: Callable[[str], None] = print) -> list[Node]:
         """Start (creating if needed) the coordinator and `workers` workers; idempotent."""
         if not self.citus.is_built():
             raise ClusterError(
@@ -209,7 +209,7 @@ class Cluster:
             self.root.chmod(self.root.stat().st_mode | 0o055)
         for node in nodes:
             if self._running(node):
-                progress(f"{node.name}: already running on {HOST}:{node.port}")
+                say(f"{node.name}: already running on {HOST}:{node.port}")
                 continue
             self._init_node(node)
             self._configure(node)
@@ -223,18 +223,18 @@ class Cluster:
             if result.returncode != 0:
                 tail = "\n".join(log.read_text().splitlines()[-15:])
                 raise ClusterError(f"{node.name} did not start (log {log}):\n{result.stderr}{tail}")
-            progress(f"{node.name}: started on {HOST}:{node.port}")
+            say(f"{node.name}: started on {HOST}:{node.port}")
         return nodes
 
-    def down(self, delete: bool = False, progress=print) -> None:
+    def down(self, delete: bool = False, say: Callable[[str], None] = print) -> None:
         """Stop every node (fast shutdown); `delete` also removes the data folders."""
         for node in self.nodes():
             if self._running(node):
                 self._pg("pg_ctl", "-w", "-D", str(self.pgdata(node)), "-m", "fast", "stop", check=False)
-                progress(f"{node.name}: stopped")
+                say(f"{node.name}: stopped")
         if delete and self.root.exists():
             shutil.rmtree(self.root)
-            progress(f"deleted {self.root}")
+            say(f"deleted {self.root}")
 
     def status(self) -> list[NodeStatus]:
         out = []

@@ -27,7 +27,7 @@ def up_command(
     settings = get_settings()
     cluster = _cluster()
     try:
-        cluster.up(workers=workers, progress=lambda line: err_console.print(line))
+        cluster.up(workers=workers, say=lambda line: err_console.print(line))
         url = cluster.prepare_database(settings.database_name)
     except ClusterError as exc:
         raise fail(str(exc)) from None
@@ -43,7 +43,7 @@ def down_command(
     delete: bool = typer.Option(False, "--delete", help="Also delete the nodes' data folders."),
 ) -> None:
     """Stop every node (fast shutdown)."""
-    _cluster().down(delete=delete, progress=lambda line: err_console.print(line))
+    _cluster().down(delete=delete, say=lambda line: err_console.print(line))
 
 
 @cluster_app.command("status")

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import inspect, text
 
-from records import distribution
 from records.database import Database
 
 if TYPE_CHECKING:
@@ -70,6 +69,8 @@ def upgrade(db: Database, revision: str = "head") -> tuple[str | None, str | Non
     """Bring the schema to `revision`. Returns (before, after)."""
     from alembic import command
     from alembic.runtime.migration import MigrationContext
+
+    from records import distribution  # imports the models: only an upgrade needs them
 
     with db.admin.begin() as conn:
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": UPGRADE_LOCK_KEY})

@@ -1,7 +1,7 @@
 """The Starlette application: `create_app(settings)` and what its lifespan holds.
 
-The lifespan owns the database engines, the embedder (when the knowledge package is
-installed), the agent and its model client, and the run manager; shutting down cancels the
+The lifespan owns the database engines, the one embedder (loaded once through
+`tools.embedder` and handed to the agent and the `/mcp` mount), the agent and its model client, and the run manager; shutting down cancels the
 runs in flight (each closes its message as cancelled). The server keeps no state that
 matters outside the database — sessions are signed cookies, runs are claimed and stored in
 PostgreSQL — so several processes can run behind a load balancer (rate-limit counters and
@@ -37,13 +37,13 @@ from mcp_server.http import McpMount
 from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_metadata
 from records.database import Database, open_database
 from records.settings import Settings
-from server import mcp_access
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
 from server.runs import RunManager
 from server.sweeper import sweeping
 from server.throttle import RateLimits, StreamSlots
+from tools.embedder import load_embedder
 
 log = logging.getLogger(__name__)
 
@@ -91,17 +91,6 @@ def load_secret_key(settings: Settings) -> str:
     return key
 
 
-def load_embedder(settings: Settings) -> Any:
-    """The local embedding model, through the one loader (`knowledge.embeddings.load_embedder`)
-    and its one failure policy: a model that cannot be used stops the start with the fix named.
-    None only when the knowledge package is not installed at all."""
-    try:
-        from knowledge.embeddings import load_embedder as load  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return load(settings)
-
-
 def create_app(
     settings: Settings,
     *,
@@ -117,7 +106,7 @@ def create_app(
     templates.env.globals["static_version"] = _static_version()
     templates.env.filters["when"] = appointment_when
 
-    mcp = McpMount(mcp_access)  # the MCP endpoint (mcp_server.http); started below once the database is open
+    mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

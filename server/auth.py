@@ -21,8 +21,8 @@ from typing import Literal
 
 from starlette.requests import Request
 
+from records.accounts import Account, authenticate_token, load_account
 from records.database import Database
-from server.accounts import Account, authenticate_token, load_account
 from server.errors import csrf_failed
 
 SESSION_ACCOUNT = "uid"

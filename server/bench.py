@@ -33,10 +33,10 @@ from starlette.routing import Route
 
 from chartside.console import console, progress
 from records import migrate
+from records.accounts import create_account
 from records.database import Database, open_database, patient_transaction
 from records.embedded import drop_database
 from records.settings import Settings
-from server.accounts import create_account
 from server.app import create_app
 from server.scripted_agent import ScriptedAgent, quick_answer_script
 

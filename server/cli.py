@@ -11,9 +11,7 @@ from rich.table import Table
 from chartside.console import console, fail
 from chartside.groups import bench_app
 from records import migrate
-from records.database import Database, open_database
-from records.settings import Settings, get_settings
-from server.accounts import (
+from records.accounts import (
     AccountError,
     create_account,
     issue_token,
@@ -21,6 +19,8 @@ from server.accounts import (
     set_disabled,
     set_password,
 )
+from records.database import Database, open_database
+from records.settings import Settings, get_settings
 from server.demo import DemoCredential, create_demo_accounts
 
 users_app = typer.Typer(help="Accounts: patients, clinicians, evaluators.", no_args_is_help=True)

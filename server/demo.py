@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import text
 
+from records.accounts import AccountError, create_account, new_api_token
 from records.database import Database
-from server.accounts import AccountError, create_account, new_api_token
 from server.record_view import patient_cards
 
 DEMO_PATIENT_ACCOUNTS = 3

@@ -210,7 +210,7 @@ async def _level(
 
 def _accounts(db: Database, patients: list[str], count: int) -> list[tuple[str, str]]:
     """One evaluator token per virtual user, each bound to one patient of the population."""
-    from server.accounts import create_account
+    from records.accounts import create_account
 
     users = []
     with db.admin.begin() as conn:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from records.accounts import Account, authenticate_password
 from records.audit import write_audit
 from records.capabilities import PAGES
 from records.database import Database
-from server.accounts import Account, authenticate_password
 from server.errors import ApiError
 from server.throttle import RateLimits
 

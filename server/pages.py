@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from records.accounts import end_sessions
 from server import record_view, store
 from server.access import client_key, guard_patient
-from server.accounts import end_sessions
 from server.auth import Principal, check_csrf, csrf_token, resolve_principal, start_session
 from server.charts import sparkline
 from server.errors import forbidden, unauthenticated

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from chartside.console import console, fail, reporter
+from chartside.console import console, fail, reporting
 from chartside.groups import bench_app
 from synthea_data.bench import median_counts, run_generation_benchmark
 from synthea_data.clock import REFERENCE_TODAY
@@ -41,15 +41,16 @@ def generate_command(
         raise fail(f"--today {today!r} is not a date like 2026-11-01") from None
     started = time.perf_counter()
     try:
-        paths = generate_cohort(
-            out,
-            patients=patients,
-            seed=seed,
-            progress=reporter,
-            overwrite=force,
-            today=reference_day,
-            reference_ranges=reference_ranges,
-        )
+        with reporting("generating patients") as report_progress:
+            paths = generate_cohort(
+                out,
+                patients=patients,
+                seed=seed,
+                progress=report_progress,
+                overwrite=force,
+                today=reference_day,
+                reference_ranges=reference_ranges,
+            )
     except GeneratorError as exc:
         raise fail(str(exc)) from None
     seconds = time.perf_counter() - started

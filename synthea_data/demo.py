@@ -6,9 +6,10 @@ missing, incomplete, or was made with a different seed or size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from synthea_data.generator import Progress, generate_cohort
+from synthea_data.generator import generate_cohort
 from synthea_data.hard_cases import MANIFEST_NAME, load_manifest
 
 
@@ -28,7 +29,7 @@ def _is_complete(folder: Path, patients: int, seed: int) -> bool:
 
 
 def ensure_demo_cohort(
-    data_dir: Path, *, patients: int, seed: int, progress: Progress | None = None
+    data_dir: Path, *, patients: int, seed: int, progress: Callable[[int, int], None] | None = None
 ) -> tuple[Path, bool]:
     """Return (folder, generated_now)."""
     folder = demo_cohort_dir(data_dir)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,19 +113,16 @@ def _existing_cohort_files(out_dir: Path, overwrite: bool) -> list[Path]:
     return existing
 
 
-# progress(description, total) -> context manager yielding advance(n); the CLI passes
-# `chartside.console.reporter` (library code never imports the console)
-Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
-
-
-def _with_progress(items: Iterable[int], total: int, progress: Progress | None) -> Iterator[int]:
-    if progress is None:
-        yield from items
-        return
-    with progress("generating patients", total) as advance:
-        for item in items:
-            yield item
-            advance(1)
+def _with_progress(
+    items: Iterable[int], total: int, progress: Callable[[int, int], None] | None
+) -> Iterator[int]:
+    """`progress(done, total)` after each patient (the CLI draws it; libraries never print)."""
+    if progress is not None:
+        progress(0, total)
+    for done, item in enumerate(items, 1):
+        yield item
+        if progress is not None:
+            progress(done, total)
 
 
 def generate_cohort(
@@ -134,7 +130,7 @@ def generate_cohort(
     *,
     patients: int,
     seed: int,
-    progress: Progress | None = None,
+    progress: Callable[[int, int], None] | None = None,
     today: dt.date = REFERENCE_TODAY,
     overwrite: bool = False,
     reference_ranges: bool = False,

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from synthea_data import lab_catalog as lab
+from synthea_data.chart import ChartRecorder
 from synthea_data.clock import add_years, age_on
 from synthea_data.codes import (
     Allergen,
@@ -40,26 +41,15 @@ from synthea_data.demographics import make_person
 from synthea_data.hard_cases import cases_for_index
 from synthea_data.ids import IdSource, rng_for
 from synthea_data.model import (
-    AdministrationRec,
-    AllergyRec,
-    CarePlanRec,
-    ConditionRec,
-    DeviceRec,
-    ImmRec,
-    MedRec,
-    ObsRec,
     PatientRecord,
-    ProcRec,
     Quantity,
-    ReportRec,
-    SupplyRec,
     Visit,
 )
 from synthea_data.names import (
     weighted,
 )
 from synthea_data.physiology import Physiology
-from synthea_data.providers import Network, Organization, Practitioner, Utilization
+from synthea_data.providers import Network, Utilization
 
 ANTIHYPERTENSIVES = ("lisinopril", "losartan", "hctz", "amlodipine")
 STATIN_EFFECT = {"simvastatin": 0.28, "atorvastatin": 0.38}
@@ -120,29 +110,21 @@ class PatientSimulator:
         self.today = today
         self.now = dt.datetime.combine(today, dt.time(0))
         self.cases = {case.key for case in cases_for_index(index)}
-        self.marks: dict[str, dict[str, str]] = {}
-        self.usage = Utilization()
-        self.visits: list[Visit] = []
-        self.conditions: list[ConditionRec] = []
-        self.current: dict[str, ConditionRec] = {}  # condition key -> current episode
-        self.meds: list[MedRec] = []
-        self.on: dict[str, MedRec] = {}  # drug key -> current course
-        self.allergies: list[AllergyRec] = []
-        self.vaccines_given: set[str] = set()
         self.queue: list[Planned] = []
         self._order = itertools.count()
         self.plan: dict[str, int] = {}
         self.flags: dict[str, object] = {}
-        self.pharmacy_claims: dict[str, str] = {}
 
     # =============================================================== entry point
 
     def run(self) -> tuple[PatientRecord, Utilization]:
         self.person, force_obese = make_person(self.rng, self.ids, self.network, self.today, self.cases)
+        # what the record holds; the decisions stay here
+        self.chart = ChartRecorder(self.ids, self.cases, female=self.person.female)
         if force_obese:
             self.flags["force_obese"] = True
-        self._mark("unusual_name", "patient", self.person.id)
-        self._mark("deceased_with_active_medication", "patient", self.person.id)
+        self.chart.mark("unusual_name", "patient", self.person.id)
+        self.chart.mark("deceased_with_active_medication", "patient", self.person.id)
         self.end = self.person.deceased_at or self.now
         self.phys = Physiology(
             self.rng,
@@ -162,17 +144,7 @@ class PatientSimulator:
         if self.person.deceased_at is not None:
             self._death_visit()
         self._record_marks_after_run()
-        record = PatientRecord(
-            person=self.person,
-            visits=self.visits,
-            all_conditions=self.conditions,
-            all_meds=self.meds,
-            all_allergies=self.allergies,
-            provenance_id=self.ids.uuid(),
-            marks=self.marks,
-            pharmacy_claim_ids=self.pharmacy_claims,
-        )
-        return record, self.usage
+        return self.chart.record(self.person), self.chart.usage
 
     # =============================================================== planning
 
@@ -355,239 +327,43 @@ class PatientSimulator:
 
     # =============================================================== state queries
 
-    def _has(self, key: str, when: dt.datetime) -> bool:
-        episode = self.current.get(key)
-        return episode is not None and episode.active_on(when)
-
-    def _taking(self, drug: str, when: dt.datetime) -> bool:
-        """On the drug strictly before `when` (a drug started at this visit has no effect yet)."""
-        course = self.on.get(drug)
-        return course is not None and course.authored < when and course.active_on(when)
-
     def _glycaemic_status(self, when: dt.datetime) -> str:
-        if self._has("t2dm", when):
-            if self._taking("insulin", when):
+        if self.chart.has("t2dm", when):
+            if self.chart.taking("insulin", when):
                 return "diabetes-treated"
             lost = self.flags.get("dm_control_lost_at")
-            if self._taking("metformin", when) and not (isinstance(lost, dt.datetime) and when >= lost):
+            if self.chart.taking("metformin", when) and not (isinstance(lost, dt.datetime) and when >= lost):
                 return "diabetes-treated"
             return "diabetes-untreated"
-        if self._has("prediabetes", when):
+        if self.chart.has("prediabetes", when):
             return "prediabetes"
         return "normal"
 
     def _bp_status(self, when: dt.datetime) -> str:
-        if not self._has("hypertension", when):
+        if not self.chart.has("hypertension", when):
             return "normal"
-        if any(self._taking(drug, when) for drug in ANTIHYPERTENSIVES):
+        if any(self.chart.taking(drug, when) for drug in ANTIHYPERTENSIVES):
             return "hypertension-treated"
         return "hypertension-untreated"
 
     def _years_since(self, key: str, when: dt.datetime) -> float | None:
-        episode = self.current.get(key)
+        episode = self.chart.current.get(key)
         if episode is None or not episode.active_on(when):
             return None
         return (when - episode.onset).days / 365.25
 
     def _penicillin_allergic(self) -> bool:
-        return any(a.substance is Allergen.PENICILLIN for a in self.allergies)
+        return any(a.substance is Allergen.PENICILLIN for a in self.chart.allergies)
 
-    # =============================================================== record builders
-
-    def _mark(self, case: str, role: str, resource_id: str) -> None:
-        if case in self.cases:
-            self.marks.setdefault(case, {})[role] = resource_id
-
-    def _new_visit(
-        self,
-        kind: str,
-        klass: str,
-        type_: Code,
-        start: dt.datetime,
-        minutes: int,
-        org: Organization,
-        practitioner: Practitioner,
-        reason: ConditionRec | Code | None = None,
-    ) -> Visit:
-        visit = Visit(
-            id=self.ids.uuid(),
-            kind=kind,
-            klass=klass,
-            type=type_,
-            start=start,
-            end=start + dt.timedelta(minutes=minutes),
-            practitioner=practitioner,
-            organization=org,
-        )
-        if isinstance(reason, ConditionRec):
-            visit.reason, visit.reason_condition = reason.code, reason
-        elif reason is not None:
-            visit.reason = reason
-        visit.note_report_id, visit.note_id = self.ids.uuid(), self.ids.uuid()
-        visit.claim_id, visit.eob_id = self.ids.uuid(), self.ids.uuid()
-        self.visits.append(visit)
-        self.usage.encounters[org.id] += 1
-        self.usage.encounters[practitioner.id] += 1
-        return visit
+    # =============================================================== visits that choose a clinician
 
     def _clinic_visit(self, kind: str, type_: Code, when: dt.datetime, minutes: int, reason=None) -> Visit:
         practitioner = self.person.pcp
         if self.rng.random() < 0.2:
             practitioner = self.rng.choice(self.network.staff(self.person.clinic))
-        return self._new_visit(kind, "AMB", type_, when, minutes, self.person.clinic, practitioner, reason)
-
-    def _diagnose(
-        self,
-        visit: Visit,
-        key: str | None,
-        code: Code,
-        *,
-        social: bool = False,
-        at: dt.datetime | None = None,
-    ) -> ConditionRec:
-        condition = ConditionRec(
-            id=self.ids.uuid(), code=code, onset=at or visit.start, visit_id=visit.id, social=social
+        return self.chart.new_visit(
+            kind, "AMB", type_, when, minutes, self.person.clinic, practitioner, reason
         )
-        visit.conditions.append(condition)
-        self.conditions.append(condition)
-        if key is not None:
-            self.current[key] = condition
-        return condition
-
-    def _resolve(self, key: str, when: dt.datetime) -> ConditionRec | None:
-        episode = self.current.get(key)
-        if episode is not None and episode.abatement is None:
-            episode.abatement = when
-        return episode
-
-    def _prescribe(
-        self,
-        visit: Visit,
-        drug: str | None,
-        med: Code,
-        *,
-        reason: ConditionRec | None = None,
-        days: int | None = None,
-        as_needed: bool = False,
-        frequency: int = 1,
-        via_reference: bool = False,
-        instruction: Code | None = None,
-    ) -> MedRec:
-        course = MedRec(
-            id=self.ids.uuid(),
-            med=med,
-            authored=visit.start,
-            visit_id=visit.id,
-            requester=visit.practitioner,
-            reason=reason,
-            as_needed=as_needed,
-            frequency=frequency,
-            instruction=instruction,
-            medication_resource_id=self.ids.uuid() if via_reference else None,
-        )
-        if days is not None:
-            course.ends, course.end_status = visit.start + dt.timedelta(days=days), "completed"
-        visit.prescriptions.append(course)
-        self.meds.append(course)
-        self.pharmacy_claims[course.id] = self.ids.uuid()
-        self.usage.prescriptions[visit.organization.id] += 1
-        if drug is not None:
-            self.on[drug] = course
-        return course
-
-    def _stop(self, drug: str, when: dt.datetime) -> MedRec | None:
-        course = self.on.get(drug)
-        if course is not None and course.ends is None:
-            course.ends, course.end_status = when, "stopped"
-        return course
-
-    def _care_plan(
-        self,
-        visit: Visit,
-        category: Code,
-        activities: list[Code],
-        addresses: ConditionRec | None,
-        ends: dt.datetime | None = None,
-    ) -> CarePlanRec:
-        plan = CarePlanRec(
-            id=self.ids.uuid(),
-            care_team_id=self.ids.uuid(),
-            category=category,
-            activities=activities,
-            start=visit.start,
-            visit_id=visit.id,
-            practitioner=visit.practitioner,
-            organization=visit.organization,
-            addresses=addresses,
-            end=ends,
-        )
-        visit.care_plans.append(plan)
-        return plan
-
-    def _procedure(
-        self, visit: Visit, code: Code, minutes: int = 15, reason: ConditionRec | None = None, offset: int = 0
-    ) -> ProcRec:
-        start = visit.start + dt.timedelta(minutes=offset)
-        proc = ProcRec(self.ids.uuid(), code, start, start + dt.timedelta(minutes=minutes), reason)
-        visit.procedures.append(proc)
-        self.usage.procedures[visit.organization.id] += 1
-        return proc
-
-    def _quantity_obs(
-        self,
-        visit: Visit,
-        code: Code,
-        category: str,
-        value: float,
-        unit: str,
-        *,
-        lab_def: lab.LabDef | None = None,
-        at=None,
-    ) -> ObsRec:
-        obs = ObsRec(
-            id=self.ids.uuid(),
-            code=code,
-            category=category,
-            effective=at or visit.start,
-            quantity=Quantity(value, unit),
-            reference_range=lab_def.reference_range(self.person.female) if lab_def is not None else None,
-        )
-        visit.observations.append(obs)
-        return obs
-
-    def _lab(self, visit: Visit, defn: lab.LabDef, value: float, at: dt.datetime | None = None) -> ObsRec:
-        self.usage.labs[visit.organization.id] += 1
-        return self._quantity_obs(visit, defn.code, "laboratory", value, defn.unit, lab_def=defn, at=at)
-
-    def _panel(self, visit: Visit, report_code: Code, values: dict[lab.LabDef, float]) -> ReportRec:
-        results = [self._lab(visit, defn, value) for defn, value in values.items()]
-        report = ReportRec(self.ids.uuid(), report_code, visit.start, results)
-        visit.reports.append(report)
-        return report
-
-    def _survey(self, visit: Visit, report_code: Code, total_code: Code, score: int) -> None:
-        obs = ObsRec(self.ids.uuid(), total_code, "survey", visit.start, quantity=Quantity(score, "{score}"))
-        visit.observations.append(obs)
-        visit.reports.append(ReportRec(self.ids.uuid(), report_code, visit.start, [obs]))
-
-    def _device(self, visit: Visit, code: Code) -> DeviceRec:
-        device = DeviceRec(
-            self.ids.uuid(), code, visit.start, self.ids.digits(14), self.ids.digits(7), self.ids.digits(7)
-        )
-        visit.devices.append(device)
-        return device
-
-    def _supply(self, visit: Visit, code: Code, quantity: int) -> None:
-        visit.supplies.append(SupplyRec(self.ids.uuid(), code, quantity, visit.start))
-
-    def _immunize(self, visit: Visit, vaccine: Code, refused: bool = False) -> ImmRec:
-        imm = ImmRec(
-            self.ids.uuid(), vaccine, visit.start, ("PATOBJ", "patient objection") if refused else None
-        )
-        visit.immunizations.append(imm)
-        if not refused:
-            self.vaccines_given.add(vaccine.code)
-        return imm
 
     # =============================================================== vitals
 
@@ -597,8 +373,8 @@ class PatientSimulator:
         age = self._age(visit.start)
         years_in = (visit.start.date() - self.wellness_days[0]).days / 365.25 if self.wellness_days else 0.0
         if full:
-            self._quantity_obs(visit, Obs.HEIGHT, "vital-signs", self.phys.height(age), "cm")
-            self._quantity_obs(
+            self.chart.quantity_obs(visit, Obs.HEIGHT, "vital-signs", self.phys.height(age), "cm")
+            self.chart.quantity_obs(
                 visit,
                 Obs.PAIN,
                 "vital-signs",
@@ -606,27 +382,24 @@ class PatientSimulator:
                 "{score}",
             )
         weight, bmi = self.phys.weight_and_bmi(age, years_in)
-        self._quantity_obs(visit, Obs.WEIGHT, "vital-signs", weight, "kg")
+        self.chart.quantity_obs(visit, Obs.WEIGHT, "vital-signs", weight, "kg")
         if age >= 2:
-            self._quantity_obs(visit, Obs.BMI, "vital-signs", bmi, "kg/m2")
+            self.chart.quantity_obs(visit, Obs.BMI, "vital-signs", bmi, "kg/m2")
         if age >= 3:
             systolic, diastolic = self.phys.blood_pressure(self._bp_status(visit.start), age)
-            visit.observations.append(
-                ObsRec(
-                    self.ids.uuid(),
-                    Obs.BP_PANEL,
-                    "vital-signs",
-                    visit.start,
-                    components=[
-                        (Obs.DIASTOLIC, Quantity(diastolic, "mm[Hg]")),
-                        (Obs.SYSTOLIC, Quantity(systolic, "mm[Hg]")),
-                    ],
-                )
+            self.chart.panel_obs(
+                visit,
+                Obs.BP_PANEL,
+                "vital-signs",
+                [
+                    (Obs.DIASTOLIC, Quantity(diastolic, "mm[Hg]")),
+                    (Obs.SYSTOLIC, Quantity(systolic, "mm[Hg]")),
+                ],
             )
-        self._quantity_obs(
+        self.chart.quantity_obs(
             visit, Obs.HEART_RATE, "vital-signs", self.phys.pulse(febrile=febrile, age=age), "/min"
         )
-        self._quantity_obs(
+        self.chart.quantity_obs(
             visit,
             Obs.RESPIRATORY_RATE,
             "vital-signs",
@@ -634,7 +407,7 @@ class PatientSimulator:
             "/min",
         )
         if febrile or visit.kind in ("urgent", "symptom", "emergency", "inpatient"):
-            self._quantity_obs(
+            self.chart.quantity_obs(
                 visit, Obs.TEMPERATURE, "vital-signs", self.phys.temperature(febrile=febrile), "Cel"
             )
 
@@ -661,22 +434,20 @@ class PatientSimulator:
             smoke = {"never": Smoking.NEVER, "former": Smoking.FORMER, "daily": Smoking.DAILY}[
                 self.person.smoking
             ]
-            visit.observations.append(
-                ObsRec(self.ids.uuid(), Obs.SMOKING, "social-history", visit.start, concept=smoke)
-            )
+            self.chart.concept_obs(visit, Obs.SMOKING, "social-history", smoke)
             self._wellness_labs(visit, number)
         if age >= 12:
             self._depression_screen(visit)
-        if any(m.active_on(visit.start) and m.authored < visit.start for m in self.meds):
-            self._procedure(visit, Proc.MEDICATION_RECONCILIATION, offset=20)
+        if any(m.active_on(visit.start) and m.authored < visit.start for m in self.chart.meds):
+            self.chart.procedure(visit, Proc.MEDICATION_RECONCILIATION, offset=20)
             if self.rng.random() < 0.4:
-                review = self._diagnose(visit, None, Cond.MEDICATION_REVIEW_DUE, social=True)
+                review = self.chart.diagnose(visit, None, Cond.MEDICATION_REVIEW_DUE, social=True)
                 review.abatement = visit.start + dt.timedelta(days=self.rng.randint(300, 380))
         if age >= 18:
-            self._procedure(visit, Proc.HEALTH_SOCIAL_NEEDS, offset=5)
+            self.chart.procedure(visit, Proc.HEALTH_SOCIAL_NEEDS, offset=5)
             if number == 0 and self.rng.random() < 0.5:
                 finding = Cond.FULL_TIME_EMPLOYMENT if self.rng.random() < 0.7 else Cond.PART_TIME_EMPLOYMENT
-                job = self._diagnose(visit, None, finding, social=True)
+                job = self.chart.diagnose(visit, None, finding, social=True)
                 if self.rng.random() < 0.5:
                     job.abatement = visit.start + dt.timedelta(days=self.rng.randint(400, 1500))
         self._wellness_immunizations(visit, number, age)
@@ -689,7 +460,7 @@ class PatientSimulator:
         dm_dx_now = self.plan.get("t2dm") == number
         pre_dx_now = self.plan.get("prediabetes") == number
         will_be_glycaemic = "t2dm" in self.plan or "prediabetes" in self.plan
-        obese = self._has("obesity", when)
+        obese = self.chart.has("obesity", when)
         if status != "normal" or obese or will_be_glycaemic or (self._age(when) >= 45 and number % 3 == 0):
             if dm_dx_now:
                 value = self.phys.set_hba1c(round(self.rng.uniform(7.3, 9.1), 1))
@@ -701,67 +472,73 @@ class PatientSimulator:
                 value = self.phys.hba1c("prediabetes", floor=5.7, ceiling=6.4)
             else:
                 value = self.phys.hba1c(status, floor=6.0)
-            self._lab(visit, lab.HBA1C, value)
+            self.chart.lab(visit, lab.HBA1C, value)
             self.flags["last_a1c_visit"] = visit
-        htn, dm, ckd = self._has("hypertension", when), self._has("t2dm", when), self._has("ckd", when)
+        htn, dm, ckd = (
+            self.chart.has("hypertension", when),
+            self.chart.has("t2dm", when),
+            self.chart.has("ckd", when),
+        )
         ckd_years = self._years_since("ckd", when)
         if htn or dm or ckd or self._age(when) >= 50 or number % 3 == 0:
-            self._panel(visit, Report.BASIC_METABOLIC, self.phys.metabolic_panel(self._age(when), ckd_years))
-        if self._has("hyperlipidemia", when) or dm or htn or number % 3 == 1:
-            statin = next((STATIN_EFFECT[d] for d in STATIN_EFFECT if self._taking(d, when)), 0.0)
-            self._panel(
+            self.chart.panel(
+                visit, Report.BASIC_METABOLIC, self.phys.metabolic_panel(self._age(when), ckd_years)
+            )
+        if self.chart.has("hyperlipidemia", when) or dm or htn or number % 3 == 1:
+            statin = next((STATIN_EFFECT[d] for d in STATIN_EFFECT if self.chart.taking(d, when)), 0.0)
+            self.chart.panel(
                 visit,
                 Report.LIPID_PANEL,
                 self.phys.lipid_panel(
-                    hyperlipidemia=self._has("hyperlipidemia", when), statin_effect=statin, diabetic=dm
+                    hyperlipidemia=self.chart.has("hyperlipidemia", when), statin_effect=statin, diabetic=dm
                 ),
             )
-        anemic = self._has("anemia", when) and not (
-            self._taking("iron", when) and (when - self.on["iron"].authored).days > 60
+        anemic = self.chart.has("anemia", when) and not (
+            self.chart.taking("iron", when) and (when - self.chart.on["iron"].authored).days > 60
         )
-        if self._has("anemia", when) or number % 3 == 2:
-            self._panel(visit, Report.CBC, self.phys.blood_count(anemic=anemic, infection=False))
+        if self.chart.has("anemia", when) or number % 3 == 2:
+            self.chart.panel(visit, Report.CBC, self.phys.blood_count(anemic=anemic, infection=False))
         if dm:
             years = self._years_since("t2dm", when) or 0.0
-            self._lab(visit, lab.MICROALBUMIN, self.phys.microalbumin(years))
+            self.chart.lab(visit, lab.MICROALBUMIN, self.phys.microalbumin(years))
 
     def _depression_screen(self, visit: Visit) -> None:
         when = visit.start
         dx_now = any(c.code is Cond.DEPRESSION for c in visit.conditions)
-        active = self._has("depression", when)
+        active = self.chart.has("depression", when)
         if dx_now:
             phq2, phq9 = self.rng.randint(3, 6), self.rng.randint(14, 19)
         elif active:
-            months = (when - self.current["depression"].onset).days / 30.4
+            months = (when - self.chart.current["depression"].onset).days / 30.4
             phq2 = self.rng.randint(1, 3)
             phq9 = max(2, round(Physiology.decay(16, 5, months, 4.0) + self.rng.gauss(0, 1.2)))
         else:
             phq2, phq9 = self.rng.randint(0, 2), None
-        self._procedure(visit, Proc.DEPRESSION_SCREENING, offset=10)
-        self._procedure(visit, Proc.PHQ2_SCREENING, offset=10)
-        self._survey(visit, Report.PHQ2, Obs.PHQ2_TOTAL, phq2)
+        self.chart.procedure(visit, Proc.DEPRESSION_SCREENING, offset=10)
+        self.chart.procedure(visit, Proc.PHQ2_SCREENING, offset=10)
+        self.chart.survey(visit, Report.PHQ2, Obs.PHQ2_TOTAL, phq2)
         if phq9 is not None:
-            self._procedure(visit, Proc.PHQ9_SCREENING, offset=12)
-            self._survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, phq9)
+            self.chart.procedure(visit, Proc.PHQ9_SCREENING, offset=12)
+            self.chart.survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, phq9)
 
     def _wellness_immunizations(self, visit: Visit, number: int, age: int) -> None:
         rng = self.rng
         if self.flags.get("flu_refused_at") == number:
-            imm = self._immunize(visit, Vaccine.INFLUENZA, refused=True)
-            self._mark("immunization_not_done", "immunization", imm.id)
+            imm = self.chart.immunize(visit, Vaccine.INFLUENZA, refused=True)
+            self.chart.mark("immunization_not_done", "immunization", imm.id)
         elif rng.random() < (0.8 if age >= 18 else 0.7):
-            self._immunize(visit, Vaccine.INFLUENZA)
+            self.chart.immunize(visit, Vaccine.INFLUENZA)
         if age >= 18:
             if (
-                Vaccine.TD.code not in self.vaccines_given
-                and Vaccine.TDAP.code not in self.vaccines_given
+                Vaccine.TD.code not in self.chart.vaccines_given
+                and Vaccine.TDAP.code not in self.chart.vaccines_given
                 and rng.random() < 0.15
             ):
-                self._immunize(visit, Vaccine.TDAP if rng.random() < 0.5 else Vaccine.TD)
-            if age >= 65 and Vaccine.PCV13.code not in self.vaccines_given:
-                self._immunize(visit, Vaccine.PCV13)
-            elif age >= 66 and Vaccine.PPSV23.code not in self.vaccines_given:
-                self._immunize(visit, Vaccine.PPSV23)
+                self.chart.immunize(visit, Vaccine.TDAP if rng.random() < 0.5 else Vaccine.TD)
+            if age >= 65 and Vaccine.PCV13.code not in self.chart.vaccines_given:
+                self.chart.immunize(visit, Vaccine.PCV13)
+            elif age >= 66 and Vaccine.PPSV23.code not in self.chart.vaccines_given:
+                self.chart.immunize(visit, Vaccine.PPSV23)
             return
         schedule = {
             4: (Vaccine.DTAP, Vaccine.IPV, Vaccine.MMR, Vaccine.VARICELLA),
@@ -772,8 +549,10 @@ class PatientSimulator:
             16: (Vaccine.MENINGOCOCCAL,),
         }
         for vaccine in schedule.get(age, ()):
-            if vaccine.code not in self.vaccines_given or (vaccine is Vaccine.MENINGOCOCCAL and age == 16):
-                self._immunize(visit, vaccine)
+            if vaccine.code not in self.chart.vaccines_given or (
+                vaccine is Vaccine.MENINGOCOCCAL and age == 16
+            ):
+                self.chart.immunize(visit, vaccine)
 
     def _record_allergies(self, visit: Visit) -> None:
         details = {
@@ -798,37 +577,35 @@ class PatientSimulator:
                 ),
             )
             recorded = visit.start - dt.timedelta(minutes=1)
-            allergy = AllergyRec(self.ids.uuid(), substance, category, criticality, recorded, reactions)
-            visit.allergies.append(allergy)
-            self.allergies.append(allergy)
+            allergy = self.chart.allergy(visit, substance, category, criticality, recorded, reactions)
             if substance is Allergen.PENICILLIN:
-                self._mark("penicillin_allergy_with_amoxicillin", "allergy", allergy.id)
+                self.chart.mark("penicillin_allergy_with_amoxicillin", "allergy", allergy.id)
             if substance is Allergen.LATEX:
-                self._mark("allergy_without_reaction", "allergy", allergy.id)
+                self.chart.mark("allergy_without_reaction", "allergy", allergy.id)
             if substance is Allergen.PEANUT:
-                self._prescribe(visit, "epinephrine", Med.EPINEPHRINE_AUTOINJECTOR, as_needed=True)
+                self.chart.prescribe(visit, "epinephrine", Med.EPINEPHRINE_AUTOINJECTOR, as_needed=True)
 
     # --------------------------------------------------------------- diagnoses (at wellness visits)
 
     def _dx_obesity(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "obesity", Cond.OBESITY)
-        self._care_plan(
+        condition = self.chart.diagnose(visit, "obesity", Cond.OBESITY)
+        self.chart.care_plan(
             visit, Plan.WEIGHT_MANAGEMENT, [Plan.DIET_EDUCATION, Plan.EXERCISE_THERAPY], condition
         )
 
     def _dx_prediabetes(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "prediabetes", Cond.PREDIABETES)
-        self._care_plan(visit, Plan.DIABETES, [Plan.DIABETIC_DIET, Plan.EXERCISE_THERAPY], condition)
+        condition = self.chart.diagnose(visit, "prediabetes", Cond.PREDIABETES)
+        self.chart.care_plan(visit, Plan.DIABETES, [Plan.DIABETIC_DIET, Plan.EXERCISE_THERAPY], condition)
 
     def _dx_t2dm(self, visit: Visit) -> None:
-        self._resolve("prediabetes", visit.start)
-        condition = self._diagnose(visit, "t2dm", Cond.T2DM)
+        self.chart.resolve("prediabetes", visit.start)
+        condition = self.chart.diagnose(visit, "t2dm", Cond.T2DM)
         via_reference = self.rng.random() < 0.15 and not self.flags.get("metformin_interruption")
-        self._prescribe(visit, "metformin", Med.METFORMIN, reason=condition, via_reference=via_reference)
-        self._care_plan(visit, Plan.DIABETES, [Plan.DIABETIC_DIET, Plan.EXERCISE_THERAPY], condition)
-        self._device(visit, Supply.GLUCOSE_METER)
-        self._supply(visit, Supply.GLUCOSE_STRIPS, 50)
-        self._supply(visit, Supply.BLOOD_LANCET, 100)
+        self.chart.prescribe(visit, "metformin", Med.METFORMIN, reason=condition, via_reference=via_reference)
+        self.chart.care_plan(visit, Plan.DIABETES, [Plan.DIABETIC_DIET, Plan.EXERCISE_THERAPY], condition)
+        self.chart.device(visit, Supply.GLUCOSE_METER)
+        self.chart.supply(visit, Supply.GLUCOSE_STRIPS, 50)
+        self.chart.supply(visit, Supply.BLOOD_LANCET, 100)
         lost_years = self.flags.get("dm_control_lost_years")
         if isinstance(lost_years, float):
             self.flags["dm_control_lost_at"] = visit.start + dt.timedelta(days=int(lost_years * 365.25))
@@ -843,9 +620,9 @@ class PatientSimulator:
             self._push(self._at(restart_at.date()), "medication-change", action="restart-metformin")
 
     def _dx_hypertension(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "hypertension", Cond.HYPERTENSION)
-        self._prescribe(visit, "lisinopril", Med.LISINOPRIL_10, reason=condition)
-        self._care_plan(
+        condition = self.chart.diagnose(visit, "hypertension", Cond.HYPERTENSION)
+        self.chart.prescribe(visit, "lisinopril", Med.LISINOPRIL_10, reason=condition)
+        self.chart.care_plan(
             visit,
             Plan.HYPERTENSION,
             [Plan.EXERCISE_EDUCATION, Plan.DASH_DIET, Plan.ALCOHOL_COUNSELING],
@@ -863,9 +640,9 @@ class PatientSimulator:
             self._push(self._at(day.date()), "medication-change", action=action)
 
     def _dx_hyperlipidemia(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "hyperlipidemia", Cond.HYPERLIPIDEMIA)
-        self._prescribe(visit, "simvastatin", Med.SIMVASTATIN_20, reason=condition)
-        self._care_plan(
+        condition = self.chart.diagnose(visit, "hyperlipidemia", Cond.HYPERLIPIDEMIA)
+        self.chart.prescribe(visit, "simvastatin", Med.SIMVASTATIN_20, reason=condition)
+        self.chart.care_plan(
             visit, Plan.HYPERLIPIDEMIA, [Plan.LOW_SALT_DIET_EDUCATION, Plan.PHYSICAL_EXERCISES], condition
         )
         if self.rng.random() < 0.25:
@@ -873,16 +650,16 @@ class PatientSimulator:
             self._push(self._at(day.date()), "medication-change", action="switch-to-atorvastatin")
 
     def _dx_ckd(self, visit: Visit) -> None:
-        self._diagnose(visit, "ckd", Cond.CKD3)
-        if self._has("t2dm", visit.start) and self.rng.random() < 0.5:
-            self._diagnose(visit, None, Cond.DIABETIC_KIDNEY)
+        self.chart.diagnose(visit, "ckd", Cond.CKD3)
+        if self.chart.has("t2dm", visit.start) and self.rng.random() < 0.5:
+            self.chart.diagnose(visit, None, Cond.DIABETIC_KIDNEY)
 
     def _dx_asthma(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "asthma", Cond.ASTHMA)
-        if not self._taking("albuterol", visit.start):
-            self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
-        self._prescribe(visit, "fluticasone", Med.FLUTICASONE_INHALER, reason=condition, frequency=2)
-        self._care_plan(
+        condition = self.chart.diagnose(visit, "asthma", Cond.ASTHMA)
+        if not self.chart.taking("albuterol", visit.start):
+            self.chart.prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
+        self.chart.prescribe(visit, "fluticasone", Med.FLUTICASONE_INHALER, reason=condition, frequency=2)
+        self.chart.care_plan(
             visit, Plan.ASTHMA, [Plan.INHALED_STEROID_THERAPY, Plan.HOME_NEBULIZER_THERAPY], condition
         )
         if self.flags.get("asthma_emergency"):
@@ -892,54 +669,54 @@ class PatientSimulator:
 
     def _dx_copd(self, visit: Visit) -> None:
         code = Cond.EMPHYSEMA if self.rng.random() < 0.3 else Cond.COPD_BRONCHITIS
-        condition = self._diagnose(visit, "copd", code)
-        self._procedure(visit, Proc.RESPIRATORY_FUNCTION, reason=condition, offset=15)
-        self._prescribe(
+        condition = self.chart.diagnose(visit, "copd", code)
+        self.chart.procedure(visit, Proc.RESPIRATORY_FUNCTION, reason=condition, offset=15)
+        self.chart.prescribe(
             visit, "fluticasone-salmeterol", Med.FLUTICASONE_SALMETEROL, reason=condition, frequency=2
         )
-        if not self._taking("albuterol", visit.start):
-            self._prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
-        self._device(visit, Supply.HOME_NEBULIZER)
+        if not self.chart.taking("albuterol", visit.start):
+            self.chart.prescribe(visit, "albuterol", Med.ALBUTEROL_INHALER, reason=condition, as_needed=True)
+        self.chart.device(visit, Supply.HOME_NEBULIZER)
         activities = [Plan.BREATHING_CONTROL] + (
             [Plan.SMOKING_CESSATION_EDUCATION] if self.person.smoking == "daily" else []
         )
-        self._care_plan(visit, Plan.COPD, activities, condition)
+        self.chart.care_plan(visit, Plan.COPD, activities, condition)
 
     def _dx_depression(self, visit: Visit, recurrence: bool = False) -> None:
-        condition = self._diagnose(visit, "depression", Cond.DEPRESSION)
+        condition = self.chart.diagnose(visit, "depression", Cond.DEPRESSION)
         condition.recurrence = recurrence
-        self._procedure(visit, Proc.ANXIETY_ASSESSMENT, offset=14)
-        course = self._prescribe(visit, "sertraline", Med.SERTRALINE_100, reason=condition)
-        self._care_plan(visit, Plan.MENTAL_HEALTH, [Plan.CBT], condition)
-        visit.narrative.append("Reports low mood, poor sleep and loss of interest for several weeks.")
+        self.chart.procedure(visit, Proc.ANXIETY_ASSESSMENT, offset=14)
+        course = self.chart.prescribe(visit, "sertraline", Med.SERTRALINE_100, reason=condition)
+        self.chart.care_plan(visit, Plan.MENTAL_HEALTH, [Plan.CBT], condition)
+        self.chart.note(visit, "Reports low mood, poor sleep and loss of interest for several weeks.")
         for days in (42, 91):
             self._push(
                 visit.start + dt.timedelta(days=days + self.rng.randint(-4, 4)), "depression-follow-up"
             )
         if recurrence:
-            self._mark("condition_resolved_then_recurring", "recurrence", condition.id)
-            self._mark("condition_resolved_then_recurring", "restarted_request", course.id)
+            self.chart.mark("condition_resolved_then_recurring", "recurrence", condition.id)
+            self.chart.mark("condition_resolved_then_recurring", "restarted_request", course.id)
             return
-        self._mark("condition_resolved_then_recurring", "first_episode", condition.id)
+        self.chart.mark("condition_resolved_then_recurring", "first_episode", condition.id)
         if self.flags.get("depression_recurs") or self.rng.random() < 0.5:
             remission = visit.start + dt.timedelta(days=self.rng.randint(380, 560))
             self._push(self._at(remission.date()), "depression-follow-up", remission=True)
 
     def _depression_recurrence_due(self, visit: Visit) -> bool:
-        first = self.current.get("depression")
+        first = self.chart.current.get("depression")
         if first is None or first.recurrence or first.abatement is None:
             return False
         return (visit.start - first.abatement).days >= 540
 
     def _dx_anemia(self, visit: Visit) -> None:
-        condition = self._diagnose(visit, "anemia", Cond.ANEMIA)
-        self._prescribe(visit, "iron", Med.FERROUS_SULFATE, reason=condition, days=120)
+        condition = self.chart.diagnose(visit, "anemia", Cond.ANEMIA)
+        self.chart.prescribe(visit, "iron", Med.FERROUS_SULFATE, reason=condition, days=120)
         condition.abatement = visit.start + dt.timedelta(days=self.rng.randint(150, 200))
 
     # --------------------------------------------------------------- follow-ups and changes
 
     def _follow_up_visit(self, planned: Planned, key: str, type_: Code = Enc.FOLLOW_UP) -> Visit | None:
-        condition = self.current.get(key)
+        condition = self.chart.current.get(key)
         if condition is None or not condition.active_on(planned.when):
             return None
         return self._clinic_visit("follow-up", type_, planned.when, 20, reason=condition)
@@ -950,41 +727,43 @@ class PatientSimulator:
             return
         self._vitals(visit, full=False)
         value = self.phys.hba1c(self._glycaemic_status(visit.start), floor=6.0)
-        self._lab(visit, lab.HBA1C, value)
-        visit.narrative.append(f"Hemoglobin A1c today is {value} %.")
-        self._supply(visit, Supply.GLUCOSE_STRIPS, 50)
-        if value >= 8.0 and self.flags.get("dm_control_lost_at") and "insulin" not in self.on:
-            self._prescribe(visit, "insulin", Med.INSULIN_70_30, reason=visit.reason_condition, frequency=2)
-            visit.narrative.append("Glycemic control has worsened on metformin alone; insulin started.")
+        self.chart.lab(visit, lab.HBA1C, value)
+        self.chart.note(visit, f"Hemoglobin A1c today is {value} %.")
+        self.chart.supply(visit, Supply.GLUCOSE_STRIPS, 50)
+        if value >= 8.0 and self.flags.get("dm_control_lost_at") and "insulin" not in self.chart.on:
+            self.chart.prescribe(
+                visit, "insulin", Med.INSULIN_70_30, reason=visit.reason_condition, frequency=2
+            )
+            self.chart.note(visit, "Glycemic control has worsened on metformin alone; insulin started.")
 
     def _visit_hypertension_follow_up(self, planned: Planned) -> None:
         visit = self._follow_up_visit(planned, "hypertension")
         if visit is None:
             return
         self._vitals(visit, full=False)
-        visit.narrative.append("Blood pressure recheck after starting antihypertensive treatment.")
+        self.chart.note(visit, "Blood pressure recheck after starting antihypertensive treatment.")
 
     def _visit_depression_follow_up(self, planned: Planned) -> None:
         visit = self._follow_up_visit(planned, "depression")
         if visit is None:
             return
-        self._procedure(visit, Proc.PHQ9_SCREENING, offset=5)
+        self.chart.procedure(visit, Proc.PHQ9_SCREENING, offset=5)
         if planned.payload.get("remission"):
-            self._survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, self.rng.randint(1, 4))
-            episode = self._resolve("depression", visit.start)
-            stopped = self._stop("sertraline", visit.start)
+            self.chart.survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, self.rng.randint(1, 4))
+            episode = self.chart.resolve("depression", visit.start)
+            stopped = self.chart.stop("sertraline", visit.start)
             for plan in (
-                p for v in self.visits for p in v.care_plans if p.addresses is episode and p.end is None
+                p for v in self.chart.visits for p in v.care_plans if p.addresses is episode and p.end is None
             ):
                 plan.end = visit.start
-            visit.narrative.append("Depressive symptoms in remission; sertraline tapered and stopped.")
+            self.chart.note(visit, "Depressive symptoms in remission; sertraline tapered and stopped.")
             if stopped is not None:
-                self._mark("condition_resolved_then_recurring", "stopped_request", stopped.id)
+                self.chart.mark("condition_resolved_then_recurring", "stopped_request", stopped.id)
             return
-        months = (visit.start - self.current["depression"].onset).days / 30.4
+        months = (visit.start - self.chart.current["depression"].onset).days / 30.4
         score = max(2, round(Physiology.decay(16, 5, months, 3.0) + self.rng.gauss(0, 1.0)))
-        self._survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, score)
-        visit.narrative.append(f"PHQ-9 score today is {score}.")
+        self.chart.survey(visit, Report.PHQ9, Obs.PHQ9_TOTAL, score)
+        self.chart.note(visit, f"PHQ-9 score today is {score}.")
 
     def _visit_medication_change(self, planned: Planned) -> None:
         action = planned.payload["action"]
@@ -1000,36 +779,39 @@ class PatientSimulator:
         self._vitals(visit, full=False)
         if action == "stop-metformin":
             value = self.phys.hba1c(self._glycaemic_status(visit.start), floor=6.0)
-            self._lab(visit, lab.HBA1C, value)
-            stopped = self._stop("metformin", visit.start)
-            visit.narrative.append("Metformin stopped because of persistent diarrhea and abdominal cramping.")
+            self.chart.lab(visit, lab.HBA1C, value)
+            stopped = self.chart.stop("metformin", visit.start)
+            self.chart.note(visit, "Metformin stopped because of persistent diarrhea and abdominal cramping.")
             if stopped is not None:
-                self._mark("medication_stopped_then_restarted", "stopped_request", stopped.id)
+                self.chart.mark("medication_stopped_then_restarted", "stopped_request", stopped.id)
         elif action == "restart-metformin":
             value = self.phys.hba1c(self._glycaemic_status(visit.start), floor=7.2)
-            self._lab(visit, lab.HBA1C, value)
-            restarted = self._prescribe(visit, "metformin", Med.METFORMIN, reason=reason, via_reference=True)
-            visit.narrative.append(
-                f"Hemoglobin A1c has risen to {value} % off treatment; metformin extended-release restarted at a low dose."
+            self.chart.lab(visit, lab.HBA1C, value)
+            restarted = self.chart.prescribe(
+                visit, "metformin", Med.METFORMIN, reason=reason, via_reference=True
             )
-            self._mark("medication_stopped_then_restarted", "restarted_request", restarted.id)
-            self._mark(
+            self.chart.note(
+                visit,
+                f"Hemoglobin A1c has risen to {value} % off treatment; metformin extended-release restarted at a low dose.",
+            )
+            self.chart.mark("medication_stopped_then_restarted", "restarted_request", restarted.id)
+            self.chart.mark(
                 "medication_stopped_then_restarted", "medication", restarted.medication_resource_id or ""
             )
         elif action == "switch-to-losartan":
-            self._stop("lisinopril", visit.start)
-            self._prescribe(visit, "losartan", Med.LOSARTAN_50, reason=reason)
-            visit.narrative.append("Dry cough on lisinopril; switched to losartan.")
+            self.chart.stop("lisinopril", visit.start)
+            self.chart.prescribe(visit, "losartan", Med.LOSARTAN_50, reason=reason)
+            self.chart.note(visit, "Dry cough on lisinopril; switched to losartan.")
         elif action == "add-hydrochlorothiazide":
-            self._prescribe(visit, "hctz", Med.HCTZ_25, reason=reason)
-            visit.narrative.append("Blood pressure above goal; hydrochlorothiazide added.")
+            self.chart.prescribe(visit, "hctz", Med.HCTZ_25, reason=reason)
+            self.chart.note(visit, "Blood pressure above goal; hydrochlorothiazide added.")
         elif action == "add-amlodipine":
-            self._prescribe(visit, "amlodipine", Med.AMLODIPINE_2_5, reason=reason)
-            visit.narrative.append("Blood pressure above goal; amlodipine added.")
+            self.chart.prescribe(visit, "amlodipine", Med.AMLODIPINE_2_5, reason=reason)
+            self.chart.note(visit, "Blood pressure above goal; amlodipine added.")
         elif action == "switch-to-atorvastatin":
-            self._stop("simvastatin", visit.start)
-            self._prescribe(visit, "atorvastatin", Med.ATORVASTATIN_40, reason=reason)
-            visit.narrative.append("LDL above goal on simvastatin; changed to atorvastatin.")
+            self.chart.stop("simvastatin", visit.start)
+            self.chart.prescribe(visit, "atorvastatin", Med.ATORVASTATIN_40, reason=reason)
+            self.chart.note(visit, "LDL above goal on simvastatin; changed to atorvastatin.")
 
     # --------------------------------------------------------------- acute care
 
@@ -1039,30 +821,30 @@ class PatientSimulator:
         roll = self.rng.random()
         if illness == "acute_bronchitis" and roll < 0.12:
             org, practitioner = self.network.pick(self.rng, "hospital")
-            visit = self._new_visit(
+            visit = self.chart.new_visit(
                 "emergency", "EMER", Enc.EMERGENCY_ROOM, planned.when, 150, org, practitioner, code
             )
         elif roll < 0.4:
             org, practitioner = self.network.pick(self.rng, "urgent")
-            visit = self._new_visit(
+            visit = self.chart.new_visit(
                 "urgent", "AMB", Enc.URGENT_CARE, planned.when, 40, org, practitioner, code
             )
         else:
             visit = self._clinic_visit("symptom", Enc.SYMPTOM, planned.when, 20, reason=code)
-        condition = self._diagnose(visit, None, code)
+        condition = self.chart.diagnose(visit, None, code)
         condition.abatement = visit.start + dt.timedelta(days=self.rng.randint(low, high))
         visit.reason_condition = condition
         visit.chief_complaints = complaints
-        visit.narrative.append(f"Presents with {narrative} for {self.rng.randint(2, 6)} days.")
+        self.chart.note(visit, f"Presents with {narrative} for {self.rng.randint(2, 6)} days.")
         febrile = "Fever" in complaints
         self._vitals(visit, febrile=febrile, full=False)
         if illness in ("viral_pharyngitis", "strep_throat"):
-            self._procedure(visit, Proc.THROAT_CULTURE, reason=condition, offset=5)
+            self.chart.procedure(visit, Proc.THROAT_CULTURE, reason=condition, offset=5)
         allergic = self._penicillin_allergic()
         adult = self._age(visit.start) >= 18
         course = None
         if planned.payload.get("force_amoxicillin"):
-            course = self._prescribe(
+            course = self.chart.prescribe(
                 visit,
                 None,
                 Med.AMOXICILLIN_500,
@@ -1071,34 +853,34 @@ class PatientSimulator:
                 frequency=3,
                 instruction=Instruction.COMPLETE_COURSE,
             )
-            self._mark("penicillin_allergy_with_amoxicillin", "prescription", course.id)
-            self._mark("penicillin_allergy_with_amoxicillin", "reason_condition", condition.id)
+            self.chart.mark("penicillin_allergy_with_amoxicillin", "prescription", course.id)
+            self.chart.mark("penicillin_allergy_with_amoxicillin", "reason_condition", condition.id)
         elif illness in ("strep_throat", "bacterial_sinusitis", "otitis_media"):
             if allergic:
                 if adult:
-                    course = self._prescribe(
+                    course = self.chart.prescribe(
                         visit, None, Med.DOXYCYCLINE, reason=condition, days=10, frequency=2
                     )
             elif illness == "strep_throat":
-                course = self._prescribe(
+                course = self.chart.prescribe(
                     visit, None, Med.PENICILLIN_V_500, reason=condition, days=10, frequency=2
                 )
             elif illness == "bacterial_sinusitis":
-                course = self._prescribe(
+                course = self.chart.prescribe(
                     visit, None, Med.AMOXICILLIN_CLAVULANATE, reason=condition, days=10, frequency=2
                 )
             else:
                 med = Med.AMOXICILLIN_500 if adult else Med.AMOXICILLIN_250_CAPSULE
-                course = self._prescribe(visit, None, med, reason=condition, days=10, frequency=3)
+                course = self.chart.prescribe(visit, None, med, reason=condition, days=10, frequency=3)
             if course is not None:
                 course.instruction = Instruction.COMPLETE_COURSE
         if illness in ("viral_pharyngitis", "acute_bronchitis") or (
             illness == "viral_sinusitis" and self.rng.random() < 0.4
         ):
             pain = Med.ACETAMINOPHEN_325 if self.rng.random() < 0.6 else Med.IBUPROFEN_200
-            self._prescribe(visit, None, pain, reason=condition, days=10, as_needed=True)
+            self.chart.prescribe(visit, None, pain, reason=condition, days=10, as_needed=True)
         if illness == "acute_bronchitis":
-            self._care_plan(
+            self.chart.care_plan(
                 visit,
                 Plan.RESPIRATORY_THERAPY,
                 [Plan.AVOID_EXERCISE, Plan.DEEP_BREATHING],
@@ -1106,7 +888,7 @@ class PatientSimulator:
                 ends=condition.abatement,
             )
         elif course is not None or illness.startswith("viral"):
-            self._care_plan(
+            self.chart.care_plan(
                 visit,
                 Plan.INFECTIOUS_DISEASE,
                 [Plan.RECOMMENDATION_TO_REST],
@@ -1115,23 +897,22 @@ class PatientSimulator:
             )
 
     def _visit_asthma_emergency(self, planned: Planned) -> None:
-        asthma = self.current.get("asthma")
+        asthma = self.chart.current.get("asthma")
         if asthma is None:
             return
         org, practitioner = self.network.pick(self.rng, "hospital")
-        visit = self._new_visit(
+        visit = self.chart.new_visit(
             "emergency", "EMER", Enc.EMERGENCY_ASTHMA, planned.when, 180, org, practitioner, asthma
         )
         visit.chief_complaints = ["Shortness of Breath", "Wheezing", "Chest Tightness"]
-        visit.narrative.append("Acute asthma exacerbation not relieved by the rescue inhaler at home.")
+        self.chart.note(visit, "Acute asthma exacerbation not relieved by the rescue inhaler at home.")
         self._vitals(visit, distressed=True, full=False)
-        self._procedure(visit, Proc.RESPIRATORY_FUNCTION, reason=asthma, offset=10)
-        given = AdministrationRec(
-            self.ids.uuid(), Med.ALBUTEROL_NEBULIZED, visit.start + dt.timedelta(minutes=20), asthma
+        self.chart.procedure(visit, Proc.RESPIRATORY_FUNCTION, reason=asthma, offset=10)
+        given = self.chart.administer(
+            visit, Med.ALBUTEROL_NEBULIZED, visit.start + dt.timedelta(minutes=20), asthma
         )
-        visit.administrations.append(given)
-        self._mark("emergency_visit", "emergency_encounter", visit.id)
-        self._mark("emergency_visit", "administration", given.id)
+        self.chart.mark("emergency_visit", "emergency_encounter", visit.id)
+        self.chart.mark("emergency_visit", "administration", given.id)
         back = visit.start + dt.timedelta(days=self.rng.randint(10, 18))
         self._push(self._at(back.date()), "asthma-follow-up")
 
@@ -1140,12 +921,12 @@ class PatientSimulator:
         if visit is None:
             return
         self._vitals(visit, full=False)
-        visit.narrative.append("Follow-up after emergency treatment for asthma; symptoms controlled.")
+        self.chart.note(visit, "Follow-up after emergency treatment for asthma; symptoms controlled.")
 
     def _visit_inpatient(self, planned: Planned) -> None:
         org, practitioner = self.network.pick(self.rng, "hospital")
         days = self.rng.randint(3, 5)
-        visit = self._new_visit(
+        visit = self.chart.new_visit(
             "inpatient",
             "IMP",
             Enc.HOSPITAL_ADMISSION,
@@ -1155,67 +936,64 @@ class PatientSimulator:
             practitioner,
             Cond.PNEUMONIA,
         )
-        pneumonia = self._diagnose(visit, None, Cond.PNEUMONIA)
+        pneumonia = self.chart.diagnose(visit, None, Cond.PNEUMONIA)
         pneumonia.abatement = visit.start + dt.timedelta(days=self.rng.randint(18, 28))
         visit.reason_condition = pneumonia
         visit.chief_complaints = ["Cough", "Fever", "Shortness of Breath"]
-        visit.narrative.append(
-            "Admitted with community-acquired pneumonia on a background of chronic lung disease."
+        self.chart.note(
+            visit, "Admitted with community-acquired pneumonia on a background of chronic lung disease."
         )
         self._vitals(visit, febrile=True, distressed=True, full=False)
-        self._procedure(visit, Proc.INITIAL_ASSESSMENT, offset=5)
-        self._procedure(visit, Proc.CHEST_XRAY, reason=pneumonia, offset=40)
+        self.chart.procedure(visit, Proc.INITIAL_ASSESSMENT, offset=5)
+        self.chart.procedure(visit, Proc.CHEST_XRAY, reason=pneumonia, offset=40)
         age = self._age(visit.start)
-        self._panel(
-            visit, Report.CBC, self.phys.blood_count(anemic=self._has("anemia", visit.start), infection=True)
+        self.chart.panel(
+            visit,
+            Report.CBC,
+            self.phys.blood_count(anemic=self.chart.has("anemia", visit.start), infection=True),
         )
-        self._panel(
+        self.chart.panel(
             visit,
             Report.BASIC_METABOLIC,
             self.phys.metabolic_panel(age, self._years_since("ckd", visit.start)),
         )
         antibiotic = Med.DOXYCYCLINE if self._penicillin_allergic() else Med.AMOXICILLIN_CLAVULANATE
-        course = self._prescribe(
+        course = self.chart.prescribe(
             visit, None, antibiotic, reason=pneumonia, days=10, frequency=2, via_reference=True
         )
         course.instruction = Instruction.COMPLETE_COURSE
-        visit.administrations.append(
-            AdministrationRec(
-                self.ids.uuid(), Med.ALBUTEROL_NEBULIZED, visit.start + dt.timedelta(hours=2), pneumonia
-            )
-        )
-        self._procedure(visit, Proc.PATIENT_DISCHARGE, offset=days * 24 * 60 - 30)
+        self.chart.administer(visit, Med.ALBUTEROL_NEBULIZED, visit.start + dt.timedelta(hours=2), pneumonia)
+        self.chart.procedure(visit, Proc.PATIENT_DISCHARGE, offset=days * 24 * 60 - 30)
         visit.discharged_home = True
-        self._mark("deceased_with_active_medication", "inpatient_encounter", visit.id)
+        self.chart.mark("deceased_with_active_medication", "inpatient_encounter", visit.id)
 
     def _visit_vaccination(self, planned: Planned) -> None:
         visit = self._clinic_visit("vaccination", Enc.VACCINATION, planned.when, 15)
-        self._immunize(visit, planned.payload["vaccine"])
+        self.chart.immunize(visit, planned.payload["vaccine"])
 
     def _death_visit(self) -> None:
         when = self.person.deceased_at
         assert when is not None
         visit = self._clinic_visit("death", Enc.DEATH_CERTIFICATION, when, 15)
-        cause = self.current.get("copd")
+        cause = self.chart.current.get("copd")
         cause_code = cause.code if cause is not None else Cond.MYOCARDIAL_INFARCTION
-        obs = ObsRec(self.ids.uuid(), Obs.CAUSE_OF_DEATH, "laboratory", when, concept=cause_code)
-        visit.observations.append(obs)
-        visit.reports.append(ReportRec(self.ids.uuid(), Report.DEATH_CERTIFICATE, when, [obs]))
-        still_active = [m for m in self.meds if m.status(self.now, when) == "active"]
+        obs = self.chart.concept_obs(visit, Obs.CAUSE_OF_DEATH, "laboratory", cause_code, at=when)
+        self.chart.report(visit, Report.DEATH_CERTIFICATE, [obs], at=when)
+        still_active = [m for m in self.chart.meds if m.status(self.now, when) == "active"]
         if still_active:
-            self._mark("deceased_with_active_medication", "active_request", still_active[0].id)
+            self.chart.mark("deceased_with_active_medication", "active_request", still_active[0].id)
 
     # --------------------------------------------------------------- entered in error
 
     def _entered_in_error(self, visit: Visit) -> None:
-        wrong = self._diagnose(visit, None, Cond.T2DM)
+        wrong = self.chart.diagnose(visit, None, Cond.T2DM)
         wrong.entered_in_error = True
-        course = self._prescribe(visit, None, Med.METFORMIN, reason=wrong)
+        course = self.chart.prescribe(visit, None, Med.METFORMIN, reason=wrong)
         course.entered_in_error = True
         correct = next((o for o in visit.observations if o.code is Obs.HBA1C), None)
         if correct is None:
-            correct = self._lab(visit, lab.HBA1C, self.phys.hba1c("prediabetes", floor=5.7, ceiling=6.4))
-        typo = self._lab(visit, lab.HBA1C, 13.9, at=visit.start + dt.timedelta(minutes=1))
+            correct = self.chart.lab(visit, lab.HBA1C, self.phys.hba1c("prediabetes", floor=5.7, ceiling=6.4))
+        typo = self.chart.lab(visit, lab.HBA1C, 13.9, at=visit.start + dt.timedelta(minutes=1))
         typo.entered_in_error = True
         for role, rid in (
             ("condition", wrong.id),
@@ -1223,7 +1001,7 @@ class PatientSimulator:
             ("observation", typo.id),
             ("corrected_observation", correct.id),
         ):
-            self._mark("entered_in_error_rows", role, rid)
+            self.chart.mark("entered_in_error_rows", role, rid)
 
     # --------------------------------------------------------------- after the run
 
@@ -1233,7 +1011,7 @@ class PatientSimulator:
         a1c = sorted(
             (
                 o
-                for v in self.visits
+                for v in self.chart.visits
                 for o in v.observations
                 if o.code is Obs.HBA1C and not o.entered_in_error
             ),
@@ -1247,10 +1025,10 @@ class PatientSimulator:
         ]
         if normal:
             last_normal = normal[-1]
-            self._mark("lab_crosses_reference_range", "normal_observation", last_normal.id)
+            self.chart.mark("lab_crosses_reference_range", "normal_observation", last_normal.id)
             following = a1c[a1c.index(last_normal) + 1]
-            self._mark("lab_crosses_reference_range", "first_above_range", following.id)
-        self._mark("lab_crosses_reference_range", "high_observation", first_high.id)
+            self.chart.mark("lab_crosses_reference_range", "first_above_range", following.id)
+        self.chart.mark("lab_crosses_reference_range", "high_observation", first_high.id)
 
 
 # Explicit dispatch tables (no method names built from strings): a planned visit's kind → the

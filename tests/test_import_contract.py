@@ -37,6 +37,14 @@ LAYERS: dict[str, frozenset[str]] = {
     "evals": frozenset({"agent", "tools", "records"}),
 }
 FIRST_PARTY = frozenset({*LAYERS, "chartside"})
+# Where a layer may import another only through named modules: the web app mounts `/mcp` and
+# reads its metadata, nothing more. Accounts and capabilities are below both doors
+# (`records.accounts`, `records.capabilities`), so neither imports the other for them.
+ONLY_THROUGH: dict[tuple[str, str], frozenset[str]] = {
+    ("server", "mcp_server"): frozenset({"mcp_server.http", "mcp_server.http_auth"}),
+}
+# The modules that own who may do what; every door imports them from here.
+ACCOUNT_MODULES = ("records.accounts", "records.capabilities")
 EVERYONE_MAY_IMPORT = frozenset({"records.settings"})
 CLI_LAYER = (
     "chartside/*",
@@ -50,12 +58,8 @@ CLI_LAYER = (
 
 # Temporary, narrowly named allowances: (importing module glob, imported module glob, why).
 # Each must still match a real import (an unused allowance fails), so it is removed with the code.
-ALLOWANCES: tuple[tuple[str, str, str], ...] = (
-    *(
-        (loader, "knowledge.embeddings*", "issue 21 makes one embedder loader; callers then go through it")
-        for loader in ("agent/runner.py", "agent/safety/gate.py", "server/app.py", "mcp_server/catalog.py")
-    ),
-)
+# None today: the layers above tools/ reach the embedder through `tools.embedder`.
+ALLOWANCES: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,10 @@ def violation(imp: Import) -> str | None:
     if is_cli_module(imp.module):
         return f"library code imports the CLI layer ({imp.module}); report progress through a callback"
     shared = any(imp.module == m or imp.module.startswith(m + ".") for m in EVERYONE_MAY_IMPORT)
+    narrow = ONLY_THROUGH.get((own, top))
+    through = narrow is not None and any(imp.module == n or imp.module.startswith(n + ".") for n in narrow)
+    if narrow is not None and imp.module != top and not through:
+        return f"{own} may import {top} only through {', '.join(sorted(narrow))}, not {imp.module}"
     if top == own or shared or top in LAYERS[own]:
         return None
     allowed = ", ".join(sorted(LAYERS[own])) or "no other package"
@@ -148,6 +156,27 @@ def test_every_temporary_allowance_is_still_needed():
     assert unused == [], f"remove these allowances, nothing needs them any more: {unused}"
 
 
+def test_accounts_and_capabilities_live_below_both_doors():
+    """One definition of accounts and capabilities, in records/, read by the web app and MCP alike."""
+    for module in ACCOUNT_MODULES:
+        assert (ROOT / (module.replace(".", "/") + ".py")).is_file(), module
+    defined_above = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: defines {node.name}"
+        for pkg in ("server", "mcp_server")
+        for path in sorted((ROOT / pkg).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef | ast.FunctionDef)
+        and node.name in {"Account", "capabilities_for", "write_mode_for", "authenticate_token", "create_account"}
+    ]
+    assert defined_above == [], "account rules defined above records/:\n" + "\n".join(defined_above)
+    users = {
+        pkg: {imp.module for path in (ROOT / pkg).rglob("*.py") for imp in imports_of(path)}
+        for pkg in ("server", "mcp_server")
+    }
+    for pkg, modules in users.items():
+        assert any(m.startswith(ACCOUNT_MODULES) for m in modules), f"{pkg} reads accounts from elsewhere"
+
+
 def test_the_table_has_no_cycle():
     def reachable(start: str) -> set[str]:
         seen: set[str] = set()
@@ -177,7 +206,9 @@ def test_the_table_has_no_cycle():
         ("records/x.py", "import tools.registry\n", "records may import no other package"),
         ("knowledge/x.py", "from chartside.console import progress\n", "imports the CLI layer"),
         ("fhir_ingest/x.py", "from tools.cli import app\n", "imports the CLI layer"),
-        ("mcp_server/x.py", "from server.accounts import Account\n", "mcp_server may import records, tools"),
+        ("mcp_server/x.py", "from server.auth import current_account\n", "mcp_server may import records, tools"),
+        ("server/x.py", "from mcp_server.access import may_use_mcp\n", "server may import mcp_server only through"),
+        ("server/x.py", "from mcp_server.http import McpMount\n", None),
         ("tools/x.py", "from . import registry\nfrom records.settings import Settings\n", None),
         ("agent/planner_x.py", "from tools.registry import Registry\nimport anthropic\n", None),
     ],

@@ -16,7 +16,7 @@ from pydantic import Field, model_validator
 
 from records.queries import appointments
 from records.queries.appointments import BookingRefused
-from tools.registry import Registry, ToolContext, ToolError, ToolInput
+from tools.registry import ToolContext, ToolError, ToolInput, Toolset
 from tools.render import ResultBuilder, facts_of, fmt_date
 from tools.results import ToolResult
 
@@ -77,6 +77,10 @@ class FindSlotsInput(ToolInput):
         return self
 
 
+TOOLS = Toolset()  # this module's tools: the one registration style (tools.registry.Toolset)
+
+
+@TOOLS.tool("find_slots", section="appointments", status_text="Looking for free appointment slots…")
 def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
     """Free appointment slots for a specialty or department (spelling mistakes and everyday
     words such as 'heart doctor' or 'blood test' are understood), earliest first, preferring
@@ -191,6 +195,7 @@ def _describe_appointment(ctx: ToolContext, row: Any, verb: str) -> ToolResult:
     return out.build(title="Appointment", total=1, empty="")
 
 
+@TOOLS.tool("book_appointment", section="appointments", writes=True, status_text="Booking your appointment…")
 def book_appointment(ctx: ToolContext, args: BookInput) -> ToolResult:
     """Book one slot that find_slots offered in this conversation, after the user chose it.
     If the slot was just taken, call find_slots again and let the user choose another."""
@@ -235,6 +240,7 @@ class ListAppointmentsInput(ToolInput):
     include_cancelled: bool = Field(default=False, description="Also list cancelled appointments.")
 
 
+@TOOLS.tool("list_appointments", section="appointments", status_text="Looking up your appointments…")
 def list_appointments(ctx: ToolContext, args: ListAppointmentsInput) -> ToolResult:
     """The patient's appointments booked here: upcoming ones first (soonest first), with
     department, clinic, clinician and appointment_id (needed to cancel one)."""
@@ -290,6 +296,9 @@ class CancelInput(ToolInput):
     )
 
 
+@TOOLS.tool(
+    "cancel_appointment", section="appointments", writes=True, status_text="Cancelling your appointment…"
+)
 def cancel_appointment(ctx: ToolContext, args: CancelInput) -> ToolResult:
     """Cancel one of the patient's own upcoming appointments (after the user confirmed) and
     free its slot for others."""
@@ -303,18 +312,3 @@ def cancel_appointment(ctx: ToolContext, args: CancelInput) -> ToolResult:
         raise ToolError(exc.kind, exc.message) from exc
     row = appointments.get_appointment(ctx.connection, patient_id=pid, appointment_id=done.appointment_id)
     return _describe_appointment(ctx, row, "Was already cancelled" if done.already_cancelled else "Cancelled")
-
-
-def register(registry: Registry) -> None:
-    registry.tool("find_slots", section="appointments", status_text="Looking for free appointment slots…")(
-        find_slots
-    )
-    registry.tool(
-        "book_appointment", section="appointments", writes=True, status_text="Booking your appointment…"
-    )(book_appointment)
-    registry.tool("list_appointments", section="appointments", status_text="Looking up your appointments…")(
-        list_appointments
-    )
-    registry.tool(
-        "cancel_appointment", section="appointments", writes=True, status_text="Cancelling your appointment…"
-    )(cancel_appointment)

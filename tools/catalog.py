@@ -1,6 +1,6 @@
 """The default tool registry: every module that contributes tools, assembled in one place.
 
-A module contributes tools through `register(registry)`. The order here is the order the
+A module contributes tools through its module-level `TOOLS` toolset (`@TOOLS.tool(...)`). The order here is the order the
 model sees the tools in (records first, then search, then appointments), which keeps the
 cached prompt prefix stable.
 """
@@ -29,5 +29,5 @@ def writing_tools() -> frozenset[str]:
 def build_registry(modules: tuple[str, ...] = TOOL_MODULES) -> Registry:
     registry = Registry()
     for name in modules:
-        importlib.import_module(name).register(registry)
+        registry.include(importlib.import_module(name).TOOLS)
     return registry

@@ -25,7 +25,7 @@ from records.queries import (
     profile,
 )
 from records.queries.vocabulary import BP_PANEL_CODES, resolve_lab_query
-from tools.registry import Registry, ToolContext, ToolInput
+from tools.registry import ToolContext, ToolInput, Toolset
 from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
 from tools.results import ToolResult
 
@@ -58,6 +58,10 @@ class ProfileInput(ToolInput):
     pass
 
 
+TOOLS = Toolset()  # this module's tools: the one registration style (tools.registry.Toolset)
+
+
+@TOOLS.tool("get_patient_profile", section="profile", status_text="Looking up your details…")
 def get_patient_profile(ctx: ToolContext, args: ProfileInput) -> ToolResult:
     """The patient's demographics (name, sex, birth date, age, deceased or living, address,
     language), their general practitioner and organisation, and how many conditions,
@@ -126,6 +130,7 @@ class ConditionsInput(ToolInput):
     )
 
 
+@TOOLS.tool("get_conditions", section="conditions", status_text="Looking up your conditions…")
 def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
     """The patient's conditions (diagnoses and problems) with onset and resolution dates.
     Active means currently active and not resolved. Use query to look for one condition
@@ -184,6 +189,7 @@ class MedicationsInput(ToolInput):
     )
 
 
+@TOOLS.tool("get_medications", section="medications", status_text="Looking up your medications…")
 def get_medications(ctx: ToolContext, args: MedicationsInput) -> ToolResult:
     """The patient's prescriptions with status, dates, dosage and reason. Active means status
     active and not ended; stopped or completed prescriptions appear only with status=all.
@@ -306,6 +312,7 @@ def _observation_value(o: observations.ObservationRow) -> tuple[str, list[str], 
     return "no value recorded", [], {}
 
 
+@TOOLS.tool("get_labs", section="labs", status_text="Looking up your lab results…")
 def get_labs(ctx: ToolContext, args: LabsInput) -> ToolResult:
     """Laboratory results, vital signs (blood pressure, weight, BMI, heart rate, …) and survey
     scores, newest first. Use latest_only for "what is my latest …" questions: it returns the
@@ -371,6 +378,7 @@ class AllergiesInput(ToolInput):
     pass
 
 
+@TOOLS.tool("get_allergies", section="allergies", status_text="Looking up your allergies…")
 def get_allergies(ctx: ToolContext, args: AllergiesInput) -> ToolResult:
     """The patient's allergies and intolerances (substance, category, criticality, status and
     reactions). An empty result means none are recorded, not that there are none."""
@@ -435,6 +443,7 @@ class EncountersInput(DateWindow):
     limit: int = Field(default=10, ge=1, le=100, description="Most visits to return.")
 
 
+@TOOLS.tool("get_encounters", section="encounters", status_text="Looking up your visits…")
 def get_encounters(ctx: ToolContext, args: EncountersInput) -> ToolResult:
     """The patient's visits (encounters), most recent first: date, type, class (ambulatory,
     emergency, inpatient, …), reason, clinician and organisation."""
@@ -501,6 +510,7 @@ class ImmunizationsInput(DateWindow):
     until: dt.date | None = UNTIL_FIELD
 
 
+@TOOLS.tool("get_immunizations", section="immunizations", status_text="Looking up your immunizations…")
 def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
     """Vaccines the patient was given, most recent first. Vaccines recorded as NOT given
     (declined, contraindicated) are listed separately and must never be reported as given."""
@@ -570,6 +580,7 @@ class ProceduresInput(DateWindow):
     limit: int = Field(default=20, ge=1, le=100, description="Most procedures to return.")
 
 
+@TOOLS.tool("get_procedures", section="procedures", status_text="Looking up your procedures…")
 def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
     """Procedures performed on the patient (operations, screenings, therapies), most recent
     first, with the reason where recorded. Procedures recorded as not done are labelled."""
@@ -619,6 +630,7 @@ class CarePlansInput(ToolInput):
     status: Literal["active", "all"] = Field(default="all", description="active only, or all.")
 
 
+@TOOLS.tool("get_care_plans", section="care_plans", status_text="Looking up your care plans…")
 def get_care_plans(ctx: ToolContext, args: CarePlansInput) -> ToolResult:
     """The patient's care plans (e.g. diabetes self-management, physical therapy): status,
     period, the conditions they address and their planned activities."""
@@ -660,23 +672,3 @@ def get_care_plans(ctx: ToolContext, args: CarePlansInput) -> ToolResult:
         )
     which = "Active care plans" if args.status == "active" else "Care plans"
     return out.build(title=which, total=page.total, empty=f"No {which.lower()} in the record.")
-
-
-# --- registration ----------------------------------------------------------------------------
-
-TOOLS: list[tuple[str, Any, str, str]] = [
-    ("get_patient_profile", get_patient_profile, "profile", "Looking up your details…"),
-    ("get_conditions", get_conditions, "conditions", "Looking up your conditions…"),
-    ("get_medications", get_medications, "medications", "Looking up your medications…"),
-    ("get_labs", get_labs, "labs", "Looking up your lab results…"),
-    ("get_allergies", get_allergies, "allergies", "Looking up your allergies…"),
-    ("get_encounters", get_encounters, "encounters", "Looking up your visits…"),
-    ("get_immunizations", get_immunizations, "immunizations", "Looking up your immunizations…"),
-    ("get_procedures", get_procedures, "procedures", "Looking up your procedures…"),
-    ("get_care_plans", get_care_plans, "care_plans", "Looking up your care plans…"),
-]
-
-
-def register(registry: Registry) -> None:
-    for name, fn, section, status_text in TOOLS:
-        registry.tool(name, section=section, status_text=status_text)(fn)

@@ -26,7 +26,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +35,7 @@ from sqlalchemy import Connection
 
 from records.audit import write_audit
 from records.database import Database, patient_transaction
+from tools.embedder import QueryEmbedder
 from tools.results import HandleBook, ToolResult
 from tools.schema import FORBIDDEN_FIELD_WORDS, plain_schema, strict_schema
 from tools.scope import PatientScope
@@ -51,6 +52,7 @@ __all__ = [
     "ToolContext",
     "ToolError",
     "ToolInput",
+    "Toolset",
     "strict_schema",
 ]
 
@@ -98,7 +100,9 @@ class ToolContext:
     scope: PatientScope
     db: Database
     handles: HandleBook = field(default_factory=HandleBook)
-    embedder: Any = None  # knowledge.embeddings.Embedder when search tools run
+    embedder: QueryEmbedder | None = (
+        None  # the one loaded embedder (tools.embedder); None: loaded on first search
+    )
     conn: Connection | None = None  # the patient-scoped transaction, set by the registry
     now: Any = None  # datetime override for evaluations ("now" pinned); None = wall clock
     search_settings: SearchSettings | None = None  # None: from the database's settings
@@ -186,7 +190,14 @@ def args_digest(args: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-class Registry:
+class Toolset:
+    """Tools declared with `@TOOLS.tool(...)`: the one way a tool is registered.
+
+    Every tool module holds one module-level `TOOLS = Toolset()` and decorates its tool
+    functions with it (tests/tools/test_registration.py fails on any other way); the catalogue
+    (`tools.catalog`) includes the modules' toolsets into a `Registry`, in a fixed order.
+    """
+
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         for tool in tools:
@@ -197,6 +208,11 @@ class Registry:
             raise ValueError(f"tool {tool.name} registered twice")
         strict_schema(tool.input_model)  # fail at start, not at call time (also: no patient field)
         self._tools[tool.name] = tool
+
+    def include(self, toolset: Toolset) -> None:
+        """Add every tool of `toolset` (a name already present is an error)."""
+        for tool in toolset:
+            self.add(tool)
 
     def tool(self, name: str, *, section: str, writes: bool = False, status_text: str | None = None):
         """Decorator: register `fn(ctx, args: Model) -> ToolResult`; its docstring is the description."""
@@ -220,6 +236,9 @@ class Registry:
 
         return wrap
 
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(list(self._tools.values()))
+
     def names(self) -> list[str]:
         return list(self._tools)
 
@@ -232,6 +251,10 @@ class Registry:
 
     def __contains__(self, name: str) -> bool:
         return name in self._tools
+
+
+class Registry(Toolset):
+    """The tools one agent or transport may call, with their validated, audited execution."""
 
     def definitions(self, names: Iterable[str] | None = None) -> list[dict[str, Any]]:
         chosen = list(names) if names is not None else self.names()

@@ -17,7 +17,7 @@ from pydantic import Field
 from records.queries import single
 from records.queries.observations import ObservationRow
 from tools.record_tools import _observation_value
-from tools.registry import Registry, ToolContext, ToolError, ToolInput
+from tools.registry import ToolContext, ToolError, ToolInput, Toolset
 from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
 from tools.results import ToolResult
 
@@ -203,6 +203,11 @@ def _describe(found: single.SingleRecord) -> tuple[str, str, list[str], dict[str
     return line, f"{name} {when or ''}".strip(), facts_of(name, when, *facts), fields
 
 
+# internal: the agent adds it to its executing registry (agent.scoping), never to the model's list
+TOOLS = Toolset()
+
+
+@TOOLS.tool(TOOL_NAME, section="record", status_text="Opening the record you chose…")
 def get_scoped_record(ctx: ToolContext, args: ScopedRecordInput) -> ToolResult:
     """The one record the user selected in their record panel, with its citation handle."""
     found = single.get_record(
@@ -219,7 +224,3 @@ def get_scoped_record(ctx: ToolContext, args: ScopedRecordInput) -> ToolResult:
     out = ResultBuilder(ctx)
     out.add(args.kind, args.record_id, line, label=label, facts=facts, fields=fields)
     return out.build(title=f"The {word} the question is about", total=1, empty="")
-
-
-def register(registry: Registry) -> None:
-    registry.tool(TOOL_NAME, section="record", status_text="Opening the record you chose…")(get_scoped_record)

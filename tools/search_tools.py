@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.embeddings import load_embedder
-from knowledge.search import Passage, SearchOutcome, search_leaflets, search_notes
-from tools.registry import Registry, ToolContext
+from tools.registry import ToolContext, Toolset
 from tools.results import ToolResult
+
+if TYPE_CHECKING:  # knowledge.search (BM25, numpy) is imported on the first search, not at start-up
+    from knowledge.search import Passage, SearchOutcome
 
 _FACT = re.compile(
     r"\b\d{3}-\d{4}\b|\$\d+(?:\.\d+)?|\b\d{4}-\d{2}-\d{2}\b|\b\d+(?:\.\d+)?\s?(?:%|mg/dL|mmol/mol|am|pm)?"
@@ -187,42 +189,49 @@ def _embedder(ctx: ToolContext):
     return ctx.embedder
 
 
-def register(registry: Registry) -> None:
-    @registry.tool("search_leaflets", section="leaflets", status_text="Searching the hospital's leaflets…")
-    def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolResult:
-        """Search the hospital's patient-information leaflets (conditions, medicines, tests and
-        preparation, vaccines, appointments, visiting, parking, pharmacy, records, emergency
-        department). Returns cited passages with the leaflet title, section and review date, or
-        says plainly that no leaflet covers the question. Use it for general information and
-        hospital logistics, never for facts about this patient's own record."""
-        embedder = _embedder(ctx)
-        outcome = search_leaflets(
-            ctx.connection,
-            args.query,
-            embedder.embed_query(args.query),
-            model_name=embedder.model_name,
-            limit=args.limit,
-            floor=ctx.search.leaflet_similarity_floor,
-            keyword=ctx.search.leaflet_keyword_backend,
-        )
-        return leaflet_result(ctx, args.query, outcome)
+TOOLS = Toolset()  # this module's tools: the one registration style (tools.registry.Toolset)
 
-    @registry.tool("search_notes", section="notes", status_text="Searching your clinical notes…")
-    def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
-        """Search this patient's clinical notes (history, social history, allergies, medications,
-        assessment and plan) by meaning and by exact words, optionally within a date range.
-        Returns cited passages with the note date, encounter type and author, or says that no
-        note mentions it."""
-        embedder = _embedder(ctx)
-        outcome = search_notes(
-            ctx.connection,
-            args.query,
-            embedder.embed_query(args.query),
-            patient_id=ctx.scope.patient_id,
-            model_name=embedder.model_name,
-            limit=args.limit,
-            floor=ctx.search.note_similarity_floor,
-            since=args.since,
-            until=args.until,
-        )
-        return note_result(ctx, args.query, args, outcome)
+
+@TOOLS.tool("search_leaflets", section="leaflets", status_text="Searching the hospital's leaflets…")
+def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolResult:
+    """Search the hospital's patient-information leaflets (conditions, medicines, tests and
+    preparation, vaccines, appointments, visiting, parking, pharmacy, records, emergency
+    department). Returns cited passages with the leaflet title, section and review date, or
+    says plainly that no leaflet covers the question. Use it for general information and
+    hospital logistics, never for facts about this patient's own record."""
+    from knowledge.search import search_leaflets
+
+    embedder = _embedder(ctx)
+    outcome = search_leaflets(
+        ctx.connection,
+        args.query,
+        embedder.embed_query(args.query),
+        model_name=embedder.model_name,
+        limit=args.limit,
+        floor=ctx.search.leaflet_similarity_floor,
+        keyword=ctx.search.leaflet_keyword_backend,
+    )
+    return leaflet_result(ctx, args.query, outcome)
+
+
+@TOOLS.tool("search_notes", section="notes", status_text="Searching your clinical notes…")
+def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
+    """Search this patient's clinical notes (history, social history, allergies, medications,
+    assessment and plan) by meaning and by exact words, optionally within a date range.
+    Returns cited passages with the note date, encounter type and author, or says that no
+    note mentions it."""
+    from knowledge.search import search_notes
+
+    embedder = _embedder(ctx)
+    outcome = search_notes(
+        ctx.connection,
+        args.query,
+        embedder.embed_query(args.query),
+        patient_id=ctx.scope.patient_id,
+        model_name=embedder.model_name,
+        limit=args.limit,
+        floor=ctx.search.note_similarity_floor,
+        since=args.since,
+        until=args.until,
+    )
+    return note_result(ctx, args.query, args, outcome)

@@ -27,7 +27,7 @@ from records.queries.summaries import (
 )
 from tools.lexicon import load_lexicon
 from tools.record_tools import SINCE_FIELD, UNTIL_FIELD, DateWindow
-from tools.registry import Registry, ToolContext, ToolInput
+from tools.registry import ToolContext, ToolInput, Toolset
 from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
 from tools.results import ToolResult
 
@@ -99,6 +99,10 @@ def _point(p: Point | None) -> dict[str, Any] | None:
     return {"value": p.value, "unit": p.unit, "date": fmt_date(p.effective), "record_id": p.record_id}
 
 
+TOOLS = Toolset()  # this module's tools: the one registration style (tools.registry.Toolset)
+
+
+@TOOLS.tool("summarize_labs", section="labs", status_text="Summarising your results…")
 def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
     """A test's results over time, computed: how many, first and latest, the change since the
     previous value, lowest and highest with their dates, the mean, the direction over the
@@ -208,6 +212,7 @@ class EncounterCountInput(DateWindow):
 COUNT_CITED = ("emer", "imp", "acute", "inpatient", "emergency", "obsenc")
 
 
+@TOOLS.tool("count_encounters", section="encounters", status_text="Counting your visits…")
 def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
     """How many visits took place in a window (cancelled and entered-in-error excluded), by
     class (ambulatory, emergency, inpatient, …) and by type, with the emergency and inpatient
@@ -265,6 +270,7 @@ class MedicationChangesInput(DateWindow):
     until: dt.date | None = UNTIL_FIELD
 
 
+@TOOLS.tool("get_medication_changes", section="medications", status_text="Looking up medication changes…")
 def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> ToolResult:
     """Prescriptions started (written) and stopped (ended) in a window, newest first. Use it for
     "what was I started on last year", "what was stopped since March"."""
@@ -306,6 +312,7 @@ class DrugAllergyInput(ToolInput):
     pass
 
 
+@TOOLS.tool("check_drug_allergies", section="allergies", status_text="Checking medicines against allergies…")
 def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult:
     """Compares every active prescription with every recorded allergy using a sourced
     allergen ↔ ingredient/drug-class table (e.g. penicillin allergy ↔ amoxicillin) and returns
@@ -369,6 +376,7 @@ class NotesByDateInput(DateWindow):
     limit: int = Field(default=1, ge=1, le=5, description="How many notes, newest first.")
 
 
+@TOOLS.tool("get_notes_by_date", section="notes", status_text="Reading your clinical notes…")
 def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
     """The newest clinical notes by date (optionally in a window), with their text. Use it for
     "what did the doctor write at my last visit" (by date, not by similarity to words)."""
@@ -403,6 +411,11 @@ class VocabularyInput(ToolInput):
     pass
 
 
+# internal: the offline planner's lookup of the record's own names, never offered to a model
+INTERNAL_TOOLS = Toolset()
+
+
+@INTERNAL_TOOLS.tool(VOCABULARY_TOOL, section="profile", status_text="Reading your record…")
 def get_record_vocabulary(ctx: ToolContext, args: VocabularyInput) -> ToolResult:
     """The distinct names this record uses per section (no values, no dates)."""
     vocab = record_vocabulary(ctx.connection, patient_id=ctx.scope.patient_id)
@@ -410,23 +423,7 @@ def get_record_vocabulary(ctx: ToolContext, args: VocabularyInput) -> ToolResult
     return ToolResult(text=f"Record vocabulary: {sizes}.", rows=[{"kind": "vocabulary", **vocab}], total=1)
 
 
-TOOLS: list[tuple[str, Any, str, str]] = [
-    ("summarize_labs", summarize_labs, "labs", "Summarising your results…"),
-    ("count_encounters", count_encounters, "encounters", "Counting your visits…"),
-    ("get_medication_changes", get_medication_changes, "medications", "Looking up medication changes…"),
-    ("check_drug_allergies", check_drug_allergies, "allergies", "Checking medicines against allergies…"),
-    ("get_notes_by_date", get_notes_by_date, "notes", "Reading your clinical notes…"),
-]
-
-
-def register(registry: Registry) -> None:
-    for name, fn, section, status_text in TOOLS:
-        registry.tool(name, section=section, status_text=status_text)(fn)
-
-
-def register_vocabulary(registry: Registry) -> None:
-    """The internal vocabulary lookup (never in the model's catalogue)."""
+def register_vocabulary(registry: Toolset) -> None:
+    """Add the internal vocabulary lookup (never in the model's catalogue) to `registry`."""
     if VOCABULARY_TOOL not in registry:
-        registry.tool(VOCABULARY_TOOL, section="profile", status_text="Reading your record…")(
-            get_record_vocabulary
-        )
+        registry.include(INTERNAL_TOOLS)

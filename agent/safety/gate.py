@@ -217,11 +217,11 @@ class SafetyGate:
             return None, None
         try:
             if self.embedder is None:
-                from knowledge.embeddings import get_embedder
+                from tools.embedder import load_embedder
 
                 if self.settings is None:
                     return None, None
-                self.embedder = shared(get_embedder(self.settings))
+                self.embedder = shared(load_embedder(self.settings))
             if self._index is None:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
                 self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)

@@ -1,6 +1,6 @@
 """Text preparation for the lexical rules: one normal form, with typos mended against the rules' own words.
 
-Normal form: lower case, accents folded ("cuántas" → "cuantas", "lejía" → "lejia"),
+Normal form (`agent.text.bare`, the one normaliser of `agent/`): lower case, accents folded ("cuántas" → "cuantas", "lejía" → "lejia"),
 apostrophes dropped ("can't" → "cant", "OD'd" → "odd"), everything else non-alphanumeric → one
 space. Then each token that is not itself a rule word but is within a small typo budget of
 one (one edit for 5–7 letters, two for 8+, first letter kept; optimal string alignment, so a
@@ -11,13 +11,11 @@ reach the same regular expressions as the spelled-out words. Short words are nev
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-_APOSTROPHES = str.maketrans({"’": "", "'": "", "`": "", "‘": ""})
+from agent.text import bare as normalise  # the one normaliser of agent/ (its safety-rule form)
 
 # Distinctive words of the rules (5+ letters). Typos are mended towards these only.
 RULE_WORDS = frozenset(
@@ -217,13 +215,6 @@ FROM_FOUR = ("chest", "bleed")  # 4-letter typos mended by one dropped letter (n
 _SHORT: dict[str, tuple[str, ...]] = {}
 for _w in sorted(SHORT_WORDS):
     _SHORT[_w[0]] = (*_SHORT.get(_w[0], ()), _w)
-
-
-def normalise(text: str) -> str:
-    """Lower case, accents folded, apostrophes dropped, other punctuation → space."""
-    folded = unicodedata.normalize("NFKD", text.lower().translate(_APOSTROPHES))
-    ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return " ".join(re.sub(r"[^a-z0-9/&]+", " ", ascii_only).split())
 
 
 def _budget(word: str) -> int:

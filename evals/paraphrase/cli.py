@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from sqlalchemy import text
 
-from chartside.console import console, fail, reporter
+from chartside.console import console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from evals.agents import AgentUnavailable, build_eval_agent, load_embedder
 from evals.paraphrase.run import Summary, run_suite
@@ -69,8 +69,8 @@ def paraphrase_command(
         console.print(
             f"{len(suite.questions)} questions over {facts} facts of {len(records)} patients ({part})"
         )
-        with reporter("asking", len(suite.questions)) as advance:
-            summary = run_suite(agent, suite, now, on_done=advance)
+        with reporting("asking") as report_progress:
+            summary = run_suite(agent, suite, now, progress=report_progress)
         console.print(_table(summary, "family", "By phrasing family"))
         console.print(_table(summary, "kind", "By fact kind"))
         if part == "all":

@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,13 +83,15 @@ async def _ask(agent: Any, q: Question, now: dt.datetime) -> Outcome:
     return Outcome(q, answer, grade(q.fact, answer), (time.perf_counter() - started) * 1000)
 
 
-def run_suite(agent: Any, suite: Suite, now: dt.datetime, *, on_done: Any = None) -> Summary:
+def run_suite(
+    agent: Any, suite: Suite, now: dt.datetime, *, progress: Callable[[int, int], None] | None = None
+) -> Summary:
     async def main() -> Summary:
         summary = Summary()
         for q in suite.questions:
             summary.outcomes.append(await _ask(agent, q, now))
-            if on_done:
-                on_done()
+            if progress is not None:
+                progress(len(summary.outcomes), len(suite.questions))
         return summary
 
     return asyncio.run(main())

@@ -48,7 +48,7 @@ def out_of_fold_evidence(
     rows: Sequence[Utterance],
     index: ExemplarIndex,
     embed_query: Callable[[str], Sequence[float]],
-    progress: Callable[[str], None] = lambda _msg: None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Evidence]:
     """Each tune line's evidence from models and exemplars that never saw its group."""
     if len(rows) != len(index.exemplars) or any(
@@ -63,7 +63,6 @@ def out_of_fold_evidence(
     emergency_models: list[LinearClassifier] = []
     advice_models: list[LinearClassifier] = []
     for k in range(FOLDS):
-        progress(f"fitting fold {k + 1}/{FOLDS}")
         w, b = fit_logistic(index.vectors[folds != k], y[folds != k], HYPER)
         emergency_models.append(LinearClassifier(w, b))
         x = index.vectors[advice_mask]
@@ -71,8 +70,8 @@ def out_of_fold_evidence(
         advice_models.append(LinearClassifier(w, b))
     out: list[Evidence] = []
     for i, (r, k, g) in enumerate(zip(rows, folds, groups, strict=True)):
-        if i % 200 == 0:
-            progress(f"scoring line {i + 1}/{len(rows)}")
+        if progress is not None and i % 50 == 0:
+            progress(i, len(rows))  # lines scored so far
         out.append(
             evidence(
                 r.text,
@@ -127,7 +126,7 @@ def cross_validate(
     rows: Sequence[Utterance],
     index: ExemplarIndex,
     embed_query: Callable[[str], Sequence[float]],
-    progress: Callable[[str], None] = lambda _msg: None,
+    progress: Callable[[int, int], None] | None = None,
     points: Iterable[Operating] | None = None,
 ) -> list[CvRow]:
     """The gate's tune-CV figures per operating point; `rows` must be the tune part in exemplar order."""

@@ -27,7 +27,7 @@ def cli_env(clean_db, settings, monkeypatch, tool_log):
         conn.execute(text("INSERT INTO patients (patient_id, full_name) VALUES ('pat-cli-0001', 'Ada Test')"))
     monkeypatch.setattr("agent.cli.get_settings", lambda: settings)
     monkeypatch.setattr("agent.runner.default_registry", lambda: fake_registry(tool_log))
-    monkeypatch.setattr("agent.runner.default_embedder", lambda settings: None)
+    monkeypatch.setattr("tools.embedder.load_embedder", lambda settings: None)
     build_once()
     return tool_log
 

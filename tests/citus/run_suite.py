@@ -45,7 +45,7 @@ def main(argv: list[str]) -> int:
     cluster = default_cluster(PROJECT_ROOT / ".chartside", name=CLUSTER, durable=False)
     was_running = bool(cluster.nodes()) and all(s.running for s in cluster.status())
     try:
-        cluster.up(workers=WORKERS, progress=lambda line: print(f"cluster: {line}", flush=True))
+        cluster.up(workers=WORKERS, say=lambda line: print(f"cluster: {line}", flush=True))
         cluster.drop_database(DATABASE)
         url = cluster.prepare_database(DATABASE)
     except (ClusterError, CitusBuildError) as exc:
@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
     finally:
         cluster.drop_database(DATABASE)
         if not was_running:
-            cluster.down(progress=lambda line: print(f"cluster: {line}", flush=True))
+            cluster.down(say=lambda line: print(f"cluster: {line}", flush=True))
     print(f"test-citus: {time.monotonic() - started:.0f} s in all", flush=True)
     return result.returncode
 

@@ -45,7 +45,7 @@ def test_the_database_width_is_checked_when_an_engine_is_given(db, settings):
 
 @pytest.mark.parametrize(
     "loader",
-    ["server.app:load_embedder", "mcp_server.catalog:load_embedder", "agent.runner:default_embedder"],
+    ["tools.embedder:load_embedder", "knowledge.embeddings:load_embedder"],
 )
 def test_no_caller_switches_search_off_silently(tmp_path, settings, loader):
     """Every module goes through the one loader: a broken model stops it with the fix named,

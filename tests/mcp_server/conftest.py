@@ -8,13 +8,14 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import text
 
-from mcp_server.catalog import load_embedder, load_registry
+from mcp_server.catalog import load_registry
+from records.accounts import create_account
 from records.database import Database, patient_transaction
 from records.scheduling import generate_slots
-from server.accounts import create_account
 from tests.builder import RecordBuilder, reference_data
 from tests.mcp_server.catalog_calls import needs_embedder
 from tests.mcp_server.fake_tools import build_registry
+from tools.embedder import load_embedder
 from tools.registry import Registry
 
 ALICE, BOB = "pat-alice", "pat-bob"

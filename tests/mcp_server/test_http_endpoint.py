@@ -22,7 +22,6 @@ from starlette.routing import Route
 
 from mcp_server.catalog import RegistryUnavailable
 from mcp_server.http import McpMount, build_mcp_asgi_app
-from server import mcp_access
 from tests.mcp_server.conftest import ALICE, BOB, appointments, audit_rows
 from tests.mcp_server.fake_tools import READ_TOOL_ARGUMENTS
 
@@ -55,7 +54,7 @@ def serve(app) -> Iterator[str]:
 def base_url(db, registry, settings) -> Iterator[str]:
     """The endpoint mounted the way the web app mounts it: routed at /mcp, started in the
     app's lifespan once the database is open."""
-    mount = McpMount(mcp_access)
+    mount = McpMount()
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:
@@ -324,7 +323,7 @@ async def test_http_stateless_protocol_calls_are_refused_with_an_explanation(bas
 
 
 async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, registry, settings, demo):
-    app = build_mcp_asgi_app(settings, db, registry, access=mcp_access)
+    app = build_mcp_asgi_app(settings, db, registry)
     for url in serve(app):  # one iteration; the generator stops uvicorn afterwards
         async with connect(url, demo.tokens["alice"]) as (client, _):
             listed = await client.list_tools()
@@ -332,7 +331,7 @@ async def test_the_endpoint_also_serves_on_its_own_running_its_own_lifespan(db, 
 
 
 async def test_the_mount_answers_503_until_the_app_lifespan_started_it():
-    app = Starlette(routes=[Route("/mcp", endpoint=McpMount(mcp_access))])
+    app = Starlette(routes=[Route("/mcp", endpoint=McpMount())])
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
         response = await http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert response.status_code == 503
@@ -361,7 +360,7 @@ async def test_the_web_apps_rate_limits_apply_per_account(db, registry, settings
         if account_id == limited_id:
             raise Limited()
 
-    for url in serve(build_mcp_asgi_app(settings, db, registry, access=mcp_access, throttle=throttle)):
+    for url in serve(build_mcp_asgi_app(settings, db, registry, throttle=throttle)):
         async with httpx.AsyncClient() as http:
             response = await http.post(
                 url,
@@ -380,7 +379,7 @@ async def test_without_a_tool_catalog_the_mount_says_so_instead_of_failing_the_a
         raise RegistryUnavailable("cannot load the tool registry 'tools.catalog:build_registry'")
 
     monkeypatch.setattr("mcp_server.http.load_registry", no_catalog)
-    mount = McpMount(mcp_access)
+    mount = McpMount()
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:

@@ -16,7 +16,6 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from mcp_server.http import McpMount
-from server import mcp_access
 from tests.conftest import test_settings as make_settings
 from tests.mcp_server.conftest import ALICE
 from tests.mcp_server.test_http_endpoint import serve
@@ -37,7 +36,7 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 @pytest.fixture()
 def capped_url(demo, registry) -> Iterator[str]:
     settings = make_settings(mcp_max_sessions=4, mcp_max_sessions_per_account=2)
-    mount = McpMount(mcp_access)
+    mount = McpMount()
 
     @asynccontextmanager
     async def lifespan(app) -> AsyncIterator[None]:

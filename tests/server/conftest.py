@@ -17,8 +17,8 @@ import httpx
 import pytest
 from sqlalchemy import text
 
+from records.accounts import create_account
 from records.database import Database, patient_transaction
-from server.accounts import create_account
 from server.app import create_app
 from server.live import LiveServer
 from server.scripted_agent import ScriptedAgent, quick_answer_script

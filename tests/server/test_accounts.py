@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from server.accounts import authenticate_password, authenticate_token, create_account, verify_password
+from records.accounts import authenticate_password, authenticate_token, create_account, verify_password
 from server.demo import create_demo_accounts, demo_password
 from tests.server.conftest import PASSWORD, A, B, C
 
@@ -29,7 +29,7 @@ def test_passwords_are_stored_as_argon2id_hashes(world):
 def test_account_rules_are_enforced_with_clear_messages(world):
     import pytest
 
-    from server.accounts import AccountError
+    from records.accounts import AccountError
 
     with pytest.raises(AccountError, match="no patient with id nobody"):
         create_account(world.db, username="x1", role="patient", password=PASSWORD, patients=["nobody"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.accounts import set_disabled
+from records.accounts import set_disabled
 from tests.server.conftest import CANARY, A, B, C, ask, audit_rows, login
 
 GETS = [
@@ -197,7 +197,7 @@ def test_a_patient_cannot_see_another_patients_cited_row_even_on_their_own_url(s
 def test_the_server_binds_each_accounts_write_mode_into_the_tool_scope(serve, world):
     """Issue 18 item 1: the evaluator's answers run with a read-only scope; a sandbox
     evaluator's with the sandbox mode; a patient's live."""
-    from server.accounts import create_account
+    from records.accounts import create_account
 
     _, sandbox_token = create_account(
         world.db, username="sandy", role="evaluator", patients=[A], with_token=True, evaluation_sandbox=True

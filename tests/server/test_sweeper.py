@@ -15,7 +15,7 @@ from tests.server.conftest import A, audit_rows, login, stream
 
 
 def _message(world, question: str = "What is my HbA1c?") -> store.StoredMessage:
-    from server.accounts import load_account
+    from records.accounts import load_account
 
     alice = next(a for a in _accounts(world) if a.username == "alice")
     account = load_account(world.db.app, alice.id)
@@ -32,7 +32,7 @@ def _message(world, question: str = "What is my HbA1c?") -> store.StoredMessage:
 
 
 def _accounts(world):
-    from server.accounts import list_accounts
+    from records.accounts import list_accounts
 
     return list_accounts(world.db.admin)
 

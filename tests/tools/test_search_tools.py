@@ -42,9 +42,7 @@ def leaflets(db, embedder):
 
 @pytest.fixture()
 def registry() -> Registry:
-    reg = Registry()
-    search_tools.register(reg)
-    return reg
+    return Registry(search_tools.TOOLS)
 
 
 def _ctx(db, embedder, patient_id="p1") -> ToolContext:

@@ -1,20 +1,20 @@
 """Who may read which record over `/mcp`: the web API's own accounts and binding rule.
 
-It lives here, with the accounts, and the web app hands it to `mcp_server.http.McpMount`
-(an `mcp_server.http_auth.AccountAccess`), so `mcp_server` never imports `server`.
+Accounts and capabilities live below both doors (`records.accounts`, `records.capabilities`),
+so neither `server` nor `mcp_server` imports the other for them.
 
 The token check, the account (re-read on every request, so a disabled account or a changed
 panel takes effect at once) and the rule "a patient sees only their own record, others only
-their panel" are the web API's (`server.accounts`), so `/mcp` binds a patient exactly as the
+their panel" are the web API's (`records.accounts`), so `/mcp` binds a patient exactly as the
 chat API does. A patient that does not exist and one the account may not see are refused
 identically.
 """
 
 from __future__ import annotations
 
+from records.accounts import Account, authenticate_token, patient_exists, token_digest
 from records.capabilities import MCP
 from records.database import Database
-from server.accounts import Account, authenticate_token, patient_exists, token_digest
 
 __all__ = ["Account", "account_for_token", "hash_api_token", "may_use_mcp", "permitted_patient"]
 
