@@ -122,8 +122,8 @@ def hospital_command(
             agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
         except AgentUnavailable as exc:
             raise fail(str(exc)) from exc
-        with reporter("asking", len(questions)) as advance:
-            outcomes = ask_all(agent, patient, questions, now, on_done=advance)
+        with reporting("asking") as advance:
+            outcomes = ask_all(agent, patient, questions, now, progress=advance)
         table = Table(
             "topic", "question", "reached leaflets", "cites a leaflet", "lookups", title="Hospital questions"
         )

@@ -71,7 +71,7 @@ def ask_all(
     questions: list[HospitalQuestion],
     now: dt.datetime,
     *,
-    on_done: Callable[[], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[HospitalOutcome]:
     """Every question as the patient asks it, one conversation each."""
 
@@ -98,8 +98,8 @@ def ask_all(
                     q, "search_leaflets" in tools, bool(_LEAFLET_HANDLE.search(answer)), tuple(tools), answer
                 )
             )
-            if on_done:
-                on_done()
+            if progress is not None:
+                progress(n + 1, len(questions))
         return out
 
     return asyncio.run(main())
