@@ -150,7 +150,8 @@ _ABSTAIN = re.compile(
     r"|\b(?:has|have|holds|shows) no\b"
     r"|\b(?:have|has|had) never (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)"
     r"|\bnever (?:had|been given|been prescribed|received|been diagnosed|been measured|been tested)\b"
-    r"|\bi (?:don't|do not) know\b|\bi (?:can't|cannot) tell\b",
+    r"|\bi (?:don't|do not) know\b|\bi (?:can't|cannot) tell\b"
+    r"|(?:doesn't|does not|don't|do not) (?:say|state|record|mention)\b",
     re.I,
 )
 _REFUSE = re.compile(
@@ -305,6 +306,12 @@ _RANGE = re.compile(
     re.I,
 )
 _WINDOW = re.compile(r"\b(?:between \S+ and \S+|as of \S+(?: \S+ \d{4})?)", re.I)
+# "in the last 2 years", "over the past 24 hours": the window asked about, not a value
+_SPAN = re.compile(
+    r"\b(?:last|past|previous|recent|next|over|within)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve|twenty-four)\s+(?:hours?|days?|weeks?|months?|years?)\b",
+    re.I,
+)
 _HEADER_COUNT = re.compile(r"\((?:\d+ of )?\d+(?: shown)?\)|\b\d+ (?:given|shown|results?|rows?)\b", re.I)
 _PAIR = re.compile(r"(?<![\d.])(\d{2,3})\s*/\s*(\d{2,3})(?![\d.])")
 
@@ -318,7 +325,7 @@ def stated_numbers(sentence: str, *, count: bool = False, part: str | None = Non
     """The numbers a sentence states as values: not reference ranges, windows or years ("in
     2025"), and (unless a count is asked for) not header counts. `part` = systolic|diastolic
     picks from "120/80"."""
-    text = _YEAR.sub(" ", _RANGE.sub(" ", strip_handles(sentence)))
+    text = _SPAN.sub(" ", _YEAR.sub(" ", _RANGE.sub(" ", strip_handles(sentence))))
     text = _WINDOW.sub(lambda m: " " if extract_dates(m.group(0)) else m.group(0), text)
     if not count:
         text = _HEADER_COUNT.sub(" ", text)
@@ -366,8 +373,16 @@ def answering_sentence(
 
 
 _OPPOSITE_OPENING = re.compile(r"^\W*(?:yes|no)\b", re.I)
-_UP = re.compile(r"\b(?:increased|went up|gone up|rose|risen|higher|up from)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreased|went down|gone down|dropped|fell|fallen|lower|down from)\b", re.I)
+_UP = re.compile(
+    r"\b(?:increased|increasing|went up|gone up|going up|rose|risen|rising|higher|up from|climbed|"
+    r"trend(?:ed|ing|s)? up(?:wards?)?|upward)\b",
+    re.I,
+)
+_DOWN = re.compile(
+    r"\b(?:decreased|decreasing|went down|gone down|going down|dropped|fell|fallen|falling|lower|"
+    r"down from|declined|declining|trend(?:ed|ing|s)? down(?:wards?)?|downward)\b",
+    re.I,
+)
 _FROM_TO = re.compile(r"\bfrom\s+(\d[\d.,]*)[^.;\n]*?\bto\s+(\d[\d.,]*)", re.I)
 
 
@@ -386,6 +401,59 @@ def direction(text: str) -> bool | None:
     if _DOWN.search(text):
         votes.add(False)
     return votes.pop() if len(votes) == 1 else None
+
+
+_LATEST_WORDS = re.compile(
+    r"\b(?:latest|most recent(?:ly)?|newest|last (?:one|reading|result|value|measurement)|now|currently|"
+    r"current|today)\b",
+    re.I,
+)
+_MOVED_TO = re.compile(
+    r"\b(?:up|down|rose|fell|risen|fallen|dropped|increased|decreased|climbed|declined)\s+to\s+(\d[\d.,]*)",
+    re.I,
+)
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in re.split(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+", sentence) if c.strip()]
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", "").rstrip("."))
+    except ValueError:
+        return None
+
+
+def latest_stated(part: str) -> float | None:
+    """The latest value a trend answer states: the first value of the clause that says it is
+    the latest ("…, 99.5 mg/dL now"), else where it "went up to", else the end of its first
+    "from A … to B"."""
+    for sentence in sentences(part):
+        for clause in _clauses(strip_handles(sentence)):
+            if _LATEST_WORDS.search(clause) and (values := stated_numbers(clause)):
+                return values[0]
+    for sentence in sentences(part):
+        text = strip_handles(sentence)
+        m = _FROM_TO.search(text) or _MOVED_TO.search(text)
+        if m and (value := _number(m.group(m.lastindex or 1))) is not None:
+            return value
+    return None
+
+
+_SAYS_NONE = re.compile(
+    r"^\W*(?:none|nothing|no)\b"
+    r"|\b(?:all|every|each) (?:of )?(?:your |their |the )?(?:latest |most recent )?(?:results?|values?|tests?)\b"
+    r"[^.]*\b(?:within|inside|in) (?:the |their )?(?:normal|reference) (?:range|limits)"
+    r"|\bnone of (?:your|their|the)\b",
+    re.I,
+)
+
+
+def says_none(opening: str) -> bool:
+    """The answer's opening says there are none ("None.", "All your results are within the
+    normal range")."""
+    return bool(_SAYS_NONE.search(opening))
 
 
 def verdict_of(part: str) -> tuple[bool | None, str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -57,6 +58,9 @@ class Medication:
     reason_code: str | None = None
     reason_condition_id: str | None = None
     ended_reason: str | None = None  # 'patient-deceased': ended at death, even without a date
+    dosage_text: str | None = None
+    as_needed: bool | None = None
+    requester_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,18 @@ class ProcedureRow:
 
 
 @dataclass(frozen=True)
+class AppointmentRow:
+    """An appointment booked through the product (the only appointments the record has)."""
+
+    id: str
+    status: str
+    slot_id: str
+    starts_at: dt.datetime | None
+    specialty: str | None
+    department: str | None
+
+
+@dataclass(frozen=True)
 class NoteRow:
     id: str
     doc_status: str | None
@@ -144,6 +160,7 @@ class Record:
     encounters: list[EncounterRow] = field(default_factory=list)
     procedures: list[ProcedureRow] = field(default_factory=list)
     notes: list[NoteRow] = field(default_factory=list)
+    appointments: list[AppointmentRow] = field(default_factory=list)
 
     def after_now(self) -> int:
         """Rows dated after the pinned "now": the tools would still show them, the truth does not."""
@@ -226,10 +243,83 @@ class Record:
             and p.performed_start <= self.now
         ]
 
+    def upcoming_appointments(self) -> list[AppointmentRow]:
+        """Booked (not cancelled) appointments starting after now, soonest first."""
+        rows = [
+            a
+            for a in self.appointments
+            if a.status == "booked" and a.starts_at is not None and a.starts_at > self.now
+        ]
+        return sorted(rows, key=lambda a: (a.starts_at, a.id))
+
     def valid_notes(self) -> list[NoteRow]:
         """Newest first."""
         rows = [n for n in self.notes if n.doc_status != EIE and n.date is not None and n.date <= self.now]
         return sorted(rows, key=lambda n: (n.date, n.id), reverse=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Dosage: the sentence ingestion stores ("1 dose, once a day", "Take as needed.") read again
+# here, into the wordings an answer may use for the dose and for how often
+# --------------------------------------------------------------------------------------------
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_DOSE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([A-Za-z][A-Za-z/ ]*?)\s*(?:,|$)")
+_FREQUENCY = re.compile(
+    r"\b(once|twice|\d+(?:\.\d+)?\s+times)\s+(?:a|per|every\s+(\d+))\s+(second|minute|hour|day|week|month|year)s?\b",
+    re.I,
+)
+_AS_NEEDED = re.compile(r"\bas needed\b|\bwhen needed\b|\bprn\b", re.I)
+
+
+@dataclass(frozen=True)
+class Dosage:
+    """What a prescription's dosage sentence states (anything it does not state is None)."""
+
+    dose: tuple[str, ...] | None  # accepted wordings of the dose
+    frequency: tuple[str, ...] | None  # accepted wordings of how often
+
+
+def _dose_words(text: str) -> tuple[str, ...] | None:
+    m = _DOSE.match(text)
+    if not m:
+        return None
+    amount, unit = m.group(1), m.group(2).strip()
+    out = [f"{amount} {unit}"]
+    if amount.isdigit() and int(amount) in _NUMBER_WORDS:
+        out.append(f"{_NUMBER_WORDS[int(amount)]} {unit}")
+    return tuple(out)
+
+
+def _frequency_words(text: str, as_needed: bool) -> tuple[str, ...] | None:
+    m = _FREQUENCY.search(text)
+    if m is None:
+        return ("as needed", "when needed", "as required") if as_needed or _AS_NEEDED.search(text) else None
+    times_word, every, unit = m.group(1).lower(), m.group(2), m.group(3).lower()
+    times = {"once": 1, "twice": 2}.get(times_word) or float(times_word.split()[0])
+    out = [m.group(0).lower()]
+    if every is None:
+        per = {"day": "daily", "week": "weekly", "month": "monthly"}.get(unit)
+        n = int(times) if float(times).is_integer() else times
+        spoken = {1: "once", 2: "twice"}.get(n)
+        words = [f"{n} times a {unit}", f"{n} times per {unit}"] if n != 1 else []
+        if isinstance(n, int) and n in _NUMBER_WORDS and n != 1:
+            words += [f"{_NUMBER_WORDS[n]} times a {unit}"]
+        if spoken:
+            words += [f"{spoken} a {unit}", f"{spoken} per {unit}"] + ([f"{spoken} {per}"] if per else [])
+        if n == 1:
+            words += [f"1 time a {unit}", f"one time a {unit}", f"every {unit}"]
+        elif per:
+            words.append(f"{n} times {per}")
+        if unit == "day" and isinstance(n, int) and 24 % n == 0 and n > 1:
+            words.append(f"every {24 // n} hours")
+        out += words
+    return tuple(dict.fromkeys(w for w in out if w))
+
+
+def read_dosage(med: Medication) -> Dosage:
+    text = " ".join((med.dosage_text or "").split())
+    return Dosage(dose=_dose_words(text), frequency=_frequency_words(text, bool(med.as_needed)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -242,7 +332,8 @@ _PATIENT = text(
 )
 _MEDS = text(
     "SELECT id, coalesce(display, code, id) AS display, coalesce(display_normalized, lower(display), '') AS norm, "
-    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id, ended_reason "
+    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id, ended_reason, "
+    "dosage_text, as_needed, requester_name "
     "FROM medication_requests WHERE patient_id = :pid ORDER BY authored_on NULLS FIRST, id"
 )
 _CONDITIONS = text(
@@ -278,6 +369,11 @@ _ENCOUNTERS = text(
 _PROCEDURES = text(
     "SELECT id, code, coalesce(display, code, id) AS display, status, performed_start "
     "FROM procedures WHERE patient_id = :pid ORDER BY performed_start NULLS FIRST, id"
+)
+_APPOINTMENTS = text(
+    "SELECT a.id, a.status, a.slot_id, s.starts_at, d.specialty, d.name AS department FROM appointments a "
+    "LEFT JOIN appointment_slots s ON s.id = a.slot_id LEFT JOIN departments d ON d.id = s.department_id "
+    "WHERE a.patient_id = :pid ORDER BY s.starts_at NULLS LAST, a.id"
 )
 _NOTES = text(
     "SELECT id, doc_status, date, text FROM clinical_notes WHERE patient_id = :pid ORDER BY date, id"
@@ -318,6 +414,9 @@ def read_record(conn: Connection, patient_id: str, now: dt.datetime) -> Record |
             r.reason_code,
             r.reason_condition_id,
             r.ended_reason,
+            r.dosage_text,
+            r.as_needed,
+            r.requester_name,
         )
         for r in conn.execute(_MEDS, p)
     ]
@@ -358,6 +457,10 @@ def read_record(conn: Connection, patient_id: str, now: dt.datetime) -> Record |
         for r in conn.execute(_PROCEDURES, p)
     ]
     record.notes = [NoteRow(r.id, r.doc_status, r.date, r.text) for r in conn.execute(_NOTES, p)]
+    record.appointments = [
+        AppointmentRow(r.id, r.status, r.slot_id, r.starts_at, r.specialty, r.department)
+        for r in conn.execute(_APPOINTMENTS, p)
+    ]
     return record
 
 

@@ -75,6 +75,14 @@ def _values(series: Iterable[Measurement]) -> list[float]:
     return [m.value for m in series]
 
 
+def mean_answer(rows: list[Measurement]) -> NumberAnswer:
+    """The mean of some values of one code, with that analyte's tolerance."""
+    mean = statistics.fmean(m.value for m in rows)
+    return NumberAnswer(
+        value=round(mean, 4), unit=rows[-1].unit, tolerance=number_tolerance(mean, printed=_values(rows))
+    )
+
+
 def _patient_gold(record: Record) -> tuple[GoldRecord, ...]:
     return (GoldRecord(kind="patient", id=record.patient.patient_id),)
 
@@ -467,18 +475,13 @@ def aggregates(record: Record, rng: random.Random) -> list[Fact]:
     for key in _pick(rng, yearly, 1):
         rows = yearly[key]
         code, year = key.split("|")
-        mean = statistics.fmean(m.value for m in rows)
         pn, cn = lab_names(code, rows[-1].display, record)
         facts.append(
             Fact(
                 "aggregate",
                 "mean_in_year",
                 key,
-                NumberAnswer(
-                    value=round(mean, 4),
-                    unit=rows[-1].unit,
-                    tolerance=number_tolerance(mean, printed=_values(rows)),
-                ),
+                mean_answer(rows),
                 (f"What was my average {pn} in {year}?",),
                 (f"What was the mean {cn} across {year}?",),
                 f"mean of {len(rows)} values of {code} in {year}: " + ", ".join(shown(m.value) for m in rows),

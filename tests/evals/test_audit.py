@@ -7,6 +7,7 @@ import pytest
 
 from evals.audit import AuditFileError, agreement, load_cases
 from evals.model import CATEGORIES
+from tests.evals.test_new_kinds import NEW
 
 
 def test_the_audit_set_is_large_labelled_and_covers_every_category():
@@ -39,3 +40,11 @@ def test_a_broken_entry_is_named():
             "- q: x\n  category: lookup\n  template: t\n  expected: {type: date, value: 2020-01-01}\n"
             "  answers: [{text: a, label: great, why: b}]\n"
         )
+
+
+def test_the_audit_covers_round_three_kinds_and_the_booking_contract():
+    cases = load_cases()
+    templates = {c.question.template for c in cases}
+    assert templates >= NEW
+    early = [c for c in cases if c.answer.booking is not None and c.answer.booking.before_confirmation]
+    assert early and all(c.label == "wrong" for c in early)
