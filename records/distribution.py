@@ -37,6 +37,7 @@ which it does not forward). `tests/citus/test_rls_on_workers.py` proves both hal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, text
@@ -152,31 +153,18 @@ def distribute(conn: Connection) -> DistributionReport:
     keys = _foreign_keys(conn, todo)
     for table, name, _ in keys:
         conn.execute(text(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"'))
-    for table in _ordered(set(REFERENCE_TABLES) & existing):
-        if table in known:
-            report.already.append(table)
-            continue
+    for table in _new(_ordered(set(REFERENCE_TABLES)), existing, known, report):
         conn.execute(text("SELECT create_reference_table(:t)"), {"t": table})
         report.reference.append(table)
     patients = [COLOCATION_ANCHOR] + [t for t in _ordered(set(patient_tables())) if t != COLOCATION_ANCHOR]
-    for table in patients:
-        if table not in existing:
-            continue
-        if table in known:
-            report.already.append(table)
-            continue
+    for table in _new(patients, existing, known, report):
         colocate = "none" if table == COLOCATION_ANCHOR else COLOCATION_ANCHOR
         conn.execute(
             text("SELECT create_distributed_table(:t, :col, colocate_with => :with)"),
             {"t": table, "col": DISTRIBUTION_COLUMN, "with": colocate},
         )
         report.distributed.append(table)
-    for table in CITUS_LOCAL_TABLES:
-        if table not in existing:
-            continue
-        if table in known:
-            report.already.append(table)
-            continue
+    for table in _new(CITUS_LOCAL_TABLES, existing, known, report):
         # the table stays where it is (its shard is the table itself, on the coordinator)
         conn.execute(text("SELECT citus_add_local_table_to_metadata(:t)"), {"t": table})
         report.citus_local.append(table)
@@ -186,6 +174,15 @@ def distribute(conn: Connection) -> DistributionReport:
             continue
         conn.execute(text(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" {definition}'))
     return report
+
+
+def _new(
+    tables: Sequence[str], existing: set[str], known: dict[str, str], report: DistributionReport
+) -> list[str]:
+    """Those of `tables` that exist and Citus does not manage yet, in order; the ones it
+    already manages are noted in the report."""
+    report.already.extend(t for t in tables if t in existing and t in known)
+    return [t for t in tables if t in existing and t not in known]
 
 
 def _require_coordinator_in_metadata(conn: Connection) -> None:
