@@ -13,9 +13,20 @@ every upgrade may run it.
   practitioners, appointments → slots, find_slots → departments and locations) and written
   rarely. Distributing them by their own key was measured against this (docs/scaling.md):
   a join from a patient shard to a table distributed by another key is not a router query.
-* **Coordinator-local**: `source_files` (ingestion bookkeeping), `audit_events` (the audit rows
-  that name no patient), `run_claims` (which server process answers which message, read
-  across patients by `server.sweeper`) and `alembic_version`.
+* **`audit_log` is a Citus local table** (`citus_add_local_table_to_metadata`: it stays on the
+  coordinator, but Citus executes every write to it). That is what makes an audited write
+  atomic across the cluster: Citus turns on two-phase commit for a transaction as soon as it
+  modifies a table through its local executor, so a transaction that writes a patient's shard
+  on a worker *and* its audit row prepares the worker first and commits it only once the
+  coordinator's own commit (audit row and Citus's commit record together) is durable. As a
+  plain local table, a single-worker write was committed on the worker before the coordinator
+  committed the audit row (Citus's one-phase commit), so a coordinator failure in between left
+  a change without its audit row (`tests/citus/test_audit_atomicity.py` shows both). Read-only
+  worker connections are never prepared, so a read tool call pays nothing for it.
+* **Coordinator-local**: `source_files` (ingestion bookkeeping: a bundle committed on a worker
+  whose `source_files` row was lost is ingested again by the next run, replace-on-change),
+  `run_claims` (which server process answers which message, read across patients by
+  `server.sweeper`) and `alembic_version`.
 
 The patient setting must reach the workers, where the row-level security policies of the
 shards run: `citus.propagate_set_commands = 'local'` is set for the database, and
@@ -26,6 +37,7 @@ which it does not forward). `tests/citus/test_rls_on_workers.py` proves both hal
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, text
@@ -54,26 +66,31 @@ REFERENCE_TABLES = (
 # organizations" (measured). These tables keep no foreign keys to other reference tables on
 # Citus; their writer of record is the owner (slot generation), which resolves the ids itself.
 APP_WRITTEN_REFERENCE_TABLES = ("appointment_slots", "accounts")
-# bookkeeping and security logging that never joins patient data on the request path
+# on the coordinator, written through Citus (two-phase commit with the worker writes beside them)
+CITUS_LOCAL_TABLES = ("audit_log",)
+# bookkeeping that never joins patient data on the request path (plain tables)
 COORDINATOR_LOCAL_TABLES = (
     "source_files",
-    "audit_log",
-    "audit_events",
     "run_claims",  # ids only, read across patients by server.sweeper
     "alembic_version",
 )
+
+
+class DistributionError(RuntimeError):
+    """The cluster cannot hold the schema as planned (a message naming what to do)."""
 
 
 @dataclass
 class DistributionReport:
     distributed: list[str] = field(default_factory=list)
     reference: list[str] = field(default_factory=list)
+    citus_local: list[str] = field(default_factory=list)
     already: list[str] = field(default_factory=list)
     dropped_keys: list[str] = field(default_factory=list)  # "table.constraint" not re-created
 
     @property
     def changed(self) -> bool:
-        return bool(self.distributed or self.reference)
+        return bool(self.distributed or self.reference or self.citus_local)
 
 
 def citus_installed(conn: Connection) -> bool:
@@ -124,10 +141,11 @@ def distribute(conn: Connection) -> DistributionReport:
         conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
     )
     known = _known(conn)
-    todo = (set(REFERENCE_TABLES) | set(patient_tables())) & existing - set(known)
+    todo = (set(REFERENCE_TABLES) | set(patient_tables()) | set(CITUS_LOCAL_TABLES)) & existing - set(known)
     if not todo:
         report.already = sorted(known)
         return report
+    _require_coordinator_in_metadata(conn)
     # Citus wants each end of a foreign key distributed before the key exists (a local table
     # pointing at a new reference table would be converted to a "Citus local" table, which
     # cannot hold our RLS policies): drop the keys, distribute, then re-create them, which
@@ -135,25 +153,21 @@ def distribute(conn: Connection) -> DistributionReport:
     keys = _foreign_keys(conn, todo)
     for table, name, _ in keys:
         conn.execute(text(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"'))
-    for table in _ordered(set(REFERENCE_TABLES) & existing):
-        if table in known:
-            report.already.append(table)
-            continue
+    for table in _new(_ordered(set(REFERENCE_TABLES)), existing, known, report):
         conn.execute(text("SELECT create_reference_table(:t)"), {"t": table})
         report.reference.append(table)
     patients = [COLOCATION_ANCHOR] + [t for t in _ordered(set(patient_tables())) if t != COLOCATION_ANCHOR]
-    for table in patients:
-        if table not in existing:
-            continue
-        if table in known:
-            report.already.append(table)
-            continue
+    for table in _new(patients, existing, known, report):
         colocate = "none" if table == COLOCATION_ANCHOR else COLOCATION_ANCHOR
         conn.execute(
             text("SELECT create_distributed_table(:t, :col, colocate_with => :with)"),
             {"t": table, "col": DISTRIBUTION_COLUMN, "with": colocate},
         )
         report.distributed.append(table)
+    for table in _new(CITUS_LOCAL_TABLES, existing, known, report):
+        # the table stays where it is (its shard is the table itself, on the coordinator)
+        conn.execute(text("SELECT citus_add_local_table_to_metadata(:t)"), {"t": table})
+        report.citus_local.append(table)
     for table, name, definition in keys:
         if table in APP_WRITTEN_REFERENCE_TABLES and _target(definition) in REFERENCE_TABLES:
             report.dropped_keys.append(f"{table}.{name}")
@@ -162,8 +176,29 @@ def distribute(conn: Connection) -> DistributionReport:
     return report
 
 
+def _new(
+    tables: Sequence[str], existing: set[str], known: dict[str, str], report: DistributionReport
+) -> list[str]:
+    """Those of `tables` that exist and Citus does not manage yet, in order; the ones it
+    already manages are noted in the report."""
+    report.already.extend(t for t in tables if t in existing and t in known)
+    return [t for t in tables if t in existing and t not in known]
+
+
+def _require_coordinator_in_metadata(conn: Connection) -> None:
+    """A Citus local table lives on the coordinator as a node of the cluster (group 0)."""
+    if conn.execute(text("SELECT 1 FROM pg_dist_node WHERE groupid = 0")).first() is None:
+        raise DistributionError(
+            "the coordinator is not in the Citus metadata, so `audit_log` cannot become a Citus "
+            "local table: run SELECT citus_set_coordinator_host('<host the workers reach it by>', "
+            "<port>) on the coordinator (`chartside cluster up` does), then `chartside db upgrade`"
+        )
+
+
 def placement(conn: Connection) -> dict[str, str]:
-    """Every public table → how Citus holds it ('distributed', 'reference', or 'local')."""
+    """Every public table → how it is held: 'distributed', 'reference', 'citus local' (on the
+    coordinator, written through Citus) or 'local' (a plain table Citus does not know)."""
     known = _known(conn) if citus_installed(conn) else {}
     names = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
-    return {name: known.get(name, "local") for name in sorted(names)}
+    kinds = {"local": "citus local"}
+    return {name: kinds.get(known[name], known[name]) if name in known else "local" for name in sorted(names)}

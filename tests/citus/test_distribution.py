@@ -5,7 +5,13 @@ from __future__ import annotations
 from sqlalchemy import text
 
 from records import migrate
-from records.distribution import COORDINATOR_LOCAL_TABLES, REFERENCE_TABLES, distribute, placement
+from records.distribution import (
+    CITUS_LOCAL_TABLES,
+    COORDINATOR_LOCAL_TABLES,
+    REFERENCE_TABLES,
+    distribute,
+    placement,
+)
 from records.models import patient_tables
 
 
@@ -27,6 +33,7 @@ def test_every_table_is_placed_as_the_plan_says(citus_db):
         )
     assert {t for t, kind in where.items() if kind == "distributed"} == set(patient_tables())
     assert {t for t, kind in where.items() if kind == "reference"} == set(REFERENCE_TABLES)
+    assert {t for t, kind in where.items() if kind == "citus local"} == set(CITUS_LOCAL_TABLES)
     assert {t for t, kind in where.items() if kind == "local"} <= set(COORDINATOR_LOCAL_TABLES)
     # one shard group: a patient's rows in every table live on the same node
     assert {colocation[t] for t in patient_tables()} == {colocation["patients"]}
