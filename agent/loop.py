@@ -126,6 +126,7 @@ class ClaudeAgent:
         embedder: Any = None,
         max_iterations: int = 8,
         tool_names: list[str] | None = None,
+        select_tools: bool = True,
     ) -> None:
         self.client = client
         self.registry = registry
@@ -133,6 +134,7 @@ class ClaudeAgent:
         self.embedder = embedder
         self.max_iterations = max_iterations
         self.tool_names = tool_names
+        self.select_tools = select_tools  # False: the whole catalogue every call (the old way; bench)
         # the whole catalogue: what a question with no recognised section is offered
         # (`agent.toolset` picks each question's tools; the executor decides what runs)
         self.tools = prompts.tool_definitions_with_cache(registry.definitions(tool_names))
@@ -211,7 +213,9 @@ class ClaudeAgent:
             turn_started = time.perf_counter()
             turn_text: list[str] = []
             thinking_shown = False
-            tools = prompts.tool_definitions_with_cache(offer.definitions())
+            tools = (
+                prompts.tool_definitions_with_cache(offer.definitions()) if self.select_tools else self.tools
+            )
             async with self.client.stream(system=system, messages=messages, tools=tools) as stream:
                 async for chunk in stream:
                     if chunk.type == "thinking" and not thinking_shown:
@@ -313,7 +317,9 @@ class ClaudeAgent:
         )
 
     @staticmethod
-    async def _run_calls(calls: list[ToolCall], executor: ToolExecutor, offer: ToolOffer) -> list[ToolOutcome]:
+    async def _run_calls(
+        calls: list[ToolCall], executor: ToolExecutor, offer: ToolOffer
+    ) -> list[ToolOutcome]:
         """The turn's record tools through the executor; `more_tools` answered here (it only
         changes what the next request offers), in the calls' order."""
         record_calls = [c for c in calls if c.name != MORE_TOOLS]
