@@ -27,6 +27,7 @@ from typing import Any
 from agent.offline.parse import INTENT_BY_NAME, keyword_scores
 from agent.offline.request import operation_of
 from agent.offline.windows import read_window
+from agent.scoping import SECTIONS as PANEL_SECTIONS
 from agent.text import normalise
 from tools.registry import Registry
 
@@ -34,20 +35,8 @@ MORE_TOOLS = "more_tools"
 
 # intent reader names → the tools' `section` names (they differ only for appointments)
 SECTION_OF_INTENT: dict[str, str] = {"find_slots": "appointments"}
-SECTIONS: tuple[str, ...] = (
-    "profile",
-    "conditions",
-    "medications",
-    "labs",
-    "allergies",
-    "encounters",
-    "immunizations",
-    "procedures",
-    "care_plans",
-    "notes",
-    "leaflets",
-    "appointments",
-)
+# the record panel's sections (`agent.scoping`) and the hospital's leaflets
+SECTIONS: tuple[str, ...] = (*PANEL_SECTIONS, "leaflets")
 
 # Tools that compute (agent.offline's operations name when they are needed): offered with
 # their section only when the question asks for that computation or names a time window.
