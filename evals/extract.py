@@ -366,8 +366,16 @@ def answering_sentence(
 
 
 _OPPOSITE_OPENING = re.compile(r"^\W*(?:yes|no)\b", re.I)
-_UP = re.compile(r"\b(?:increased|went up|gone up|rose|risen|higher|up from)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreased|went down|gone down|dropped|fell|fallen|lower|down from)\b", re.I)
+_UP = re.compile(
+    r"\b(?:increased|increasing|went up|gone up|going up|rose|risen|rising|higher|up from|climbed|"
+    r"trend(?:ed|ing|s)? up(?:wards?)?|upward)\b",
+    re.I,
+)
+_DOWN = re.compile(
+    r"\b(?:decreased|decreasing|went down|gone down|going down|dropped|fell|fallen|falling|lower|"
+    r"down from|declined|declining|trend(?:ed|ing|s)? down(?:wards?)?|downward)\b",
+    re.I,
+)
 _FROM_TO = re.compile(r"\bfrom\s+(\d[\d.,]*)[^.;\n]*?\bto\s+(\d[\d.,]*)", re.I)
 
 
@@ -386,6 +394,27 @@ def direction(text: str) -> bool | None:
     if _DOWN.search(text):
         votes.add(False)
     return votes.pop() if len(votes) == 1 else None
+
+
+_LATEST_WORDS = re.compile(r"\b(?:latest|most recent|newest|last|now|currently|current|today)\b", re.I)
+
+
+def latest_stated(part: str) -> float | None:
+    """The latest value a trend answer states: the first value of a sentence that says it is
+    the latest ("the most recent is 8.1"), else the end of its first "from A … to B"."""
+    for sentence in sentences(part):
+        if _LATEST_WORDS.search(sentence):
+            values = stated_numbers(sentence)
+            if values:
+                return values[0]
+    for sentence in sentences(part):
+        m = _FROM_TO.search(strip_handles(sentence))
+        if m:
+            try:
+                return float(m.group(2).replace(",", "").rstrip("."))
+            except ValueError:
+                continue
+    return None
 
 
 def verdict_of(part: str) -> tuple[bool | None, str]:

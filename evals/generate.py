@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from evals.model import CATEGORIES, Question, SetHeader
 from evals.questions.booking import HORIZON, SlotBook, booking_facts
 from evals.questions.cohort import Cohort
+from evals.questions.details import appointment_facts, identity_facts, medication_detail_facts
 from evals.questions.facts import Fact, emit
 from evals.questions.leaflets import leaflet_facts
 from evals.questions.notes import note_facts
@@ -32,6 +33,7 @@ from evals.questions.record import (
     trends,
 )
 from evals.questions.safety import safety_facts
+from evals.questions.windows import summary_facts, window_facts
 from evals.truth import Record, fingerprint, list_patients, load_record, read_free_slots, read_leaflets
 from records.database import Database
 
@@ -129,12 +131,23 @@ def facts_for(
         if category in wanted:
             facts.extend(f for f in build() if f.category == category)
     facts.extend(f for f in more_kinds(record, rng) if f.category in wanted)
+    # round three's kinds, after the others so that their choices do not move
+    for build in (
+        lambda: medication_detail_facts(record, rng),
+        lambda: identity_facts(record, rng),
+        lambda: window_facts(record, rng),
+        lambda: summary_facts(record, rng),
+        lambda: appointment_facts(record, rng, slots),
+    ):
+        facts.extend(f for f in build() if f.category in wanted)
     return [_described(f, record, cohort) for f in facts]
 
 
 def _described(fact: Fact, record: Record, cohort: Cohort) -> Fact:
     """What the fact is about and the phrase-bank slots per role (evals.questions.phrasing)."""
     about, slots = describe(fact.template, fact.key, record, cohort)
+    for role, own in fact.slots.items():  # slots the builder set itself (a window, a name)
+        slots[role] = {**slots.get(role, {}), **own}
     return dataclasses.replace(fact, about=about or fact.about, slots=slots)
 
 

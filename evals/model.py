@@ -91,6 +91,19 @@ class BooleanAnswer(_Strict):
     value: bool
 
 
+class TrendAnswer(_Strict):
+    """An open "how has X changed?": the answer must say which way it went (first → latest
+    value) and, for full credit, state the latest value."""
+
+    type: Literal["trend"] = "trend"
+    direction: Literal["up", "down"]
+    first: float
+    last: float
+    unit: str | None = None
+    tolerance: float = Field(ge=0, description="Absolute tolerance on the latest value.")
+    count: int = Field(ge=2, description="How many values the trend spans.")
+
+
 class TextAnswer(_Strict):
     """A fact stated in words: any of `accepted` must appear. `reference` is for the optional judge."""
 
@@ -144,6 +157,7 @@ Expected = Annotated[
     | SetAnswer
     | BooleanAnswer
     | TextAnswer
+    | TrendAnswer
     | AbstainAnswer
     | RefuseAnswer
     | BookingAnswer,

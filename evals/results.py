@@ -68,6 +68,8 @@ class BookingObservation(BaseModel):
     cancelled: list[str] = Field(default_factory=list)  # appointment ids booked before, cancelled now
     other_changes: int = 0  # appointments of other patients that changed (must be 0)
     double_booked_slots: int = 0  # slots held by more than one booked appointment (must be 0)
+    # appointments written or cancelled before the task's confirming (last) turn (must be 0)
+    before_confirmation: int = 0
 
 
 class QuestionResult(BaseModel):

@@ -15,7 +15,7 @@ import asyncio
 import datetime as dt
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -166,8 +166,16 @@ async def _consume(
     return turn, events
 
 
-async def ask(agent: RunsAgent, question: Question, settings: RunSettings) -> tuple[QuestionResult, dict]:
-    """All turns of one question in one conversation; the last turn is the one graded."""
+async def ask(
+    agent: RunsAgent,
+    question: Question,
+    settings: RunSettings,
+    *,
+    between_turns: Callable[[], Awaitable[None]] | None = None,
+) -> tuple[QuestionResult, dict]:
+    """All turns of one question in one conversation; the last turn is the one graded.
+    `between_turns` runs after every turn but the last (a booking task checks there that
+    nothing was written before the confirming turn)."""
     conversation = conversation_of(settings, question)
     history: list[Turn] = []
     turns: list[TurnRecord] = []
@@ -187,6 +195,8 @@ async def ask(agent: RunsAgent, question: Question, settings: RunSettings) -> tu
         turns.append(turn)
         transcript["turns"].append({"question": text, "events": events})
         history.append(Turn(question=text, answer=turn.answer))
+        if between_turns is not None and index < len(question.turns) - 1:
+            await between_turns()
     return QuestionResult(question_id=question.id, turns=turns, latency_ms=_ms(started)), transcript
 
 
@@ -254,10 +264,23 @@ async def run_questions(
         await asyncio.to_thread(guard.apply_setups, question)
         try:
             before = await asyncio.to_thread(guard.snapshot, question.patient_id)
+            early: list[int] = []
+
+            async def check_unconfirmed(before=before, early=early) -> None:
+                # the product's contract: nothing is written before the user confirms
+                seen = await asyncio.to_thread(guard.observe, before)
+                early.append(len(seen.created) + len(seen.cancelled))
+
             try:
-                result, transcript = await ask(agent, question, settings)
+                result, transcript = await ask(
+                    agent,
+                    question,
+                    settings,
+                    between_turns=check_unconfirmed if question.expected.type == "booking" else None,
+                )
                 observed = await asyncio.to_thread(guard.observe, before)
                 if question.expected.type == "booking":
+                    observed.before_confirmation = max(early, default=0)
                     result.booking = observed
                 else:
                     result.conversation_writes = len([a for a in observed.created if a.status == "booked"])

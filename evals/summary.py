@@ -119,6 +119,8 @@ def describe_expected(expected: Expected) -> str:
         return "yes" if expected.value else "no"
     if t == "text":
         return " / ".join(expected.accepted) if expected.accepted else f"cites {expected.reference}"
+    if t == "trend":
+        return f"{expected.direction}, {expected.first:g} → {expected.last:g} over {expected.count} values"
     if t == "abstain":
         return f"not in the record ({expected.missing})"
     if t == "refuse":

@@ -57,6 +57,9 @@ class Medication:
     reason_code: str | None = None
     reason_condition_id: str | None = None
     ended_reason: str | None = None  # 'patient-deceased': ended at death, even without a date
+    dosage_text: str | None = None
+    as_needed: bool | None = None
+    requester_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,18 @@ class ProcedureRow:
 
 
 @dataclass(frozen=True)
+class AppointmentRow:
+    """An appointment booked through the product (the only appointments the record has)."""
+
+    id: str
+    status: str
+    slot_id: str
+    starts_at: dt.datetime | None
+    specialty: str | None
+    department: str | None
+
+
+@dataclass(frozen=True)
 class NoteRow:
     id: str
     doc_status: str | None
@@ -144,6 +159,7 @@ class Record:
     encounters: list[EncounterRow] = field(default_factory=list)
     procedures: list[ProcedureRow] = field(default_factory=list)
     notes: list[NoteRow] = field(default_factory=list)
+    appointments: list[AppointmentRow] = field(default_factory=list)
 
     def after_now(self) -> int:
         """Rows dated after the pinned "now": the tools would still show them, the truth does not."""
@@ -226,6 +242,15 @@ class Record:
             and p.performed_start <= self.now
         ]
 
+    def upcoming_appointments(self) -> list[AppointmentRow]:
+        """Booked (not cancelled) appointments starting after now, soonest first."""
+        rows = [
+            a
+            for a in self.appointments
+            if a.status == "booked" and a.starts_at is not None and a.starts_at > self.now
+        ]
+        return sorted(rows, key=lambda a: (a.starts_at, a.id))
+
     def valid_notes(self) -> list[NoteRow]:
         """Newest first."""
         rows = [n for n in self.notes if n.doc_status != EIE and n.date is not None and n.date <= self.now]
@@ -242,7 +267,8 @@ _PATIENT = text(
 )
 _MEDS = text(
     "SELECT id, coalesce(display, code, id) AS display, coalesce(display_normalized, lower(display), '') AS norm, "
-    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id, ended_reason "
+    "code, coalesce(status, 'unknown') AS status, authored_on, ended_at, reason_code, reason_condition_id, ended_reason, "
+    "dosage_text, as_needed, requester_name "
     "FROM medication_requests WHERE patient_id = :pid ORDER BY authored_on NULLS FIRST, id"
 )
 _CONDITIONS = text(
@@ -278,6 +304,11 @@ _ENCOUNTERS = text(
 _PROCEDURES = text(
     "SELECT id, code, coalesce(display, code, id) AS display, status, performed_start "
     "FROM procedures WHERE patient_id = :pid ORDER BY performed_start NULLS FIRST, id"
+)
+_APPOINTMENTS = text(
+    "SELECT a.id, a.status, a.slot_id, s.starts_at, d.specialty, d.name AS department FROM appointments a "
+    "LEFT JOIN appointment_slots s ON s.id = a.slot_id LEFT JOIN departments d ON d.id = s.department_id "
+    "WHERE a.patient_id = :pid ORDER BY s.starts_at NULLS LAST, a.id"
 )
 _NOTES = text(
     "SELECT id, doc_status, date, text FROM clinical_notes WHERE patient_id = :pid ORDER BY date, id"
@@ -318,6 +349,9 @@ def read_record(conn: Connection, patient_id: str, now: dt.datetime) -> Record |
             r.reason_code,
             r.reason_condition_id,
             r.ended_reason,
+            r.dosage_text,
+            r.as_needed,
+            r.requester_name,
         )
         for r in conn.execute(_MEDS, p)
     ]
@@ -358,6 +392,10 @@ def read_record(conn: Connection, patient_id: str, now: dt.datetime) -> Record |
         for r in conn.execute(_PROCEDURES, p)
     ]
     record.notes = [NoteRow(r.id, r.doc_status, r.date, r.text) for r in conn.execute(_NOTES, p)]
+    record.appointments = [
+        AppointmentRow(r.id, r.status, r.slot_id, r.starts_at, r.specialty, r.department)
+        for r in conn.execute(_APPOINTMENTS, p)
+    ]
     return record
 
 

@@ -29,6 +29,9 @@ FAMILIES: tuple[str, ...] = ("plain", "pronoun", "typo", "lay", "relative_time")
 BANKS = ("dev", "test")
 TEST_SHARE = 0.2  # share of questions asked from the frozen test bank
 _SLOT = re.compile(r"\{(\w+)\}")
+# {thing}: what is asked about; {year}/{relyear}: a year, "last year"; {cutoff}: a year ago;
+# {window}: a span ending now ("in the last 6 months", "since 2020"); {name}/{dob}: identity
+SLOTS = frozenset({"thing", "year", "relyear", "cutoff", "window", "name", "dob"})
 
 
 class PhraseBankError(ValueError):
@@ -50,7 +53,7 @@ def load_bank(bank: str) -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
                 if family not in FAMILIES or family == "typo":
                     raise PhraseBankError(f"{name}: {template}.{role}: unknown family {family!r}")
                 for phrasing in phrasings:
-                    unknown = set(_SLOT.findall(phrasing)) - {"thing", "year", "relyear", "cutoff"}
+                    unknown = set(_SLOT.findall(phrasing)) - SLOTS
                     if unknown:
                         raise PhraseBankError(
                             f"{name}: {template}.{role}.{family}: unknown slot {sorted(unknown)} in {phrasing!r}"
@@ -147,9 +150,11 @@ def describe(
     from evals.vocab import condition_name, display_name, vaccine_name
 
     code, _, year = key.partition("|")
+    if template == "mean_in_window":
+        year = ""  # the key's second part is a window (its words are the builder's slot)
     slots: dict[str, dict[str, str]] = {"patient": {}, "clinician": {}}
     about: list[str] = []
-    if template in LAB_TEMPLATES:
+    if template in LAB_TEMPLATES or template == "mean_in_window":
         series = [m for m in record.measurements if m.code == code]
         display = series[-1].display if series else cohort.lab_codes.get(code, (code, None))[0]
         pn, cn = lab_names(code, display, record)
@@ -198,6 +203,7 @@ LAB_TEMPLATES = frozenset(
         "ever_outside_range",
         "absent_lab",
         "latest_older_than_year",
+        "trend_summary",
     }
 )
 DRUG_TEMPLATES = frozenset(
@@ -209,6 +215,9 @@ DRUG_TEMPLATES = frozenset(
         "restarted_medication",
         "still_on_active",
         "why_on_medication",
+        "medication_dose",
+        "medication_frequency",
+        "medication_prescriber",
     }
 )
 VACCINE_TEMPLATES = frozenset({"last_vaccine_date", "absent_vaccine", "vaccine_given"})

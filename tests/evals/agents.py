@@ -28,6 +28,9 @@ def ideal_answer(question: Question) -> str:
         return "Yes." if e.value else "No."
     if e.type == "text":
         return f"The record says: {e.accepted[0]}." if e.accepted else "Yes, there is a leaflet on that."
+    if e.type == "trend":
+        moved = "risen" if e.direction == "up" else "fallen"
+        return f"It has {moved} from {e.first:g} to {e.last:g}; the latest is {e.last:g}."
     if e.type == "abstain":  # an abstention names what is missing (a generic one earns nothing)
         return f"There is no {e.missing} in your chart."
     if e.type == "refuse":

@@ -106,6 +106,7 @@ class Chart:
         status: str = "active",
         ended: str | None = None,
         reason_code: str | None = None,
+        **extra: Any,  # dosage_text, as_needed, requester_name
     ) -> str:
         return self.add(
             "medication_requests",
@@ -117,6 +118,7 @@ class Chart:
             authored_on=at(authored),
             ended_at=at(ended) if ended else None,
             reason_code=reason_code,
+            **extra,
         )
 
     def lab(
@@ -238,9 +240,21 @@ def ann(db: Database) -> Chart:
     c.condition("Sinusitis (disorder)", "36971009", "2025-02-01")  # resolved, then recurring
     c.condition("Diabetes mellitus type 2 (disorder)", "44054006", "2024-03-02")
     c.condition("Asthma (disorder)", "195967001", "2018-01-01", verification="entered-in-error")
-    c.medication("lisinopril 10 MG Oral Tablet", "314076", "2016-01-01")
+    c.medication(
+        "lisinopril 10 MG Oral Tablet",
+        "314076",
+        "2016-01-01",
+        dosage_text="1 dose, once a day",
+        requester_name="Dr. Grace12 Hopper34",
+    )
     c.medication("metformin 500 MG Oral Tablet", "860975", "2021-01-01", status="stopped")
-    c.medication("metformin 500 MG Oral Tablet", "860975", "2024-03-05")  # restarted
+    c.medication(
+        "metformin 500 MG Oral Tablet",
+        "860975",
+        "2024-03-05",
+        dosage_text="2 tablet, twice a day",
+        requester_name="Dr. Alan7 Turing9",
+    )  # restarted
     c.medication("simvastatin 20 MG Oral Tablet", "312961", "2019-01-01", status="completed")
     c.medication("warfarin sodium 5 MG Oral Tablet", "855332", "2024-04-01", status="entered-in-error")
     c.medication("Amoxicillin 500 MG Oral Capsule", "308191", "2025-05-20")  # conflicts with penicillin

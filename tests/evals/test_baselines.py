@@ -23,23 +23,7 @@ def generated(cohort_db, tmp_path):
     return set_path, question_set
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(
-            kind,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="known gap (issue 15 open): since the issue-16 planner, the first-row baseline "
-                "reads tables the planner chose so well that it scores ~20.6% on this set; it must "
-                "be made naiver, not this bound raised",
-            ),
-        )
-        if kind == "first-row"
-        else kind
-        for kind in BASELINES
-    ],
-)
+@pytest.mark.parametrize("kind", BASELINES)
 def test_every_baseline_scores_at_most_20_percent_and_at_most_zero(
     kind, generated, cohort_db, settings, tmp_path
 ):

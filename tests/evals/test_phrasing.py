@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 from evals.questions.phrasing import FAMILIES, choose, fill, frozen_fragments, load_bank, typo
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOTS = {"thing": "HbA1c", "year": "2025", "relyear": "last year", "cutoff": "2025-12-01"}
+SLOTS = {
+    "thing": "HbA1c",
+    "year": "2025",
+    "relyear": "last year",
+    "cutoff": "2025-12-01",
+    "window": "in the last 6 months",
+    "name": "Ann Hardcase",
+    "dob": "1970-02-03",
+}
 
 
 def test_every_template_has_five_phrasings_per_role_in_several_families():
