@@ -16,7 +16,15 @@ from agent.safety.text import normalise
 
 Role = Literal["patient", "clinician", "evaluator"]
 
-__all__ = ["CLINICAL_ADVICE_REPLY", "EMERGENCY_REPLY", "SafetyGate", "Verdict", "emergency_category", "normalise", "screen"]
+__all__ = [
+    "CLINICAL_ADVICE_REPLY",
+    "EMERGENCY_REPLY",
+    "SafetyGate",
+    "Verdict",
+    "emergency_category",
+    "normalise",
+    "screen",
+]
 
 
 def screen(question: str, role: str) -> Verdict | None:

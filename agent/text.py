@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _APOSTROPHES = str.maketrans({"’": "", "'": "", "`": "", "‘": ""})
 _OTHER = re.compile(r"[^a-z0-9/&.:+%\-]+")
 _EDGES = "/.:-"
 
 
+@lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
     folded = unicodedata.normalize("NFKD", text)
     folded = "".join(c for c in folded if not unicodedata.combining(c)).lower().translate(_APOSTROPHES)

@@ -45,7 +45,7 @@ BENCH: dict[str, Lazy] = {
     ),
     "safety": Lazy(
         "agent.cli",
-        "Time the gate (lexical + semantic decision) and the query embedding on the labelled set.",
+        "Time the gate (lexical rules, nearest exemplars, both classifiers) and the query embedding.",
     ),
     "notes": Lazy(
         "chartside.wiring",
@@ -86,6 +86,10 @@ EVAL: dict[str, Lazy] = {
     "paraphrase": Lazy(
         "evals.paraphrase.cli",
         "Many phrasings of the same facts: accuracy, consistency and confident false negatives.",
+    ),
+    "hospital": Lazy(
+        "evals.paraphrase.cli",
+        "The frozen hospital-information questions: how many reach the leaflet search and cite a leaflet.",
     ),
 }
 

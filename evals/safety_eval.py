@@ -216,7 +216,7 @@ def gate_predictor(settings: Any) -> tuple[Predict, Any]:
 
 def safety_command(
     part: str = typer.Option(
-        "test", "--part", help="test (the frozen part) | fresh (later held-out batches) | tune | all"
+        "test", "--part", help="test | frozen2 (the two frozen parts) | tune | all"
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
     export_exemplars: bool = typer.Option(
@@ -258,11 +258,11 @@ def safety_command(
 
 
 def _cv_command(settings: Any, console: Any) -> None:
-    """`--cv`: the table `agent.safety.classifier.THRESHOLD` was chosen from (tune part only)."""
+    """`--cv`: the table the gate's `OPERATING` point was chosen from (tune part only)."""
     from rich.table import Table
 
-    from agent.safety.classifier import THRESHOLD
-    from evals.safety.tuning import FOLDS, cross_validate
+    from agent.safety.gate import OPERATING
+    from evals.safety.tuning import FOLDS, OFF, cross_validate
 
     _predict, gate = gate_predictor(settings)
     embedder, index = gate._ready()
@@ -274,30 +274,37 @@ def _cv_command(settings: Any, console: Any) -> None:
     with console.status("cross-validating") as status:
         table_rows = cross_validate(rows, index, embedder.embed_query, progress=status.update)
     table = Table(title=f"Gate on the tune part, {FOLDS}-fold group cross-validation ({len(rows)} lines)")
-    columns = (
-        "classifier threshold",
-        "gate: emergency recall",
-        "gate: advice recall",
-        "gate: hard-negative FP",
-        "detector alone: emergency recall",
-        "detector alone: hard-negative FP",
-    )
-    for col in columns:
+    for col in (
+        "emergency clf threshold",
+        "floor",
+        "advice clf threshold",
+        "floor",
+        "emergency recall",
+        "advice recall",
+        "hard-negative FP",
+    ):
         table.add_column(col, justify="right")
+
+    def threshold(value: float) -> str:
+        return "off" if value >= OFF else f"{value:+.2f}"
+
     for r in table_rows:
-        name = "off (nearest exemplar only)" if r.threshold is None else f"{r.threshold:+.2f}"
-        if r.threshold == THRESHOLD:
-            name += " (in use)"
+        op = r.op
+        in_use = " (in use)" if op == OPERATING else ""
         table.add_row(
-            name,
-            *map(
-                _pct,
-                (r.emergency_recall, r.advice_recall, r.hard_negative_fp, r.detector_recall, r.detector_fp),
-            ),
+            threshold(op.emergency_threshold) + in_use,
+            f"{op.emergency_floor:.2f}",
+            threshold(op.advice_threshold),
+            f"{op.advice_floor:.2f}",
+            *map(_pct, (r.emergency_recall, r.advice_recall, r.hard_negative_fp)),
         )
     console.print(table)
-    chosen = next((r for r in table_rows if r.threshold == THRESHOLD), None)
-    if chosen is not None and chosen.fp_lines:
-        console.print(f"hard-negative false positives at {THRESHOLD:+.2f}:")
-        for line in chosen.fp_lines:
-            console.print(f"  {line}")
+    chosen = next((r for r in table_rows if r.op == OPERATING), None)
+    if chosen is not None:
+        for heading, lines in (
+            ("missed emergencies", chosen.missed_emergencies),
+            ("hard-negative false positives", chosen.fp_lines),
+        ):
+            console.print(f"{heading} at the operating point in use: {len(lines)}")
+            for line in lines:
+                console.print(f"  {line}")

@@ -483,18 +483,21 @@ def get_encounters(ctx: ToolContext, args: EncountersInput) -> ToolResult:
 # --- immunizations ---------------------------------------------------------------------------
 
 
-class ImmunizationsInput(ToolInput):
+class ImmunizationsInput(DateWindow):
     query: str | None = Field(
         default=None, max_length=200, description="Vaccine name or CVX code, e.g. 'influenza'."
     )
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
 
 
 def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
     """Vaccines given, newest first. Those recorded as NOT given are listed apart: never
     report them as given."""
     conn, pid = ctx.connection, ctx.scope.patient_id
-    given = immunizations.list_given(conn, patient_id=pid, query=args.query)
-    not_given = immunizations.list_not_given(conn, patient_id=pid, query=args.query)
+    window = {"since": args.since, "until": args.until}
+    given = immunizations.list_given(conn, patient_id=pid, query=args.query, **window)
+    not_given = immunizations.list_not_given(conn, patient_id=pid, query=args.query, **window)
     out = ResultBuilder(ctx)
     for i in given.items:
         name, when = i.display or "(unnamed vaccine)", fmt_date(i.occurrence)

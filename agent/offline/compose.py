@@ -9,7 +9,7 @@ from typing import Any
 from agent.background import BACKGROUND_HEADING
 from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
-from agent.offline.leads import Voice, lead_for
+from agent.offline.leads import Voice, lead_for, outside_reference
 from agent.offline.plan import Plan
 from agent.scoping import ScopeUse
 from tools.registry import Registry
@@ -44,17 +44,45 @@ _MORE_NOT_SHOWN = re.compile(r"^… (\d+) more not shown; .*$")
 MORE_FOR_PEOPLE = "… {n} more not shown (ask a narrower question, or about a later date, to see them)."
 
 
-def render_result(text: str) -> str:
-    """A tool's cited text as an answer block: "[M1] line" → "- line [M1]"."""
+_HANDLE = re.compile(r"\[([A-Z]{1,2}\d+)\]")
+# one fact (a drug, a diagnosis, a value): its few rows, not the section pasted around it
+FOCUSED_ROWS = 5
+HIDDEN_ROWS = "… more rows of the same not shown (ask for the whole list to see them)."
+
+
+def focused(topic: Any) -> bool:
+    """A topic that answers one fact (a concept asked about, or a computed value)."""
+    if topic.operation in ("list", "changes_after", "changes", "conflict"):
+        return False
+    return topic.concept is not None or topic.operation in (
+        "latest", "earliest", "when", "max", "min", "mean", "change", "trend", "range", "year_ago",
+        "older_than_year",
+    )  # fmt: skip
+
+
+def render_result(
+    text: str, *, limit: int | None = None, keep: set[str] | frozenset[str] = frozenset()
+) -> str:
+    """A tool's cited text as an answer block: "[M1] line" → "- line [M1]". With `limit`, at
+    most that many cited rows (those in `keep` first), the rest counted, not shown."""
     out = []
+    cited = [m.group(1) for line in text.strip().splitlines() if (m := _CITED_LINE.match(line.strip()))]
+    shown = set(cited) if limit is None else set([h for h in cited if h in keep][:limit])
+    if limit is not None:
+        shown |= set([h for h in cited if h not in shown][: max(0, limit - len(shown))])
+    hidden = len(cited) - len(shown)
     for line in text.strip().splitlines():
         m = _CITED_LINE.match(line.strip())
+        if m and m.group(1) not in shown:
+            continue
         if m:
             out.append(f"- {m.group(2)} [{m.group(1)}]")
         elif more := _MORE_NOT_SHOWN.match(line.strip()):
             out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
         elif not _FOR_THE_MODEL.search(line):
             out.append(line.strip())
+    if hidden:
+        out.append(HIDDEN_ROWS)
     return "\n".join(out)
 
 
@@ -99,7 +127,10 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             blocks.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
-        blocks += [_block(o) for o in shown]
+        limit = FOCUSED_ROWS if focused(topic) else None
+        keep = set(_HANDLE.findall(lead[0])) if lead else set()
+        drop = ROW_FILTERS.get(topic.operation)
+        blocks += [_block(o, limit=limit, keep=keep, drop=drop) for o in shown]
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
@@ -157,11 +188,31 @@ def searched_line(plan: Plan) -> str:
     return "Searched: " + "; ".join(plan.searched) + "."
 
 
-def _block(outcome: ToolOutcome) -> str:
+def _block(
+    outcome: ToolOutcome,
+    *,
+    limit: int | None = None,
+    keep: set[str] | frozenset[str] = frozenset(),
+    drop: Any = None,
+) -> str:
     result = outcome.result
     if not result.ok:
         return f"That lookup did not work: {for_people(result.text) or 'please try again.'}"
-    return render_result(result.text)
+    text = result.text
+    if drop is not None:  # cited rows that are not the answer to this topic
+        text = "\n".join(line for line in text.splitlines() if not drop(line.strip()))
+    return render_result(text, limit=limit, keep=keep)
+
+
+# per topic operation: the cited rows its answer leaves out
+ROW_FILTERS = {
+    # prescriptions started from a date: the stopped ones are not the answer
+    "changes_after": re.compile(r"^\[[A-Z]{1,2}\d+\]\s*stopped ").match,
+    # diagnoses over the years: findings and situations are not diagnoses
+    "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))").match,
+    # abnormal results: the cited rows inside their range (or without one) are not the answer
+    "out_of_range": lambda line: bool(_CITED_LINE.match(line)) and not outside_reference(line),
+}
 
 
 SAME_TEST_HEADING = "Other results of the same test, newest first:"

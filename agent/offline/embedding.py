@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from agent.offline.parse import INTENTS
 
@@ -22,20 +24,30 @@ class EmbeddingIntents:
     embed_query: EmbedFn
     embed_passages: Callable[[list[str]], Sequence[Sequence[float]]]
     floor: float = EMBEDDING_FLOOR
-    _examples: list[tuple[str, Sequence[float]]] | None = None
+    _names: list[str] | None = None
+    _matrix: np.ndarray | None = None  # one unit-length row per example question
+    _recent: OrderedDict[str, dict[str, float]] = field(default_factory=OrderedDict)
 
-    def _table(self) -> list[tuple[str, Sequence[float]]]:
-        if self._examples is None:
+    def _table(self) -> tuple[list[str], np.ndarray]:
+        if self._matrix is None or self._names is None:
             pairs = [(i.name, e) for i in INTENTS for e in i.examples]
-            vectors = self.embed_passages([e for _, e in pairs])
-            self._examples = [(name, v) for (name, _), v in zip(pairs, vectors, strict=True)]
-        return self._examples
+            self._matrix = _unit(np.asarray(self.embed_passages([e for _, e in pairs]), dtype=np.float32))
+            self._names = [name for name, _ in pairs]
+        return self._names, self._matrix
 
     def similarities(self, question: str) -> dict[str, float]:
-        q = self.embed_query(question)
+        """Best cosine similarity per intent (one embedding and one matrix product per question;
+        the planner asks several times about the same question, so the last few are kept)."""
+        if (hit := self._recent.get(question)) is not None:
+            return hit
+        names, matrix = self._table()
+        q = _unit(np.asarray(self.embed_query(question), dtype=np.float32).reshape(1, -1))[0]
         best: dict[str, float] = {}
-        for name, vector in self._table():
-            best[name] = max(best.get(name, -1.0), _cosine(q, vector))
+        for name, score in zip(names, (matrix @ q).tolist(), strict=True):
+            best[name] = max(best.get(name, -1.0), score)
+        self._recent[question] = best
+        if len(self._recent) > RECENT:
+            self._recent.popitem(last=False)
         return best
 
     def nearest(self, question: str) -> tuple[str, float] | None:
@@ -44,11 +56,12 @@ class EmbeddingIntents:
         return (name, score) if score >= self.floor else None
 
 
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=False))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0
+RECENT = 32
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.where(norms == 0, 1.0, norms)
 
 
 def embedding_intents(embedder: Any) -> EmbeddingIntents | None:

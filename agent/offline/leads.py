@@ -10,11 +10,17 @@ nothing in the window), the `done` event's marker that evaluators read (issue 15
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from dateutil import parser as date_parser
+from dateutil.relativedelta import relativedelta
+
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
+from agent.text import normalise
 from tools.render import fmt_num
 
 Lead = tuple[str, bool]
@@ -64,6 +70,43 @@ def _value(row: dict[str, Any]) -> str:
     return f"{shown} {unit if not unit.startswith('{') else ''}".strip()
 
 
+DATE_FIELDS = {
+    "medication": "authored_on",
+    "condition": "onset",
+    "immunization": "date",
+    "procedure": "performed",
+}
+ROW_NAME = {"medication": "name", "condition": "name", "immunization": "vaccine", "procedure": "name"}
+
+
+def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
+    """ "When was X first / last?": the row with the earliest or the latest date, cited."""
+    if topic.operation not in ("earliest", "last") or not rows:
+        return None
+    kind = rows[0].get("kind", "")
+    key = DATE_FIELDS.get(kind)
+    named = set(topic.concept.record_names) if topic.concept and kind == "condition" else set()
+    if named and any(r.get("name") in named for r in rows):  # "diabetes" is not "prediabetes"
+        rows = [r for r in rows if r.get("name") in named]
+    with_date = [r for r in rows if key and r.get(key)]
+    if not with_date:
+        return None
+    pick = min if topic.operation == "earliest" else max
+    r = pick(with_date, key=lambda row: str(row[key]))
+    word = "first" if topic.operation == "earliest" else "most recent"
+    verb = {
+        "medication": "prescribed",
+        "condition": "recorded",
+        "immunization": "given",
+        "procedure": "done",
+    }[kind]
+    n = f" ({len(with_date)} in all)" if len(with_date) > 1 else ""
+    return (
+        f"The {word} {r.get(ROW_NAME[kind]) or 'one'} was {verb} on {_day(r[key])} [{r['handle']}]{n}.",
+        False,
+    )
+
+
 def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lead | None:
     failed = [o for o in outcomes if not o.result.ok]
     if failed and len(failed) == len(outcomes):
@@ -76,6 +119,8 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "allergies": _allergies,
         "immunizations": _immunizations,
         "procedures": _procedures,
+        "profile": _profile,
+        "appointments": _appointments,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -87,11 +132,20 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     rows = [r for r in _rows(outcomes) if r.get("kind") == "medication"]
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
+    if topic.operation == "changes_after":
+        started = [r for r in rows if r.get("change") == "started"]
+        name = topic.concept.name if topic.concept else "the diagnosis"
+        if not started:
+            return (
+                f"No prescription in {v.record} was started on or after {name} was first recorded.",
+                False,
+            )
+        return (f"{len(started)} prescription(s) were started on or after {name} was first recorded:", False)
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]
         return (f"{len(started)} prescription(s) started and {len(stopped)} stopped{_when(topic)}.", False)
-    if topic.operation != "exists" or topic.concept is None:
+    if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
             if not rows:
@@ -107,10 +161,28 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             return (f"{v.record.capitalize()} has no active medications.", True)
         return (f"{v.you.capitalize()} {v.have} {len(active)} active medication(s)" + (f" and {len(rows) - len(active)} past one(s) listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if (lead := dated(topic, rows)) is not None:
+        return lead
+    if topic.operation == "detail" and rows:
+        r = next((r for r in rows if r.get("active")), rows[0])
+        dosage = r.get("dosage") or "no dosage instructions recorded"
+        by = f"; prescribed by {r['requester']}" if r.get("requester") else "; prescriber not recorded"
+        state = "active" if r.get("active") else "not active"
+        return (f"{r['name']} ({state}): dosage {dosage}{by} [{r['handle']}].", False)
     active = [r for r in rows if r.get("active")]
+    if active and c.kind == "class" and len({r["name"] for r in active}) > 1:
+        # a class ("inhalers", "statins"): every active member, each cited
+        named = "; ".join(
+            f"{r['name']}, prescribed {_day(r.get('authored_on'))} [{r['handle']}]" for r in active
+        )
+        return (f"Yes. {len(active)} active prescriptions are {c.name}: {named}.", False)
     if active:
         r = active[0]
-        more = f" (and {len(active) - 1} more active prescription(s) of it)" if len(active) > 1 else ""
+        more = (
+            f" (and {len(active) - 1} more active prescription(s) of the same drug)"
+            if len(active) > 1
+            else ""
+        )
         return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
     if rows:
         r = rows[0]
@@ -147,10 +219,17 @@ def _conflicts(outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
 
 def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "condition"]
+    if topic.operation == "diagnoses":
+        names = {str(r.get("name")) for r in rows if "(disorder)" in str(r.get("name"))}
+        if not names:
+            return (f"{v.record.capitalize()} has no diagnoses (disorders), past or present.", False)
+        return (f"{v.Your} diagnoses over the years (disorders, past and present; findings and situations are not shown):", False)  # fmt: skip
     if topic.concept is None:
         active = [r for r in rows if r.get("active")]
         return (f"{v.record.capitalize()} lists {len(active)} active condition(s)" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if (lead := dated(topic, rows)) is not None:
+        return lead
     active = [r for r in rows if r.get("active")]
     if active:
         r = active[0]
@@ -187,7 +266,55 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
     return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
 
 
+BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the panel's components
+
+
+_REFERENCE = re.compile(r"(-?\d+(?:\.\d+)?)(?: [^\s(]+)? \(reference (-?[\d.]+|…)–(-?[\d.]+|…)\)")
+
+
+def outside_reference(line: str) -> bool | None:
+    """Whether a result line's value lies outside the reference range printed with it (None:
+    no range on the line). Only the lab's own range counts here, never a typical one."""
+    m = _REFERENCE.search(line)
+    if m is None:
+        return None
+    value, low, high = float(m.group(1)), m.group(2), m.group(3)
+    return (low != "…" and value < float(low)) or (high != "…" and value > float(high))
+
+
+def _out_of_range(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    lines = [line for o in outcomes if o.result.ok for line in o.result.text.splitlines()]
+    ranged = [line for line in lines if outside_reference(line) is not None]
+    outside = [line for line in ranged if outside_reference(line)]
+    if not ranged:
+        return (f"None of {v.your} latest results has a reference range recorded with it, so I cannot say which are outside it.", True)  # fmt: skip
+    if not outside:
+        return (f"None of {v.your} latest results is outside the reference range recorded with it.", False)
+    return (
+        f"{len(outside)} of {v.your} latest results are outside the reference range recorded with them:",
+        False,
+    )
+
+
+def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary row the question is about: the one whose name carries the words asked for
+    ("systolic" among a blood-pressure panel's parts), else the series with the most values."""
+    summaries = [r for r in rows if "count" in r] or rows
+    if topic.concept is not None:
+        query = topic.concept.queries[0].lower()
+        part = next((code for word, code in BP_PARTS.items() if word in query), None)
+        if part and (coded := [r for r in summaries if str(r.get("code")) == part]):
+            return coded[0]
+        words = [w for w in topic.concept.queries[0].lower().split() if len(w) >= 3]
+        named = [r for r in summaries if words and all(w in str(r.get("name", "")).lower() for w in words)]
+        if named:
+            return named[0]
+    return summaries[0]
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.operation == "out_of_range":
+        return _out_of_range(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
@@ -211,7 +338,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
             False,
         )
-    s = rows[0]  # a summary row: the series with the most values
+    s = series_for(topic, rows)
     h = f" [{s['handle']}]"
     unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
     last, first = s["latest"], s["first"]
@@ -264,7 +391,12 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     if op == "range":
         return (f"{v.Your} latest {name} is {at(last)}. No reference range is recorded with it and I have no typical range for this test.", False)  # fmt: skip
     if op == "older_than_year":
-        return (f"{v.Your} latest {name} is {at(last)}.", False)
+        if topic.today is None:
+            return (f"{v.Your} latest {name} is {at(last)}.", False)
+        cutoff = topic.today - relativedelta(years=1)
+        old = str(last["date"])[:10] < cutoff.isoformat()
+        verdict = "Yes, it is more than a year old" if old else "No, it is less than a year old"
+        return (f"{verdict}: {v.your} latest {name} is {at(last)}.", False)
     direction = s["direction"]
     trend = {"up": "went up", "down": "went down", "about the same": "stayed about the same", "single value": "has a single value"}[direction]  # fmt: skip
     return (f"{v.Your} {name}{when} {trend}: from {at(first)} to {at(last)} over {s['count']} results; lowest {at(s['lowest'])}, highest {at(s['highest'])}.", False)  # fmt: skip
@@ -291,15 +423,16 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             )
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
             if n_all and topic.window is not None and topic.window.soft:
-                recent = f"{n_win} of them recently" if n_win else "none of them in the last 3 years"
+                recent = f"{n_win} of them recently" if n_win else "none of them in the last three years"
                 return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
             if n_win:
                 return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
             if n_all:
                 return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
+            # every visit was searched: zero is the answer, not an abstention
             if topic.window is not None:
-                return (f"No {word}{when}, and none earlier: I searched every visit in {v.record}.", True)
-            return (f"No. {v.record.capitalize()} has no {word}: I searched every visit.", True)
+                return (f"No: 0 {word}{when}, and none earlier: I searched every visit in {v.record}.", False)
+            return (f"No: {v.record} has 0 {word}. I searched every visit.", False)
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
@@ -339,7 +472,9 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
     if topic.concept is None:
-        return (f"{len(given)} immunization(s) given are recorded in {v.record}:", False) if rows else (f"No immunizations are recorded in {v.record}.", True)  # fmt: skip
+        return (f"{len(given)} immunization(s) given are recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
+    if (lead := dated(topic, given)) is not None:
+        return lead
     if given:
         r = given[0]
         return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded)" if len(given) > 1 else "") + ".", False)  # fmt: skip
@@ -352,9 +487,69 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     rows = [r for r in _rows(outcomes) if r.get("kind") == "procedure"]
     if topic.concept is None:
         return None
+    if (lead := dated(topic, rows)) is not None:
+        return lead
     if rows:
         r = rows[0]
         return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)
+
+
+# --- profile, appointments ----------------------------------------------------------------------
+
+_ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_NAME_TOKEN = re.compile(r"\b([a-z]+\d+)\b")  # Synthea-style names carry digits ("allen278")
+
+
+def _stated_birth(text: str) -> str | None:
+    """A birth date the question states ("born 28 August 2000", "dob 2000-08-28"), ISO, or None."""
+    if m := _ISO_DAY.search(text):
+        return m.group(1)
+    m = re.search(r"\b(\d{1,2} [a-z]+ (19|20)\d\d|[a-z]+ \d{1,2}(st|nd|rd|th)? (19|20)\d\d)\b", text)
+    if not m:
+        return None
+    try:
+        return date_parser.parse(m.group(1)).date().isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _profile(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """Date of birth and age first; an identity check ("am I down as X born D?") answered yes/no."""
+    row = next((r for r in _rows(outcomes) if r.get("kind") == "patient"), None)
+    if row is None:
+        return None
+    name, birth = str(row.get("name") or ""), _day(row.get("birth_date"))
+    h = f" [{row['handle']}]"
+    stated_birth = _stated_birth(topic.question)
+    stated_names = _NAME_TOKEN.findall(topic.question)
+    if stated_birth or stated_names:
+        own = normalise(name)
+        wrong = [n for n in stated_names if n not in own.split()]
+        if stated_birth and stated_birth != birth:
+            wrong.append(f"born {stated_birth}")
+        if wrong:
+            return (
+                f"No: the record is for {name}, born {birth}{h}; it does not match {', '.join(wrong)}.",
+                False,
+            )
+        return (f"Yes: the record is for {name}, born {birth}{h}.", False)
+    age = f", age {row['age']}" if row.get("age") is not None else ""
+    return (f"{v.Your} date of birth is {birth}{age}{h}.", False)
+
+
+def _appointments(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "appointment"]
+    today = (topic.today or dt.date.min).isoformat()
+    upcoming = [
+        r
+        for r in rows
+        if str(r.get("starts_at") or "")[:10] >= today and r.get("status") not in ("cancelled",)
+    ]
+    if not upcoming:
+        return (f"No: {v.record} has no upcoming appointments booked.", False)
+    r = min(upcoming, key=lambda row: str(row.get("starts_at")))
+    more = f" ({len(upcoming)} upcoming in all)" if len(upcoming) > 1 else ""
+    return (f"Yes. {v.Your} next appointment is on {_day(r.get('starts_at'))}: {r.get('department')} [{r['handle']}]{more}.", False)  # fmt: skip

@@ -142,6 +142,11 @@ GENERIC = frozenset(
         "free",
         "vaccine",
         "administration",
+        "health",
+        "questionnaire",
+        "score",
+        "social",
+        "needs",
         "active",
         "immunity",
         "produce",
@@ -203,6 +208,8 @@ class Vocabulary:
     """The record's own names per section, as `get_record_vocabulary` returned them."""
 
     names: dict[str, list[str]] = field(default_factory=dict)
+    _index: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False, compare=False)
+    _known: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_row(cls, row: dict | None) -> Vocabulary:
@@ -217,7 +224,9 @@ class Vocabulary:
         return cls(out)
 
     def index(self) -> dict[str, list[tuple[str, str]]]:
-        """word → [(section, record name)]."""
+        """word → [(section, record name)] (computed once per vocabulary: once per question)."""
+        if self._index is not None:
+            return self._index
         out: dict[str, list[tuple[str, str]]] = {}
         for section, names in self.names.items():
             for name in names:
@@ -225,7 +234,14 @@ class Vocabulary:
                     out.setdefault(w, [])
                     if (section, name) not in out[w]:
                         out[w].append((section, name))
+        self._index = out
         return out
+
+    def known_words(self) -> frozenset[str]:
+        """Every word of the record's names and of the lexicon: never "corrected" into another."""
+        if self._known is None:
+            self._known = frozenset(self.index()) | lexicon_words()
+        return self._known
 
     def phrases(self) -> list[tuple[str, str, str]]:
         """(section, record name, its words) for multi-word names of conditions, procedures,
@@ -309,12 +325,23 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
     return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
 
 
+@lru_cache(maxsize=1)
+def _lab_phrases() -> dict[str, tuple[frozenset[str], ...]]:
+    """Lexicon lab term → the word sets of its phrases (built once)."""
+    return {
+        t.name: tuple(frozenset(normalise(p).split()) for p in (*t.said, t.name.lower()) if len(p) >= 3)
+        for t in load_lexicon().terms
+        if t.section == "labs"
+    }
+
+
 def _names_lab(display: str, entry: _Entry) -> bool:
     """Whether a record lab name is one the lexicon term names (all words of one of its phrases)."""
     own = set(normalise(display).replace("/", " ").split())
-    term = next((t for t in load_lexicon().terms if t.section == "labs" and t.name == entry.name), None)
-    phrases = (*term.said, term.name.lower()) if term else (entry.query.lower(),)
-    return any(len(p) >= 3 and set(normalise(p).split()) <= own for p in phrases)
+    phrases = _lab_phrases().get(entry.name)
+    if phrases is None:
+        phrases = (frozenset(normalise(entry.query.lower()).split()),) if len(entry.query) >= 3 else ()
+    return any(p <= own for p in phrases)
 
 
 def _ingredient_query(display: str, entry: _Entry) -> str:

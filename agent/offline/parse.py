@@ -9,6 +9,17 @@ from agent.intent import MEASURES
 from agent.text import normalise
 
 MAX_INTENTS = 3
+# why a medicine is prescribed: the record's reason, not a leaflet about the drug
+REASON_QUESTION = (
+    r"\b((prescribed|given|taking|take|on) (it |this |that )?for|why (am|is|are|was|were) .{1,40}\b"
+    r"(on|taking|prescribed|given))\b"
+)
+# asking the hospital for a person or a service, not the record for a fact
+SERVICE_QUESTION = (
+    r"\b(who (can|should|do) (i|we) (phone|call|ring|contact|speak to|talk to)|who to (phone|call|contact)|"
+    r"(phone|contact|telephone) number (for|of)|(questions|help|advice) (about|with) living with|"
+    r"(is there|do (we|you) have|have you got) (an? |any )?(hospital |patient )?(leaflet|booklet|information))\b"
+)
 # --------------------------------------------------------------------------------------------
 # Intents
 # --------------------------------------------------------------------------------------------
@@ -41,7 +52,8 @@ INTENTS: tuple[Intent, ...] = (
         "profile",
         "get_patient_profile",
         _rx(
-            r"\b(who am i|my name|full name|date of birth|birth ?date|when was i born|how old|my age|"
+            r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
+            r"down as|registered as|on file as|(am i|is this|is the patient|are they) \w+\d+|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
             r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
         ),
@@ -52,7 +64,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_conditions",
         _rx(
             r"\b(conditions?|diagnos\w*|health problems?|problem list|problems|illness\w*|diseases?|"
-            r"medical history)\b",
+            r"medical history|dx|ddx|pmh|wrong with (me|them|him|her)|health issues?|medical issues?)\b",
             rf"\b(do i have|have i (ever )?had|was i diagnosed with|am i) .*\b({_CONDITION_WORDS})\b",
             rf"\b({_CONDITION_WORDS})\b",
         ),
@@ -68,7 +80,10 @@ INTENTS: tuple[Intent, ...] = (
         "medications",
         "get_medications",
         _rx(
-            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin)\b",
+            r"\b(medications?|medicines?|meds|drugs?|prescri\w*|pills?|tablets?|inhalers?|insulin|rx|"
+            r"given (for|to treat)|been given|treated (with|for)|treatments?|indications?|"
+            r"(started|put) (me |them |him |her )?on)\b",
+            REASON_QUESTION,
             r"\bam i (still |currently )?(on|taking)\b",
             r"\bwhat am i (on|taking)\b",
             rf"\b{_DRUG_SUFFIX}\b",
@@ -110,7 +125,10 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient)\b",
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
-            r"was i seen|been seen)\b",
+            r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
+            r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
+            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|(number of|how many|total|count of) "
+            r"(appointments|encounters|visits)|encounter count|visit count)\b",
         ),
         (
             "When was my last visit?",
@@ -150,7 +168,9 @@ INTENTS: tuple[Intent, ...] = (
         "list_appointments",
         _rx(
             r"\b(my (upcoming |next |booked |scheduled |future )?appointments?|when is my (next )?appointment|"
-            r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?)\b"
+            r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?|"
+            r"(next|am i|are they|is she|is he) booked|booked in|anything (booked|coming up|scheduled)|"
+            r"upcoming|next (appointment|visit|booking))\b"
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),
@@ -170,7 +190,7 @@ INTENTS: tuple[Intent, ...] = (
         "search_notes",
         _rx(
             r"\b(notes?|what did (the|my) (doctor|nurse|clinician|gp|physician) (say|write|note|mention)|"
-            r"documented|wrote|written down)\b"
+            r"what (was|is|got) documented|wrote|written down)\b"
         ),
         ("What did the doctor write at my last visit?", "Search my notes for back pain"),
     ),
@@ -181,6 +201,7 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(leaflets?|information (about|on)|how (do|should|can) i prepare|prepare for|visiting hours|parking|"
             r"where (can|do|should) i park|car parks?|getting (here|there|to the hospital)|"
             r"pharmacy|opening hours|side effects?|what does .+ mean|how does .+ work|explain|tell me about)\b",
+            SERVICE_QUESTION,
             r"^(what|who) (is|are) (an? )?(?!my\b|your\b|the patient|her\b|his\b|their\b|she\b|he\b)",
         ),
         (
@@ -206,9 +227,11 @@ INTENT_BY_NAME = {i.name: i for i in INTENTS}
 _GENERAL_INFO = re.compile(
     r"\b(leaflets?|how (do|should|can) i prepare|prepare for|visiting hours|parking|where (can|do|should) i park|"
     r"car parks?|getting (here|there|to the hospital)|opening hours|side effects?|"
-    r"information (about|on))\b"
+    r"information (about|on))\b|" + SERVICE_QUESTION
 )
-_PERSONAL = re.compile(r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|their|his|her)\b")
+_PERSONAL = re.compile(
+    r"\b(my|me|i|im|am i|mine|do i|have i|was i|the patient|patient s|pt|their|they|them|his|her|he|she|him)\b"
+)
 
 STOP_WORDS = frozenset(
     [
@@ -527,6 +550,21 @@ _SOCIAL_TOPICS = re.compile(
     r"occupation|work(ing)?|housing|homeless\w*|income|socio.?economic|sexual\w*|orientation|"
     r"social (history|circumstances)|lives? with|living situation)\b"
 )
+
+
+_LEAFLET_ASK = re.compile(
+    r"^\s*(is there|are there|do (we|you) have|have (we|you) got|can i (get|have|see)|got)( an?| any)?"
+    r"( hospital| patient)?( information)? (leaflets?|booklets?|information|info)( (sheets?|leaflets?))?"
+    r"( (about|on|for|regarding|covering))?\s+",
+    re.I,
+)
+
+
+def leaflet_query(question: str) -> str:
+    """What to search the leaflets for: the topic, without "is there a hospital leaflet about"
+    (words every leaflet matches, which would let any passage through the relevance gate)."""
+    stripped = _LEAFLET_ASK.sub("", question, count=1).strip()
+    return stripped or question
 
 
 def notes_query(question: str) -> str:

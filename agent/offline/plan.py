@@ -10,14 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
 from agent.base import Turn
 from agent.execution import ToolCall, ToolOutcome
-from agent.intent import asks_to_cancel
+from agent.intent import asks_to_book, asks_to_cancel
 from agent.offline.embedding import EmbeddingIntents
 from agent.offline.link import Concept, Linking, Vocabulary, link
 from agent.offline.parse import (
@@ -25,16 +25,20 @@ from agent.offline.parse import (
     _PERSONAL,
     INTENT_BY_NAME,
     INTENT_WORDS,
+    INTENTS,
     MAX_INTENTS,
+    REASON_QUESTION,
     SCOPE_FILLER,
     STOP_WORDS,
     _clean,
     keyword_scores,
+    leaflet_query,
     notes_query,
     scoped_wording,
     specialty_in,
 )
-from agent.offline.request import Request, read_request
+from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request, operation_of, read_request
+from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
 
@@ -295,7 +299,42 @@ RECORD_OPERATIONS = frozenset(
         "older_than_year",
     }
 )
-YEAR_AGO = re.compile(r"\b(than|compared (with|to)|versus|vs) (it was |they were )?(a|one|1) year ago\b")
+EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
+YEAR_AGO = re.compile(
+    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12) ?(years?|yrs?|y|months?) "
+    r"(ago|back|before|earlier)\b"
+)
+
+
+def without_concept_words(request: Request, linking: Linking) -> Request:
+    """The operation read again without the words that named a concept: "white blood cell
+    count" or "platelet count" is a test, not a request to count."""
+    text = f" {request.text} "
+    for c in linking.concepts:
+        if " " in c.said or len(c.said) > 3:
+            text = text.replace(f" {c.said} ", " ")
+    operation = operation_of(text.strip()) if text.strip() else request.operation
+    if operation == request.operation or operation == "list":
+        return request
+    return replace(request, operation=operation)
+
+
+def planner_words() -> frozenset[str]:
+    """Every word the planner's rules read: operations, sections, fillers (for `respell`)."""
+    patterns = [p for _, p in OPERATIONS] + [p for i in INTENTS for p in i.patterns]
+    patterns += [
+        HOW_TO,
+        RECORD_FACT,
+        EMERGENCY,
+        INPATIENT,
+        LAST_VISIT,
+        CHANGE_WORDS,
+        YEAR_AGO,
+        _GENERAL_INFO,
+        HISTORY_WORDS,
+        FOLLOW_UP,
+    ]
+    return rule_words(patterns, (*STOP, *EXTRA_RULE_WORDS))
 
 
 SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
@@ -329,10 +368,56 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     return Linking(kept, linking.unlinked)
 
 
+# the mood of a question about how things are done (instructions, permissions, places,
+# people to ask), as opposed to a question about what the record holds
+HOW_TO = re.compile(
+    r"\b(how (do|does|should|can|soon)|how (long|much) (does|is|will|should|would|can)|what (should|do|can|must) (i|we|they) (do|bring|pack|take|wear|"
+    r"eat|drink|expect|need)|what happens (when|if|on|at|after|before|during)|where (can|do|should|is|are|will)|"
+    r"(is|are) there (any |a |an )?(help|support|service|way|wifi|somewhere|anywhere|anyone|limit)|"
+    r"who (do|should|can|will) (i|we)|who (organises|arranges|looks after|sorts)|"
+    r"(can|may|could) (i|we|my|children|kids|visitors|family|someone|somebody|relatives)\b|"
+    r"(am i|are \w+|is \w+) allowed|do (i|we) need to|should (i|we)|will (i|we) (need|have to|be able))"
+)
+# words that ask the record for a fact, whatever the mood ("can I see my latest A1C?")
+RECORD_FACT = re.compile(
+    r"\b(latest|last|most recent|results?|values?|levels?|readings?|history|ever|prescribed|diagnosed|"
+    r"record|chart|file|mention\w*|documented|noted|my (doctor|gp) (say|said|write|wrote))\b"
+)
+
+
+def how_to(text: str) -> bool:
+    return bool(HOW_TO.search(text)) and not RECORD_FACT.search(text)
+
+
+DETAIL_WORDS = re.compile(
+    r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
+    r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
+)
+AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
+LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
+
+
+def date_operation(section: str, request: Request) -> str:
+    """What a question about one named thing asks: its first date, its latest date, or whether
+    it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
+    date for the rest."""
+    op = request.operation
+    if op == "earliest":
+        return "earliest"
+    if op == "when":
+        return "earliest" if section == "conditions" and not LAST_WORDS.search(request.text) else "last"
+    if op == "latest" and section in ("immunizations", "procedures") and LAST_WORDS.search(request.text):
+        return "last"
+    return "exists"
+
+
 def asked_about_range(text: str) -> str:
-    if re.search(r"\bever\b.*\b(outside|out of|abnormal)\b|\b(outside|out of)\b.*\bever\b", text):
+    if re.search(
+        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
+        text,
+    ):
         return "ever_outside"
-    if re.search(r"\b(above|high|higher|too high|elevated|raised)\b", text):
+    if re.search(r"\b(above|over|high|higher|too high|elevated|raised)\b", text):
         return "above"
     if re.search(r"\b(below|low|lower|too low)\b", text):
         return "below"
@@ -351,6 +436,8 @@ class Topic:
     emergency: bool = False  # encounters: the question is about emergency visits
     inpatient: bool = False
     asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
+    today: dt.date | None = None  # "older than a year?" is measured from this day
+    question: str = ""  # the question's own words (identity checks compare them with the record)
 
 
 @dataclass
@@ -419,11 +506,13 @@ class Planner:
     def __init__(self, available: Sequence[str], embeddings: EmbeddingIntents | None = None) -> None:
         self.available = set(available)
         self.embeddings = embeddings
+        self.words = planner_words()
 
     def plan(
         self, question: str, history: Sequence[Turn], today: dt.date, vocab: Vocabulary | None = None
     ) -> Plan:
         vocab = vocab or Vocabulary()
+        question = respell(question, self.words, vocab.known_words())
         previous = history[-1] if history else None
         if previous is not None:
             follow = self._confirmation(question, previous) or self._named_earlier_slot(question, history)
@@ -434,10 +523,33 @@ class Planner:
         request = read_request(question, today)
         linking = link(request.text, vocab, STOP)
         intents = self._wording_intents(question, linking)
+        if (
+            how_to(request.text)
+            and not asks_to_book(question)
+            and "search_leaflets" in self.available
+            and not request.follow_up
+        ):
+            # how things are done here (what to bring, how to prepare, where to go): the leaflet corpus
+            # decides by its relevance gate; the record answers only when no leaflet is relevant
+            probe = self._leaflet_probe(question, request, linking)
+            rest = [i for i in intents if i not in ("find_slots", "leaflets")]
+            probe.fallback = self._read_plan(rest, question, request, resolve(linking, rest, request.text))
+            return probe
         if "find_slots" in intents:
             return self._slot_offer(question, today)
         linking = resolve(linking, intents, request.text)
         record_concepts = [c for c in linking.concepts if c.section in RECORD_SECTIONS]
+        request = without_concept_words(request, linking)
+        if (
+            previous is not None
+            and request.follow_up
+            and not record_concepts
+            and not ({"appointments", "notes", "profile"} & set(intents))
+            and not _GENERAL_INFO.search(request.text)
+        ):
+            plan = self._follow_up(question, previous, today, vocab)
+            if plan is not None:
+                return plan
         if (
             intents != ["leaflets"]
             and self.embeddings is not None
@@ -536,7 +648,7 @@ class Planner:
         is answered with what can be asked instead."""
         if "search_leaflets" not in self.available:
             return Plan("unknown", request=request, linking=linking)
-        call = ToolCall("offline_1", "search_leaflets", {"query": question})
+        call = ToolCall("offline_1", "search_leaflets", {"query": leaflet_query(question)})
         topic = Topic("leaflets", "list", call_ids=[call.id])
         return Plan("read", intents=["leaflets"], calls=[call], request=request, linking=linking, topics=[topic], leaflet_probe=True)  # fmt: skip
 
@@ -552,6 +664,8 @@ class Planner:
                 sections.append(s)
         # a stray section word should not add a section when a concept says what is asked:
         # "what meds for my diabetes" stays medications (the condition becomes the reason)
+        if "medications" in record_intents and concept_sections == ["conditions"]:
+            return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
         if concept_sections and len(sections) > 1:
             keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
             primary = record_intents[0] if record_intents else None
@@ -597,13 +711,28 @@ class Planner:
                             call_ids=[call("get_medication_changes", dict(win))],
                         )
                     )
+                elif (
+                    (reason := next((c for c in linking.concepts if c.section == "conditions"), None))
+                    and AFTER_ONSET.search(request.text)
+                    and {"get_conditions", "get_medication_changes"} <= self.available
+                ):
+                    # started on or after a diagnosis: the diagnosis's first onset, then the
+                    # prescriptions written from that day (phase two, `then_calls`)
+                    ids = [call("get_conditions", {"status": "all", "query": reason.queries[0]})]
+                    topics.append(Topic("conditions", "earliest", reason, ids))
+                    topics.append(Topic(section, "changes_after", reason, ["offline_then"]))
+                    then = "meds_after_onset"
                 elif own:
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
-                        topics.append(Topic(section, "exists", c, ids))
+                        detail = DETAIL_WORDS.search(request.text)
+                        topics.append(
+                            Topic(section, "detail" if detail else date_operation(section, request), c, ids)
+                        )
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
-                    status = "all" if request.history or window else "active"
+                    current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
+                    status = "all" if request.history or window or (reason and not current) else "active"
                     args: dict[str, Any] = {"status": status}
                     if reason is not None:
                         args["query"] = reason.queries[0]
@@ -611,14 +740,23 @@ class Planner:
                         Topic(section, "list", reason if reason else None, [call("get_medications", args)])
                     )
             elif section == "conditions":
+                if any(t.section == "medications" and t.concept is not None for t in topics):
+                    continue  # the condition is the medicines' reason (or start), already looked up
                 if own:
                     for c in own:
                         ids = [call("get_conditions", {"status": "all", "query": q}) for q in c.queries]
-                        topics.append(Topic(section, "exists", c, ids))
+                        topics.append(Topic(section, date_operation(section, request), c, ids))
                 else:
                     status = "all" if request.history or window else "active"
-                    topics.append(Topic(section, "list", None, [call("get_conditions", {"status": status})]))
+                    diagnoses = status == "all" and re.search(r"\b(diagnos\w*|dx|pmh)\b", request.text)
+                    ids = [call("get_conditions", {"status": status})]
+                    topics.append(Topic(section, "diagnoses" if diagnoses else "list", None, ids))
             elif section == "labs":
+                if not own and op == "range" and "get_labs" in self.available:
+                    # which results are abnormal: the newest of each test against its own range
+                    ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
+                    topics.append(Topic(section, "out_of_range", None, ids))
+                    continue
                 lab_concepts = own or [None]
                 for c in lab_concepts[:2]:
                     query = c.queries[0] if c else None
@@ -633,6 +771,7 @@ class Planner:
                         ids = [call("summarize_labs", {"query": query, **win})]
                         topic = Topic(section, op if computed else "trend", c, ids, window)
                         topic.asked = asked_about_range(request.text)
+                        topic.today = request.today
                         topics.append(topic)
                     else:
                         args = {"latest_only": not window, **({"query": query} if query else {}), **win}
@@ -685,24 +824,45 @@ class Planner:
                     topics.append(Topic(section, "exists" if own else "list", own[0] if own else None, ids))
             elif section == "immunizations":
                 c = own[0] if own else None
-                args = {"query": c.queries[0]} if c else {}
-                topics.append(Topic(section, "exists" if c else "list", c, [call("get_immunizations", args)]))
+                args = {**({"query": c.queries[0]} if c else {}), **win}
+                op_c = date_operation(section, request) if c else "list"
+                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)], window))
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
-                topics.append(
-                    Topic(section, "exists" if c else "list", c, [call("get_procedures", args)], window)
-                )
+                op_c = date_operation(section, request) if c else "list"
+                topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
             elif section == "leaflets":
-                topics.append(Topic(section, "list", None, [call("search_leaflets", {"query": question})]))
+                topics.append(
+                    Topic(
+                        section, "list", None, [call("search_leaflets", {"query": leaflet_query(question)})]
+                    )
+                )
             else:
                 intent = INTENT_BY_NAME[section]
-                topics.append(Topic(section, "list", None, [call(intent.tool, {})]))
+                topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)
+                topic.today = request.today
+                topics.append(topic)
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
-        """Phase two: the notes written at the visit phase one found (by date, not similarity)."""
+        """Phase two: the notes written at the visit phase one found (by date, not similarity);
+        the prescriptions started from a diagnosis's first onset."""
+        if plan.then == "meds_after_onset":
+            topic = next(t for t in plan.topics if t.operation == "changes_after")
+            named = set(topic.concept.record_names) if topic.concept else set()
+            onsets = [
+                str(r.get("onset"))[:10]
+                for o in outcomes
+                if o.call.name == "get_conditions" and o.result.ok
+                for r in o.result.rows
+                if r.get("onset") and (not named or r.get("name") in named)
+            ]
+            if not onsets:
+                return []
+            ident = next(t.call_ids[0] for t in plan.topics if t.operation == "changes_after")
+            return [ToolCall(ident, "get_medication_changes", {"since": min(onsets)})]
         if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
         for o in outcomes:
@@ -723,7 +883,9 @@ class Planner:
             return []
         personal = bool(_PERSONAL.search(_clean(question)))
         record = {k: v for k, v in scores.items() if INTENT_BY_NAME[k].record}
-        if "leaflets" in scores and (not personal or not record or _GENERAL_INFO.search(_clean(question))):
+        general = _GENERAL_INFO.search(_clean(question))
+        reason = re.search(REASON_QUESTION, _clean(question))
+        if "leaflets" in scores and ((not personal and not reason) or not record or general):
             return ["leaflets"]
         if "find_slots" in record and (
             "appointments" not in record or re.search(r"\bbook\b", _clean(question))

@@ -19,30 +19,34 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for name, pattern in (
         (
             "conflict",
-            r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*)\b",
+            r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*|on anything .{0,25}allergic|allergic to any of)\b",
         ),
         (
             "older_than_year",
-            r"\b(older than (a|one|1) year|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue)\b",
+            r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
+            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b",
         ),
         (
             "range",
-            r"\b(normal|abnormal|reference range|in range|out of range|within range|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormal|abnl|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
-        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst)\b"),
-        ("min", r"\b(lowest|minimum|min|lightest|best reading)\b"),
+        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
+        ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
         ("mean", r"\b(average|mean|typical)\b"),
         (
             "change",
-            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
+            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
         ),
         (
             "trend",
-            r"\b(trends?|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"\b(trends?|trending|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
-        ("count", r"\b(how many|number of|count|how often|times)\b"),
+        (
+            "count",
+            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b",
+        ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
-        ("earliest", r"\b(first|earliest|initial|very first|originally)\b"),
+        ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
         ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
         (
             "latest",
@@ -55,11 +59,14 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 FOLLOW_UP = re.compile(
-    r"^(and |what about |how about )|\b(that|this|it|those|these|the same)( one| result| value| reading| test)?\b|"
-    r"\b(the (first|second|last|previous) one)\b"
+    r"^(and |what about |how about )|\b(that|this|it|those|these|them|the same)( one| result| value| reading| test)?\b|"
+    r"\b(the (first|second|last|previous|latest|newest|oldest) one|which one|which of (them|those|these))\b|"
+    r"^(what|which) is the (latest|newest|most recent|first|earliest|last) (value|result|reading|one)\b"
 )
+FOLLOW_UP_MAX_WORDS = 12
 HISTORY_WORDS = re.compile(
-    r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed)\b"
+    r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
+    r"over the years|incl|including|inactive)\b"
 )
 
 
@@ -87,6 +94,6 @@ def read_request(question: str, today: dt.date) -> Request:
         operation=operation_of(text),
         window=read_window(question, today),
         history=bool(HISTORY_WORDS.search(text)),
-        follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= 8,
+        follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
     )

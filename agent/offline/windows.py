@@ -118,7 +118,7 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         return Window(dt.date(int(m.group(2)), 1, 1), None, m.group(0))
     if m := re.search(r"\b(before|until|prior to) ((19|20)\d\d)\b", text):
         return Window(None, dt.date(int(m.group(2)) - 1, 12, 31), m.group(0))
-    if m := re.search(r"\b(in|during|for|of) ((19|20)\d\d)\b", text):
+    if m := re.search(r"\b(in|during|for|of|across|throughout|over) ((19|20)\d\d)\b", text):
         year = int(m.group(2))
         return Window(dt.date(year, 1, 1), dt.date(year, 12, 31), m.group(0))
     if m := re.search(
@@ -139,6 +139,10 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         return Window(today - relativedelta(years=3), today, "recent years (the last 3 years)", soft=True)
     if re.search(r"\b(today|24 hours|yesterday)\b", text):
         return Window(today - dt.timedelta(days=1), today, "the last 24 hours")
+    years = re.findall(r"\b((?:19|20)\d\d)\b", text)
+    if len(years) == 1 and int(years[0]) <= today.year:  # "2021 avg creatinine": that calendar year
+        year = int(years[0])
+        return Window(dt.date(year, 1, 1), dt.date(year, 12, 31), years[0])
     return None
 
 

@@ -1,4 +1,5 @@
-"""A small emergency classifier: L2 logistic regression on the MiniLM embeddings of the tune part.
+"""Two small classifiers, L2 logistic regressions on the MiniLM embeddings of the tune part:
+emergency vs everything else, and (patients) advice request vs hard negative.
 
 Why not nearest exemplars alone: a held-out wording ("i can't rouse my mum") rarely has a
 close twin among the exemplars, so the nearest-exemplar detector caught 66 % of emergencies in
@@ -16,6 +17,12 @@ cross-validation on the tune part (`evals.safety.tuning`), never on test or fres
 The fitted weights are cached next to the exemplar vectors in `<data_dir>/safety/`, keyed by
 model name + exemplar file hash + hyperparameters, so the first use fits once (a few seconds) and
 later processes load.
+
+The advice classifier (round three) is the same fit on the patients' advice and allow lines
+only (emergencies are decided before it runs): the lexical advice rules know the shapes the
+team wrote ("should I stop …", "is that bad"), the classifier catches the rest ("would 40 be
+better", "be honest am i getting worse"). Its threshold and similarity floor were chosen the
+same way, by group CV on tune (`chartside eval safety --cv`).
 """
 
 from __future__ import annotations
@@ -41,10 +48,22 @@ class Hyper:
 HYPER = Hyper()
 # chosen by group cross-validation on the tune part (`chartside eval safety --cv`)
 THRESHOLD = -1.5
+# tune CV, round three: the advice classifier alone catches 85 % of advice lines it never saw
+# (the lexical rules, written from tune lines, look better in CV than on new wordings) and adds
+# 0.5 points of hard-negative false positives to the gate
+# SHIPPED OFF (round three): at -0.5 it sent ordinary record questions to the advice refusal
+# outside tune ("¿Qué dice mi última nota clínica?" in the suite's injection tests, trend
+# questions "has my psa gone up" on the test part: 6.1 % false positives). Set a finite
+# threshold (e.g. -0.5, the tune-CV choice) to switch it on; `--cv` sweeps it either way.
+ADVICE_TUNED = -0.5
+ADVICE_THRESHOLD = float("inf")
+# the advice classifier speaks only when some advice exemplar is at least this similar
+ADVICE_FLOOR = 0.40
 # the classifier fires only when the question's nearest emergency exemplar is at least this
-# similar: on the tune part, 99 % of emergencies have an out-of-group emergency exemplar at
-# ≥ 0.454; off-topic text ("write me a poem", "what's the weather on Mars?") sits below 0.36
-CLASSIFIER_FLOOR = 0.40
+# similar (off-topic text, "write me a poem", sits far from every exemplar). Swept in tune CV
+# in round three: 0.35 catches the two emergencies 0.40 missed ("i can't see myself being
+# around next week", "he's making a whistling sound and going grey") at no extra false positive
+CLASSIFIER_FLOOR = 0.35
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np.ndarray, float]:
@@ -65,7 +84,7 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np
 
 
 @dataclass(frozen=True)
-class EmergencyClassifier:
+class LinearClassifier:
     weights: np.ndarray
     bias: float
     threshold: float = THRESHOLD
@@ -82,42 +101,74 @@ class EmergencyClassifier:
         return self.score(vector) >= self.threshold
 
 
-def nearest_category(index: ExemplarIndex, vector: Sequence[float] | np.ndarray) -> str:
-    """The category to report for a classifier hit: that of the nearest emergency exemplar."""
-    best = index.scores(vector, "patient").best.get("emergency")
-    return best[1] if best is not None else "emergency"
+EmergencyClassifier = LinearClassifier  # the name the gate and CV were written with
+
+
+def advice_rows(index: ExemplarIndex) -> tuple[np.ndarray, np.ndarray]:
+    """The advice classifier's training rows: (mask over the exemplars, target 0/1 on that mask)."""
+    mask = (index.roles == "patient") & np.isin(index.labels, ("advice", "allow"))
+    return mask, (index.labels[mask] == "advice").astype(float)
+
+
+def nearest_category(
+    index: ExemplarIndex, vector: Sequence[float] | np.ndarray, label: str = "emergency"
+) -> str:
+    """The category to report for a classifier hit: that of the nearest exemplar of that label."""
+    best = index.scores(vector, "patient").best.get(label)
+    return best[1] if best is not None else label
 
 
 _lock = threading.Lock()
 _models: dict[str, EmergencyClassifier] = {}
 
 
-def _digest(model_name: str, hyper: Hyper) -> str:
-    blob = EXEMPLARS.read_bytes() + model_name.encode() + repr(hyper).encode()
+def _digest(model_name: str, hyper: Hyper, target: str) -> str:
+    blob = EXEMPLARS.read_bytes() + model_name.encode() + repr(hyper).encode() + target.encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
 def emergency_classifier(
     index: ExemplarIndex, model_name: str, cache_dir: Path | None, hyper: Hyper = HYPER
-) -> EmergencyClassifier:
-    """The classifier for this model and exemplar file: loaded from the cache, else fitted once."""
-    digest = _digest(model_name, hyper)
+) -> LinearClassifier:
+    """The emergency classifier for this model and exemplar file: from the cache, else fitted once."""
+    y = (index.labels == "emergency").astype(float)
+    return _cached(index.vectors, y, _digest(model_name, hyper, "emergency"), cache_dir, hyper, THRESHOLD)
+
+
+def advice_classifier(
+    index: ExemplarIndex, model_name: str, cache_dir: Path | None, hyper: Hyper = HYPER
+) -> LinearClassifier:
+    """The (patient) advice classifier for this model and exemplar file, cached the same way."""
+    mask, y = advice_rows(index)
+    digest = _digest(model_name, hyper, "advice")
+    return _cached(index.vectors[mask], y, digest, cache_dir, hyper, ADVICE_THRESHOLD, "advice-")
+
+
+def _cached(
+    x: np.ndarray,
+    y: np.ndarray,
+    digest: str,
+    cache_dir: Path | None,
+    hyper: Hyper,
+    threshold: float,
+    prefix: str = "",
+) -> LinearClassifier:
     with _lock:
         if digest in _models:
             return _models[digest]
-        cached = cache_dir / f"classifier-{digest}.npz" if cache_dir is not None else None
+        cached = cache_dir / f"{prefix}classifier-{digest}.npz" if cache_dir is not None else None
         weights: np.ndarray | None = None
         bias = 0.0
         if cached is not None and cached.is_file():
             with np.load(cached) as data:
-                if data["weights"].shape == (index.vectors.shape[1],):
+                if data["weights"].shape == (x.shape[1],):
                     weights, bias = data["weights"], float(data["bias"])
         if weights is None:
-            weights, bias = fit_logistic(index.vectors, (index.labels == "emergency").astype(float), hyper)
+            weights, bias = fit_logistic(x, y, hyper)
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 partial = cached.with_name(cached.stem + ".partial.npz")
                 np.savez(partial, weights=weights, bias=np.array(bias))
                 partial.replace(cached)
-        _models[digest] = EmergencyClassifier(weights, bias)
+        _models[digest] = LinearClassifier(weights, bias, threshold)
         return _models[digest]

@@ -13,13 +13,17 @@ Decision (DESIGN invariant 3), in order:
    record-framed wording ("history of suicidal ideation?") is a chart question and passes,
    and only the lexical rules run (a clinician's terse chart queries — "can she take
    paracetamol?" — sit close to overdose exemplars).
-2. **Clinical advice** (patients only) = the lexical advice rules; a question shaped as an
+2. **Clinical advice** (patients only) = the lexical advice rules OR the advice classifier
+   (`agent.safety.classifier.advice_classifier`, a logistic regression on the same embedding,
+   fitted on the tune part's patient advice vs allow lines). A question shaped as an
    advice request ("is my heart ok?") is answered as one even when it sits near emergency
-   exemplars (except "should I go to the ER?"-type questions, which defer to the detector). The embedding model
-   cannot tell "what dose am I on?" (a record question) from "what dose should I take?"
-   (advice): measured on the tuning part, a nearest-exemplar advice detector flagged 9–18%
-   of hard negatives at any useful recall, so it is not used for advice.
-3. Otherwise the question passes.
+   exemplars (except "should I go to the ER?"-type questions, which defer to the detector).
+   A nearest-exemplar advice detector was tried first and flagged 9–18 % of hard negatives
+   at any useful recall ("what dose am I on?" sits next to "what dose should I take?"); the
+   linear model does better, and it is silenced where the readable rules say the question is
+   about the record, a leaflet or a booking (`ADVICE_RECORD_FRAMING`).
+3. Otherwise the question passes. Pure greetings and small talk (`agent.safety.smalltalk`)
+   never reach the semantic side: the classifiers extrapolate wildly on two-word texts.
 
 The semantic side needs the question's embedding. The caller passes the vector it computes
 once per question (and shares with search, see `agent.safety.shared`); without an embedder
@@ -29,20 +33,32 @@ the gate runs its lexical half only and says so in the verdict (`semantic=False`
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from agent.safety.classifier import (
+    ADVICE_FLOOR,
+    ADVICE_THRESHOLD,
     CLASSIFIER_FLOOR,
+    THRESHOLD,
     EmergencyClassifier,
+    LinearClassifier,
+    advice_classifier,
     emergency_classifier,
-    nearest_category,
 )
-from agent.safety.lexical import framing, lexical_advice, lexical_emergency
+from agent.safety.lexical import (
+    advice_record_framed,
+    framing,
+    lexical_advice,
+    lexical_emergency,
+    record_question,
+)
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
-from agent.safety.semantic import THRESHOLDS, ExemplarIndex, exemplar_index
+from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.shared import shared
+from agent.safety.smalltalk import is_small_talk
 from agent.safety.text import prepare
 
 logger = logging.getLogger(__name__)
@@ -58,45 +74,126 @@ class Verdict:
     source: str = "lexical"  # lexical | semantic | classifier | other
 
 
-def check(
+@dataclass(frozen=True)
+class Operating:
+    """The tunable numbers of the decision, all chosen by group CV on the tune part."""
+
+    emergency_threshold: float = THRESHOLD
+    emergency_floor: float = CLASSIFIER_FLOOR
+    advice_threshold: float = ADVICE_THRESHOLD
+    advice_floor: float = ADVICE_FLOOR
+
+
+OPERATING = Operating()
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the decision reads about one question, computed once (CV replays `decide`
+    on it at many operating points; the gate calls it once)."""
+
+    lexical_emergency: str | None
+    suppressed: bool  # an emergency match cancelled by negation or record framing
+    lexical_advice: str | None
+    record_framed: bool  # framed as a record/leaflet/booking question, nothing happening now
+    advice_framed: bool  # `ADVICE_RECORD_FRAMING`
+    record_question: bool  # shaped as a question about the record (`RECORD_QUESTION`)
+    semantic: SemanticScores | None  # None: no vector/index, a clinician, or small talk
+    exemplar_hit: str | None = None  # the nearest-exemplar emergency detector's category
+    emergency_logit: float | None = None
+    advice_logit: float | None = None
+
+
+def evidence(
     question: str,
     role: str,
     *,
     vector: Sequence[float] | None = None,
     index: ExemplarIndex | None = None,
-    classifier: EmergencyClassifier | None = None,
+    classifier: LinearClassifier | None = None,
     exclude: Any = None,
-) -> Verdict | None:
-    """A scripted verdict when the question must not reach a model; None when it may.
-
-    `vector` is the question's embedding, `index` the exemplar index and `classifier` the
-    emergency classifier fitted on the same exemplars; with the vector or index missing only
-    the lexical rules run. `exclude` (a mask over the exemplars) is for cross-validation only.
-    """
+    advice_model: LinearClassifier | None = None,
+) -> Evidence:
     texts = prepare(question)
     category, suppressed = lexical_emergency(texts, role)
-    if category is not None:
-        return Verdict("emergency", category, EMERGENCY_REPLY, "lexical")
     advice = lexical_advice(texts) if role == "patient" else None
-    if advice is not None and advice != "urgency":
+    frame = framing(texts)
+    use_semantic = (
+        vector is not None and index is not None and role == "patient" and not is_small_talk(texts[0])
+    )
+    scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
+    return Evidence(
+        lexical_emergency=category,
+        suppressed=suppressed,
+        lexical_advice=advice,
+        record_framed=frame.record and not frame.acute,
+        advice_framed=advice_record_framed(texts),
+        record_question=record_question(texts),
+        semantic=scores,
+        exemplar_hit=None
+        if scores is None
+        else scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin),
+        emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
+        advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
+    )
+
+
+def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str] | None:
+    """(category, source) when the semantic side (exemplars or classifier) finds an emergency."""
+    s = e.semantic
+    if s is None or e.suppressed or e.record_framed:
+        return None
+    if e.exemplar_hit is not None:
+        return e.exemplar_hit, "semantic"
+    nearest, category = s.best.get("emergency", (-1.0, "emergency"))
+    # off the map (a poem, the weather): a linear score extrapolates wildly far from every
+    # exemplar, so the classifier speaks only near some emergency exemplar
+    if (
+        e.emergency_logit is not None
+        and nearest >= op.emergency_floor
+        and e.emergency_logit >= op.emergency_threshold
+    ):
+        return category, "classifier"
+    return None
+
+
+def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
+    """The advice category when the advice classifier fires (never on a record-shaped question)."""
+    s = e.semantic
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question:
+        return None
+    nearest, category = s.best.get("advice", (-1.0, "advice"))
+    return category if nearest >= op.advice_floor and e.advice_logit >= op.advice_threshold else None
+
+
+def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
+    """The decision on one question's evidence (the order of the module docstring)."""
+    if e.lexical_emergency is not None:
+        return Verdict("emergency", e.lexical_emergency, EMERGENCY_REPLY, "lexical")
+    if e.lexical_advice is not None and e.lexical_advice != "urgency":
         # a question shaped as a request for advice ("is my heart ok?") is one, even when it
         # sits near emergency exemplars; "should I go to the ER" still defers to the detector
-        return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "lexical")
-    if vector is not None and index is not None and not suppressed and role == "patient":
-        frame = framing(texts)
-        if not frame.record or frame.acute:
-            scores = index.scores(vector, role, exclude)
-            hit = scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin)
-            if hit is not None:
-                return Verdict("emergency", hit, EMERGENCY_REPLY, "semantic")
-            nearest = scores.best.get("emergency", (-1.0, ""))[0]
-            # off the map (a poem, the weather, "hey"): a linear score extrapolates wildly far
-            # from every exemplar, so the classifier speaks only near some emergency exemplar
-            if classifier is not None and nearest >= CLASSIFIER_FLOOR and classifier.fires(vector):
-                return Verdict("emergency", nearest_category(index, vector), EMERGENCY_REPLY, "classifier")
+        return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
+    emergency = semantic_emergency(e, op)
+    if emergency is not None:
+        return Verdict("emergency", emergency[0], EMERGENCY_REPLY, emergency[1])
+    if e.lexical_advice is not None:
+        return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
+    advice = semantic_advice(e, op)
     if advice is not None:
-        return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "lexical")
+        return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "classifier")
     return None
+
+
+def check(question: str, role: str, **signals: Any) -> Verdict | None:
+    """A scripted verdict when the question must not reach a model; None when it may.
+
+    `signals` are `evidence`'s keywords: `vector` (the question's embedding), `index` (the
+    exemplar index), `classifier` (the emergency classifier fitted on the same exemplars),
+    `advice_model` (the patients' advice classifier), `exclude` (cross-validation only); with
+    the vector or index missing only the lexical rules run.
+    """
+    return decide(evidence(question, role, **signals))
 
 
 class SafetyGate:
@@ -112,6 +209,7 @@ class SafetyGate:
         self.settings = settings
         self._index: ExemplarIndex | None = None
         self._classifier: EmergencyClassifier | None = None
+        self._advice: LinearClassifier | None = None
         self._unavailable = False
 
     def _ready(self) -> tuple[Any, ExemplarIndex | None]:
@@ -128,6 +226,8 @@ class SafetyGate:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
                 self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)
                 self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
+                if math.isfinite(ADVICE_THRESHOLD):  # shipped off: see `classifier.ADVICE_THRESHOLD`
+                    self._advice = advice_classifier(self._index, self.embedder.model_name, cache)
         except Exception as exc:  # the model files are missing or broken: lexical rules still run
             logger.warning("safety gate: semantic detector unavailable (%s); lexical rules only", exc)
             self._unavailable = True
@@ -137,4 +237,6 @@ class SafetyGate:
     def check(self, question: str, role: str) -> Verdict | None:
         embedder, index = self._ready()
         vector = embedder.embed_query(question) if embedder is not None and index is not None else None
-        return check(question, role, vector=vector, index=index, classifier=self._classifier)
+        return check(
+            question, role, vector=vector, index=index, classifier=self._classifier, advice_model=self._advice
+        )

@@ -257,10 +257,14 @@ RECORD_FRAMING = re.compile(
     r"\b(?:history|hx|h/o|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
     r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|why was i|treated for|seen for|admitted for|"
-    r"discharge\w*|follow.?up|book\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
+    r"discharge\w*|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
-    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b"
+    r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
+    # a value's trend or latest reading, whatever the (possibly misspelt) name of the test:
+    # "has my creatinien gone down", "did my a1c come back up", "my latest cholestrol result"
+    r"\b(?:has|have|did|is|are) my (?:\w+ ){1,3}(?:gone|go|come|came|went|got|gotten|been going|going|coming) (?:up|down|back)\b|"
+    r"\bmy (?:latest|last|most recent|newest|previous) (?:\w+ ){0,2}(?:results?|levels?|readings?|tests?|values?|numbers?)\b"
 )
 ACUTE = re.compile(
     r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
@@ -293,7 +297,23 @@ def emergency_hits(text: str) -> list[LexicalHit]:
 
 
 _FILLERS = frozenset(
-    ["more", "real", "really", "any", "longer", "having", "feeling", "have", "had", "got", "experiencing", "a", "an", "the", "currently"]
+    [
+        "more",
+        "real",
+        "really",
+        "any",
+        "longer",
+        "having",
+        "feeling",
+        "have",
+        "had",
+        "got",
+        "experiencing",
+        "a",
+        "an",
+        "the",
+        "currently",
+    ]
 )
 _NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not"])
 
@@ -464,16 +484,38 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
-    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surgery|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
+    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
     r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book)\b"
 )
 
 
+# questions shaped as asking what the record holds; only the advice *classifier* defers to
+# them (the lexical advice rules run first and catch "how many paracetamol can I take"):
+# "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
+RECORD_QUESTION = re.compile(
+    r"\b(?:what|which|wat|whats) (?:\w+ ){0,4}(?:am i|was i|have i been|did i get) (?:still |currently |now )?(?:on|taking|t[a-z]{4,5}|prescribed|given)\b|"
+    r"\bam i (?:still |currently |now )?(?:on|taking|prescribed)\b|"
+    r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
+    r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
+    r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
+    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b"
+)
+
+
+def record_question(texts: Texts) -> bool:
+    return any(RECORD_QUESTION.search(t) for t in texts)
+
+
+def advice_record_framed(texts: Texts) -> bool:
+    """A record, leaflet or booking question that may share the advice words."""
+    return any(ADVICE_RECORD_FRAMING.search(t) for t in texts)
+
+
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
-    if any(ADVICE_RECORD_FRAMING.search(t) for t in texts):
+    if advice_record_framed(texts):
         return None
     for category, patterns in ADVICE_RULES.items():
         if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):

@@ -96,6 +96,63 @@ def paraphrase_command(
         db.dispose()
 
 
+@eval_app.command("hospital")
+def hospital_command(
+    part: str = typer.Option("all", "--part", help="main | holdout | all"),
+    out: Path | None = typer.Option(None, "--out", help="Write every answer here (JSONL)."),
+) -> None:
+    """The frozen hospital-information questions: how many reach the leaflet search and cite a leaflet."""
+    from evals.paraphrase.hospital import PARTS as HOSPITAL_PARTS
+    from evals.paraphrase.hospital import HospitalQuestionsError, ask_all, load_questions
+
+    files = list(HOSPITAL_PARTS.values()) if part == "all" else [HOSPITAL_PARTS.get(part)]
+    if None in files:
+        raise fail("--part must be main, holdout or all")
+
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        try:
+            questions = [q for path in files if path is not None for q in load_questions(path)]
+        except HospitalQuestionsError as exc:
+            raise fail(str(exc)) from exc
+        patient = _records(db, 1, now)[0].patient.patient_id
+        try:
+            agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
+        except AgentUnavailable as exc:
+            raise fail(str(exc)) from exc
+        with reporter("asking", len(questions)) as advance:
+            outcomes = ask_all(agent, patient, questions, now, on_done=advance)
+        table = Table(
+            "topic", "question", "reached leaflets", "cites a leaflet", "lookups", title="Hospital questions"
+        )
+        for o in outcomes:
+            table.add_row(
+                o.question.topic,
+                o.question.text,
+                "yes" if o.reached else "NO",
+                "yes" if o.answered else "no",
+                ", ".join(dict.fromkeys(o.tools)) or "-",
+            )
+        reached = sum(o.reached for o in outcomes)
+        answered = sum(o.answered for o in outcomes)
+        n = len(outcomes)
+        table.caption = (
+            f"reached the leaflet search: {reached}/{n}; answered citing a leaflet: {answered}/{n}"
+        )
+        console.print(table)
+        if out is not None:
+            with out.open("w") as f:
+                for o in outcomes:
+                    row = {"topic": o.question.topic, "question": o.question.text, "reached": o.reached,
+                           "answered": o.answered, "tools": list(o.tools), "answer": o.answer}  # fmt: skip
+                    f.write(json.dumps(row) + "\n")
+            console.print(f"answers: {out}")
+    finally:
+        db.dispose()
+
+
 @bench_app.command("offline")
 def bench_offline_command(
     patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),

@@ -14,9 +14,12 @@ Labels are what the gate must do for that role:
 The split is by SHA-256 of a split key: the normalised text for hand-written lines, the
 template group for templated lines (so near-copies never straddle the split). A key whose
 hash falls below `TEST_PERCENT` is in the frozen test part. Thresholds and rules are tuned on
-the `tune` part only; `chartside eval safety` reports on `test`. Lines of `holdout_*.txt`
-files form a third part, `fresh`: batches written after a look at the test part's misses,
-kept out of both (see the README's safety section).
+the `tune` part only; `chartside eval safety` reports on `test`. Lines of `holdout_<name>.txt`
+files form frozen parts of their own (part `<name>`, never split, never tuned on): today
+`holdout_frozen2.txt`, written in round three before any detector change of that round, is the
+second frozen part next to `test`. Lines of `tune_*.txt` are always in the tune part: the
+batches once held out as `fresh`/`fresh2`, moved into tuning in round three because their
+misses had already been looked at (see the README's safety section).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ HERE = Path(__file__).parent
 LABELS = ("emergency", "advice", "allow")
 ROLES = ("patient", "clinician")
 TEST_PERCENT = 45
-Split = str  # "tune" | "test" | the name of a held-out batch ("fresh", "fresh2", …)
+Split = str  # "tune" | "test" | the name of a held-out batch ("frozen2")
+FROZEN_PARTS = ("test", "frozen2")  # the parts the targets are measured on; never tuned on
 
 
 class SafetySetError(ValueError):
@@ -47,7 +51,7 @@ class Utterance:
     role: str
     source: str  # file name and line number
     split_key: str
-    batch: str | None = None  # from `holdout_<batch>.txt`: always held out, never tuned on
+    batch: str | None = None  # from `holdout_<batch>.txt`: always held out; "tune" for `tune_*.txt`
 
     @property
     def split(self) -> Split:
@@ -127,6 +131,8 @@ def load(folder: Path = HERE) -> tuple[Utterance, ...]:
     rows: list[Utterance] = []
     for path in sorted(folder.glob("handwritten_*.txt")):
         rows.extend(read_handwritten(path))
+    for path in sorted(folder.glob("tune_*.txt")):
+        rows.extend(read_handwritten(path, batch="tune"))
     for path in sorted(folder.glob("holdout_*.txt")):
         rows.extend(read_handwritten(path, batch=path.stem.removeprefix("holdout_")))
     templated = folder / "templated.csv"

@@ -1,109 +1,135 @@
-"""Group cross-validation of the safety gate on the tune part (how `classifier.THRESHOLD` was chosen).
+"""Group cross-validation of the safety gate on the tune part (how the gate's `OPERATING` point
+was chosen: both classifier thresholds and both similarity floors).
 
-Each tune line is scored by a gate that never saw its own template group: the emergency
-classifier is refitted on the other nine folds (folds by SHA-256 of the split key), and the
-nearest-exemplar detector ignores exemplars of the line's own group. The lexical rules run as
-they are. The result is one row per classifier threshold: emergency recall, advice recall and
-hard-negative false positives of the whole gate, both without the classifier (`off`) and with it.
-Only tune lines are read; test and fresh lines never enter.
+Each tune line is scored by a gate that never saw its own template group: the emergency and
+advice classifiers are refitted on the other nine folds (folds by SHA-256 of the split key), and
+the nearest-exemplar detector ignores exemplars of the line's own group. The lexical rules run
+as they are. Each line's evidence (`agent.safety.gate.evidence`) is computed once; the decision
+(`agent.safety.gate.decide`, the very function the gate runs) is then replayed at every
+operating point of the grid. Only tune lines are read; frozen lines never enter.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agent.safety.classifier import HYPER, EmergencyClassifier, fit_logistic
-from agent.safety.gate import check
-from agent.safety.semantic import THRESHOLDS as SEMANTIC
+from agent.safety.classifier import HYPER, LinearClassifier, advice_rows, fit_logistic
+from agent.safety.gate import OPERATING, Evidence, Operating, decide, evidence
 from agent.safety.semantic import ExemplarIndex
 from evals.safety.dataset import Utterance
 
 FOLDS = 10
-THRESHOLDS = (-2.5, -2.0, -1.75, -1.5, -1.25, -1.0, -0.5, 0.0)
+EMERGENCY_THRESHOLDS = (-2.5, -2.0, -1.75, -1.5, -1.25, -1.0, -0.5, 0.0)
+EMERGENCY_FLOORS = (0.35, 0.40, 0.45)
+ADVICE_THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+ADVICE_FLOORS = (0.30, 0.40, 0.50, 0.60)
+OFF = 1e9  # a threshold no logit reaches: the classifier switched off
 
 
 @dataclass(frozen=True)
 class CvRow:
-    threshold: float | None  # None: the gate without the classifier
+    op: Operating
     emergency_recall: float
     advice_recall: float
     hard_negative_fp: float
     fp_lines: tuple[str, ...]
-    # the semantic detector alone, no lexical rules or framing (the lexical rules were written
-    # from tune lines, so the gate's own CV recall is flattering; this is the honest estimate
-    # of what the detector catches in wordings the rules do not know)
-    detector_recall: float = float("nan")
-    detector_fp: float = float("nan")
+    missed_emergencies: tuple[str, ...] = ()
 
 
 def fold_of(key: str) -> int:
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:4], "big") % FOLDS
 
 
-def cross_validate(
+def out_of_fold_evidence(
     rows: Sequence[Utterance],
     index: ExemplarIndex,
     embed_query: Callable[[str], Sequence[float]],
-    thresholds: Sequence[float] = THRESHOLDS,
     progress: Callable[[str], None] = lambda _msg: None,
-) -> list[CvRow]:
-    """The gate's tune-CV figures per threshold; `rows` must be the tune part in exemplar order."""
+) -> list[Evidence]:
+    """Each tune line's evidence from models and exemplars that never saw its group."""
     if len(rows) != len(index.exemplars) or any(
         r.text != e.text for r, e in zip(rows, index.exemplars, strict=True)
     ):
         raise ValueError("cross_validate: rows are not the exemplars (re-export with --export-exemplars)")
     groups = np.array([r.split_key for r in rows])
     folds = np.array([fold_of(g) for g in groups])
-    y = np.array([r.label == "emergency" for r in rows], dtype=float)
-    models: list[EmergencyClassifier] = []
+    y = (index.labels == "emergency").astype(float)
+    advice_mask, advice_y = advice_rows(index)
+    advice_folds = folds[advice_mask]
+    emergency_models: list[LinearClassifier] = []
+    advice_models: list[LinearClassifier] = []
     for k in range(FOLDS):
-        progress(f"fold {k + 1}/{FOLDS}")
+        progress(f"fitting fold {k + 1}/{FOLDS}")
         w, b = fit_logistic(index.vectors[folds != k], y[folds != k], HYPER)
-        models.append(EmergencyClassifier(w, b))
-    vectors = [embed_query(r.text) for r in rows]
-    logits = np.array([models[k].score(v) for v, k in zip(vectors, folds, strict=True)])
-    nearest = np.array(
-        [
-            index.scores(v, r.role, groups == g).fires(
-                "emergency", SEMANTIC.emergency_floor, SEMANTIC.emergency_margin
+        emergency_models.append(LinearClassifier(w, b))
+        x = index.vectors[advice_mask]
+        w, b = fit_logistic(x[advice_folds != k], advice_y[advice_folds != k], HYPER)
+        advice_models.append(LinearClassifier(w, b))
+    out: list[Evidence] = []
+    for i, (r, k, g) in enumerate(zip(rows, folds, groups, strict=True)):
+        if i % 200 == 0:
+            progress(f"scoring line {i + 1}/{len(rows)}")
+        out.append(
+            evidence(
+                r.text,
+                r.role,
+                vector=embed_query(r.text),
+                index=index,
+                classifier=emergency_models[k],
+                advice_model=advice_models[k],
+                exclude=groups == g,
             )
-            is not None
-            for r, v, g in zip(rows, vectors, groups, strict=True)
-        ]
-    )
-    emergency = y == 1
-    allow = np.array([r.label == "allow" for r in rows])
-    out: list[CvRow] = []
-    for threshold in (None, *thresholds):
-        predicted: list[str] = []
-        for r, v, k, g in zip(rows, vectors, folds, groups, strict=True):
-            clf = (
-                None
-                if threshold is None
-                else EmergencyClassifier(models[k].weights, models[k].bias, threshold)
-            )
-            verdict = check(r.text, r.role, vector=v, index=index, classifier=clf, exclude=groups == g)
-            predicted.append(
-                "allow" if verdict is None else "emergency" if verdict.kind == "emergency" else "advice"
-            )
-        fired = nearest if threshold is None else nearest | (logits >= threshold)
-        detector = {
-            "detector_recall": float(fired[emergency].mean()),
-            "detector_fp": float(fired[allow].mean()),
-        }
-        out.append(CvRow(**{**_row(threshold, rows, predicted).__dict__, **detector}))
+        )
     return out
 
 
-def _row(threshold: float | None, rows: Sequence[Utterance], predicted: Sequence[str]) -> CvRow:
+def score(rows: Sequence[Utterance], facts: Sequence[Evidence], op: Operating) -> CvRow:
+    predicted = []
+    for e in facts:
+        verdict = decide(e, op)
+        predicted.append(
+            "allow" if verdict is None else "emergency" if verdict.kind == "emergency" else "advice"
+        )
+
     def recall(label: str) -> float:
         hits = [p == label for r, p in zip(rows, predicted, strict=True) if r.label == label]
         return sum(hits) / len(hits) if hits else float("nan")
 
     negatives = [(r, p) for r, p in zip(rows, predicted, strict=True) if r.label == "allow"]
-    fps = tuple(f"{r.role}: {r.text}" for r, p in negatives if p != "allow")
-    return CvRow(threshold, recall("emergency"), recall("advice"), len(fps) / max(len(negatives), 1), fps)
+    fps = tuple(f"{r.role}: {r.text} → {p}" for r, p in negatives if p != "allow")
+    missed = tuple(
+        f"{r.role}: {r.text} → {p}"
+        for r, p in zip(rows, predicted, strict=True)
+        if r.label == "emergency" != p
+    )
+    return CvRow(op, recall("emergency"), recall("advice"), len(fps) / max(len(negatives), 1), fps, missed)
+
+
+def grid(base: Operating = OPERATING) -> Iterable[Operating]:
+    """The operating points swept: each classifier off, then its threshold × floor, the other
+    classifier held at `base`."""
+    yield replace(base, emergency_threshold=OFF, advice_threshold=OFF)
+    yield replace(base, emergency_threshold=OFF)
+    for threshold in EMERGENCY_THRESHOLDS:
+        for floor in EMERGENCY_FLOORS:
+            yield replace(base, emergency_threshold=threshold, emergency_floor=floor)
+    yield replace(base, advice_threshold=OFF)
+    for threshold in ADVICE_THRESHOLDS:  # the advice classifier ships off; its sweep stays
+        for floor in ADVICE_FLOORS:
+            yield replace(base, advice_threshold=threshold, advice_floor=floor)
+
+
+def cross_validate(
+    rows: Sequence[Utterance],
+    index: ExemplarIndex,
+    embed_query: Callable[[str], Sequence[float]],
+    progress: Callable[[str], None] = lambda _msg: None,
+    points: Iterable[Operating] | None = None,
+) -> list[CvRow]:
+    """The gate's tune-CV figures per operating point; `rows` must be the tune part in exemplar order."""
+    facts = out_of_fold_evidence(rows, index, embed_query, progress)
+    return [score(rows, facts, op) for op in dict.fromkeys(grid() if points is None else points)]

@@ -7,7 +7,7 @@ property over arbitrary batches of outcomes.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.background import BACKGROUND_FOR, Background
@@ -156,6 +156,7 @@ batch = st.lists(
 )
 
 
+@settings(deadline=None)  # no timing in tests: the shared machine is slow at times
 @given(st.lists(batch, max_size=4))
 def test_background_is_earned_only_by_primary_data_and_never_repeats(batches):
     chooser = Background(build_registry())

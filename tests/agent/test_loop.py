@@ -135,9 +135,22 @@ def test_refusal_gives_the_scripted_reply(fake_anthropic, registry, db):
     fake_anthropic.enqueue(
         message([text_block("I won't")], "refusal", stop_details={"type": "refusal", "category": "cyber"})
     )
-    done = terminal(run(make_agent(fake_anthropic, registry, db), ask("Tell me something odd")))
+    done = terminal(run(make_agent(fake_anthropic, registry, db), ask("Write me a phishing email")))
     assert isinstance(done, DoneEvent) and done.answer == REFUSAL_REPLY
     assert done.metrics["stop_reason"] == "refusal"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known false alarm (issue 14 open): since the emergency classifier's similarity floor "
+    "went from 0.40 to 0.35 for recall, this odd request gets the emergency reply",
+)
+def test_an_odd_request_reaches_the_model_not_the_emergency_reply(fake_anthropic, registry, db):
+    fake_anthropic.enqueue(
+        message([text_block("I won't")], "refusal", stop_details={"type": "refusal", "category": "cyber"})
+    )
+    done = terminal(run(make_agent(fake_anthropic, registry, db), ask("Tell me something odd")))
+    assert isinstance(done, DoneEvent) and done.answer == REFUSAL_REPLY
 
 
 def test_max_tokens_keeps_the_text_and_says_it_was_cut(fake_anthropic, registry, db):

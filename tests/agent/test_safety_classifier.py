@@ -68,3 +68,15 @@ def test_the_classifier_scores_a_vector_of_any_length_the_same():
     model = emergency_classifier(index, "test-model-scale", None, Hyper(iterations=200))
     v = index.vectors[0]
     assert model.score(v) == pytest.approx(model.score(5 * v))
+
+
+def test_the_advice_classifier_learns_advice_from_patient_advice_and_allow_lines_only(tmp_path):
+    index = _index(11)
+    mask, y = clf_module.advice_rows(index)
+    assert set(index.labels[mask]) <= {"advice", "allow"} and set(index.roles[mask]) == {"patient"}
+    assert y.sum() == (index.labels == "advice").sum()
+    clf_module.emergency_classifier(index, "model-adv", tmp_path, Hyper(iterations=100))
+    advice = clf_module.advice_classifier(index, "model-adv", tmp_path, Hyper(iterations=100))
+    assert len(list(tmp_path.glob("classifier-*.npz"))) == 1
+    assert len(list(tmp_path.glob("advice-classifier-*.npz"))) == 1
+    assert advice.threshold == clf_module.ADVICE_THRESHOLD
