@@ -126,11 +126,10 @@ def label_of(call: ToolCall) -> str:
 def prompt_block(outcomes: Sequence[ToolOutcome]) -> str:
     """The background for the model, labelled as such (sent beside the tool results)."""
     parts = [
-        "Background the system added because the lookup found data: "
+        "Background the system added ("
         + ", ".join(label_of(o.call) for o in outcomes)
-        + ". It is NOT the answer to the question: use it only to put the answer in context "
-        "(for example, which active conditions a result relates to, or which allergies matter "
-        "for a medicine), never present it as what was asked for, and cite any row of it you mention."
+        + "), NOT the answer: use it only for context (e.g. which allergies matter for a "
+        "medicine), never present it as what was asked for, and cite any row you mention."
     ]
     for outcome in outcomes:
         text = outcome.result.text if outcome.result.ok else "(this background lookup failed)"

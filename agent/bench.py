@@ -170,6 +170,7 @@ def bench_agent(
             results = asyncio.run(_measure(questions, warmup, api, db))
         fill(db, size_patients, seed=7)
         sizes = request_sizes(db, list(patient_ids(size_patients)))
+        whole = request_sizes(db, list(patient_ids(size_patients)), select_tools=False)
     except RuntimeError as exc:
         raise fail(str(exc)) from exc
     finally:
@@ -207,11 +208,12 @@ def bench_agent(
         f"Share of the SDK's own request handling for the same question (p50 ÷ p50 model-call time, "
         f"same run): agent overhead with tools {overhead:.0%}; the agent itself, tools excluded, {own:.0%}."
     )
-    _print_sizes(sizes, len(RECORD_QUESTIONS), size_patients)
+    _print_sizes(sizes, whole, len(RECORD_QUESTIONS), size_patients)
 
 
-def _print_sizes(sizes: list, questions: int, patients: int) -> None:
-    from agent.bench_requests import CHARS_PER_TOKEN, summary_rows
+def _print_sizes(sizes: list, whole: list, questions: int, patients: int) -> None:
+    from agent.bench_requests import per_question_rows, summary_rows
+    from agent.token_estimate import CHARS_PER_TOKEN, TOOL_USE_SYSTEM_PROMPT_TOKENS
 
     table = Table(
         title=f"Request size per record question ({questions} questions × {patients} generated patients, "
@@ -223,7 +225,22 @@ def _print_sizes(sizes: list, questions: int, patients: int) -> None:
     for label, med, p95, med_t, p95_t in summary_rows(sizes):
         table.add_row(label, f"{med:,}", f"{p95:,}", f"{med_t:,}", f"{p95_t:,}")
     console.print(table)
+    per = Table(
+        title="Per question (median over the patients): tools chosen per question vs the whole catalogue"
+    )
+    per.add_column("question")
+    per.add_column("tools offered (first call)")
+    for name in ("est. tokens", "whole catalogue", "ratio"):
+        per.add_column(name, justify="right")
+    for question, offered, mine, theirs, ratio in per_question_rows(sizes, whole):
+        per.add_row(question, offered, f"{mine:,}", f"{theirs:,}", ratio)
+    console.print(per)
+    calls = statistics.median(s.calls for s in sizes)
     console.print(
-        f"Estimated tokens = characters ÷ {CHARS_PER_TOKEN} (a rough rule; the API's usage.input_tokens is the "
-        "real count). Every model call resends the system prompt and the tools (cached: billed as cache reads)."
+        f"Estimated tokens = characters ÷ {CHARS_PER_TOKEN} of system + tools + messages, exactly the "
+        "fields of a count_tokens request: every request above was also sent through the SDK's "
+        "messages.count_tokens to the fake, which checked its shape and agreed. Not in these figures: "
+        f"the tool-use system prompt the API adds to every call with tools (~{TOOL_USE_SYSTEM_PROMPT_TOKENS} "
+        f"tokens per call for recent models, × {calls:g} calls). Prefixes below the model's minimum "
+        "cacheable length are not cached, so compact requests are billed as plain input."
     )

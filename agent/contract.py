@@ -317,6 +317,27 @@ def _check_thinking(body: dict[str, Any]) -> None:
             )
 
 
+COUNT_TOKENS_FIELDS = frozenset(
+    {"model", "messages", "system", "tools", "tool_choice", "thinking", "cache_control", "output_config"}
+)
+
+
+def _check_counting(body: dict[str, Any]) -> None:
+    """A `count_tokens` request takes the content fields of a Messages request and nothing
+    that only generation uses (`max_tokens`, `stream`, sampling settings)."""
+    extra = sorted(set(body) - COUNT_TOKENS_FIELDS)
+    if extra:
+        _fail("count-tokens", f"{extra[0]}: Extra inputs are not permitted")
+    thinking = body.get("thinking")
+    if isinstance(thinking, dict) and thinking.get("type") == "enabled":
+        budget = thinking.get("budget_tokens")
+        if not isinstance(budget, int) or budget < MIN_THINKING_BUDGET:
+            _fail(
+                "thinking-config",
+                f"thinking.enabled.budget_tokens: Input should be greater than or equal to {MIN_THINKING_BUDGET}",
+            )
+
+
 # --------------------------------------------------------------------------------------------
 # The whole request
 # --------------------------------------------------------------------------------------------
@@ -329,6 +350,7 @@ class Route:
     provider: str  # anthropic | bedrock | vertex
     streamed: bool
     model: str | None = None
+    counting: bool = False  # POST /v1/messages/count_tokens: no max_tokens, nothing generated
 
 
 _BEDROCK = re.compile(r"^/model/(?P<model>[^/]+)/(?P<op>invoke|invoke-with-response-stream)$")
@@ -343,6 +365,8 @@ def route(path: str, body: Any) -> Route | None:
     plain = path.split("?", 1)[0]
     if plain == "/v1/messages":
         return Route("anthropic", isinstance(body, dict) and bool(body.get("stream")))
+    if plain == "/v1/messages/count_tokens":
+        return Route("anthropic", False, counting=True)
     if m := _BEDROCK.match(plain):
         return Route("bedrock", m["op"] == "invoke-with-response-stream", unquote(m["model"]))
     if m := _VERTEX.match(plain):
@@ -376,7 +400,10 @@ def check_request(
         allowed = set(known_models) | (set(bedrock_models) if where.provider == "bedrock" else set())
         if not isinstance(model, str) or model not in allowed:
             _fail("model-id", f"model: {model}", status=404, error_type="not_found_error")
-        _check_thinking(body)
+        if where.counting:
+            _check_counting(body)
+        else:
+            _check_thinking(body)
         _check_tools(body.get("tools"))
         breakpoints = count_cache_breakpoints(body)
         if breakpoints > MAX_CACHE_BREAKPOINTS:

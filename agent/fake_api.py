@@ -18,6 +18,11 @@ can assert what the agent actually sent: tool results in one user message, cache
 history turns. An empty queue is a test bug: the server answers 500 with `x-should-retry:
 false` and records it in `unexpected`, instead of letting the SDK retry into confusion.
 
+`POST /v1/messages/count_tokens` is answered too (after the same contract checks, which
+refuse generation-only fields there) with the shared offline estimate of
+`agent.token_estimate`, so the benchmark can check that what it estimates is what the SDK's
+`count_tokens` request carries.
+
 It lives in the package (not under tests/) because the benchmark command uses it too; it is
 stdlib-only and binds to 127.0.0.1 on a free port.
 """
@@ -40,6 +45,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from agent import contract
+from agent.token_estimate import estimate_input_tokens
+
+# answered with the shared estimate (`agent.token_estimate`) after the contract check
+COUNT_TOKENS_PATH = "/v1/messages/count_tokens"
 
 _ids = itertools.count(1)
 
@@ -351,7 +360,11 @@ class FakeMessagesAPI:
 
     @property
     def message_requests(self) -> list[RecordedRequest]:
-        return [r for r in self.requests if r.path.startswith("/v1/messages")]
+        return [
+            r
+            for r in self.requests
+            if r.path.startswith("/v1/messages") and not r.path.startswith(COUNT_TOKENS_PATH)
+        ]
 
     # -- lifecycle -----------------------------------------------------------------------
     @property
@@ -457,6 +470,12 @@ class _Handler(BaseHTTPRequestHandler):
                 error_body(violation.error_type, violation.message),
                 {"x-should-retry": "false"},
             )
+            return
+        if request.path.split("?", 1)[0] == COUNT_TOKENS_PATH and isinstance(body, dict):
+            with self.fake._lock:
+                if self.fake.record:
+                    self.fake.requests.append(request)
+            self._send_json(200, {"input_tokens": estimate_input_tokens(body)}, {})
             return
         reply = self.fake._next_reply(request)
         if isinstance(reply, MessageReply):

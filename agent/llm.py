@@ -394,6 +394,15 @@ class ModelClient:
             kwargs["tools"] = tools
         return kwargs
 
+    async def count_tokens(self, params: dict[str, Any]) -> int:
+        """`messages.count_tokens` for the parameters of one call (as `request_params` built
+        them): the same content fields, without what only generation takes."""
+        counted = {
+            k: v for k, v in params.items() if k in ("model", "system", "messages", "tools", "thinking")
+        }
+        result = await self._client.messages.count_tokens(**counted)
+        return int(result.input_tokens)
+
     def stream(self, **params: Any) -> Any:
         """An async context manager yielding the SDK's MessageStream (iterate; get_final_message)."""
         kwargs = self.request_params(**params)

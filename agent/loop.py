@@ -56,8 +56,9 @@ from agent.intent import stated_values, write_intent
 from agent.llm import ModelClient, classify_error, estimate_cost, usage_from
 from agent.metrics import RunClock, answer_metrics
 from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
+from agent.toolset import MORE_TOOLS, ToolOffer
 from tools.registry import Database, Registry, ToolContext
-from tools.results import HandleBook
+from tools.results import HandleBook, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ class RunState:
     background: Background | None = None
     refused: bool = False  # a record scope whose record this patient binding cannot open
     role: str = ""
+    offer: ToolOffer | None = None  # the tools this question offered the model
 
 
 class ClaudeAgent:
@@ -124,13 +126,17 @@ class ClaudeAgent:
         embedder: Any = None,
         max_iterations: int = 8,
         tool_names: list[str] | None = None,
+        select_tools: bool = True,
     ) -> None:
         self.client = client
         self.registry = registry
         self.db = db
         self.embedder = embedder
         self.max_iterations = max_iterations
-        # every tool is offered every time (stable cached prefix); the executor decides what runs
+        self.tool_names = tool_names
+        self.select_tools = select_tools  # False: the whole catalogue every call (the old way; bench)
+        # the whole catalogue: what a question with no recognised section is offered
+        # (`agent.toolset` picks each question's tools; the executor decides what runs)
         self.tools = prompts.tool_definitions_with_cache(registry.definitions(tool_names))
         # what the executor runs: the model's tools plus the agent's own scoped-record lookup
         self.run_registry = with_internal_tools(registry)
@@ -180,6 +186,15 @@ class ClaudeAgent:
         )
         today = (request.now or dt.datetime.now(dt.UTC)).date()
         system = prompts.system_blocks(request.scope.role, today)
+        offer = ToolOffer.for_question(
+            self.registry,
+            request.question,
+            previous,
+            write_allowed=executor.write_allowed,
+            scope_tools=state.scope.tools if state.scope else None,
+            only=self.tool_names,
+        )
+        state.offer = offer
 
         user_content: list[dict[str, Any]] = [{"type": "text", "text": request.question}]
         if state.scope is not None:
@@ -198,7 +213,10 @@ class ClaudeAgent:
             turn_started = time.perf_counter()
             turn_text: list[str] = []
             thinking_shown = False
-            async with self.client.stream(system=system, messages=messages, tools=self.tools) as stream:
+            tools = (
+                prompts.tool_definitions_with_cache(offer.definitions()) if self.select_tools else self.tools
+            )
+            async with self.client.stream(system=system, messages=messages, tools=tools) as stream:
                 async for chunk in stream:
                     if chunk.type == "thinking" and not thinking_shown:
                         # thinking is never answer text: one status line, the text stays in the turn
@@ -242,7 +260,7 @@ class ClaudeAgent:
                 yield status_event(self.registry, calls, request.scope.role)
                 for call in calls:
                     yield call_event(call)
-                outcomes = await executor.run(calls)
+                outcomes = await self._run_calls(calls, executor, offer)
                 for outcome in outcomes:
                     yield result_event(outcome)
                 results: list[dict[str, Any]] = [
@@ -297,6 +315,26 @@ class ClaudeAgent:
             kind="iteration_limit",
             message="I could not finish looking this up within the step limit. Please ask a narrower question.",
         )
+
+    @staticmethod
+    async def _run_calls(
+        calls: list[ToolCall], executor: ToolExecutor, offer: ToolOffer
+    ) -> list[ToolOutcome]:
+        """The turn's record tools through the executor; `more_tools` answered here (it only
+        changes what the next request offers), in the calls' order."""
+        record_calls = [c for c in calls if c.name != MORE_TOOLS]
+        ran = iter(await executor.run(record_calls) if record_calls else [])
+        outcomes: list[ToolOutcome] = []
+        for call in calls:
+            if call.name != MORE_TOOLS:
+                outcomes.append(next(ran))
+                continue
+            ok, text = offer.add(call.input)
+            result = ToolResult(text=text) if ok else ToolResult.failure("bad_argument", text)
+            outcome = ToolOutcome(call, result, 0.0, time.perf_counter(), executor.batches)
+            executor.outcomes.append(outcome)
+            outcomes.append(outcome)
+        return outcomes
 
     async def _open_scope(
         self, executor: ToolExecutor, user_content: list[dict[str, Any]], state: RunState
@@ -448,5 +486,7 @@ class ClaudeAgent:
                 write_intent=sorted(executor.write_allowed),
                 prefetched=state.prefetch,
                 role=state.role,
+                tools_offered=state.offer.names if state.offer else [],
+                tools_added=state.offer.added if state.offer else [],
             ),
         )

@@ -61,11 +61,11 @@ class FindSlotsInput(ToolInput):
         description="What kind of appointment: a specialty or department ('general practice', "
         "'cardiology', 'blood test', 'check-up'), optionally with a clinic's name.",
     )
-    from_date: dt.date | None = Field(default=None, description="Earliest day (YYYY-MM-DD); default today.")
+    from_date: dt.date | None = Field(default=None, description="Earliest day; default today.")
     to_date: dt.date | None = Field(
-        default=None, description="Latest day (YYYY-MM-DD), inclusive; default two weeks after from_date."
+        default=None, description="Latest day, inclusive; default from_date + 14 days."
     )
-    limit: int = Field(default=8, ge=1, le=20, description="Most slots to offer.")
+    limit: int = Field(default=8, ge=1, le=20)
 
     @model_validator(mode="after")
     def _window(self) -> FindSlotsInput:
@@ -82,10 +82,9 @@ TOOLS = Toolset()  # this module's tools: the one registration style (tools.regi
 
 @TOOLS.tool("find_slots", section="appointments", status_text="Looking for free appointment slots…")
 def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
-    """Free appointment slots for a specialty or department (spelling mistakes and everyday
-    words such as 'heart doctor' or 'blood test' are understood), earliest first, preferring
-    the patient's own clinics. Only slots returned here can be booked in this conversation:
-    pass the slot_id to book_appointment after the user has chosen one."""
+    """Free appointment slots for a specialty or department (typos and words like 'heart
+    doctor' work), earliest first, the patient's own clinics first. Only slots returned here
+    can be booked: pass slot_id to book_appointment once the user has chosen."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
     first_day = args.from_date or now.date()
     last_day = args.to_date or first_day + dt.timedelta(days=DEFAULT_WINDOW_DAYS)
@@ -236,14 +235,14 @@ def book_appointment(ctx: ToolContext, args: BookInput) -> ToolResult:
 
 
 class ListAppointmentsInput(ToolInput):
-    include_past: bool = Field(default=False, description="Also list appointments that have taken place.")
-    include_cancelled: bool = Field(default=False, description="Also list cancelled appointments.")
+    include_past: bool = False
+    include_cancelled: bool = False
 
 
 @TOOLS.tool("list_appointments", section="appointments", status_text="Looking up your appointments…")
 def list_appointments(ctx: ToolContext, args: ListAppointmentsInput) -> ToolResult:
-    """The patient's appointments booked here: upcoming ones first (soonest first), with
-    department, clinic, clinician and appointment_id (needed to cancel one)."""
+    """Appointments booked here, upcoming first (soonest first), with department, clinic,
+    clinician and appointment_id (needed to cancel)."""
     now = ctx.clock()
     page = appointments.list_appointments(
         ctx.connection,

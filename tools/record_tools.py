@@ -36,8 +36,9 @@ def _quoted(query: str | None) -> str:
     return f" matching '{query}'" if query else ""
 
 
-SINCE_FIELD = Field(default=None, description="Only on or after this day (YYYY-MM-DD).")
-UNTIL_FIELD = Field(default=None, description="Only on or before this day (YYYY-MM-DD).")
+TEST_QUERY = "Test name, LOINC code or abbreviation, e.g. A1C, LDL, BP, weight."
+SINCE_FIELD = Field(default=None, description="On or after this day.")
+UNTIL_FIELD = Field(default=None, description="On or before this day.")
 
 
 class DateWindow(ToolInput):
@@ -63,10 +64,8 @@ TOOLS = Toolset()  # this module's tools: the one registration style (tools.regi
 
 @TOOLS.tool("get_patient_profile", section="profile", status_text="Looking up your details…")
 def get_patient_profile(ctx: ToolContext, args: ProfileInput) -> ToolResult:
-    """The patient's demographics (name, sex, birth date, age, deceased or living, address,
-    language), their general practitioner and organisation, and how many conditions,
-    medications, results, allergies, visits, immunizations, procedures and care plans the
-    record holds. Call it first when you need to know who the patient is."""
+    """Who the patient is: name, sex, birth date, age, living or deceased, address, language,
+    GP and organisation, and how many rows each section of the record holds."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
     p = profile.get_profile(conn, patient_id=pid)
     if p is None:
@@ -123,18 +122,17 @@ def get_patient_profile(ctx: ToolContext, args: ProfileInput) -> ToolResult:
 
 class ConditionsInput(ToolInput):
     status: Literal["active", "resolved", "all"] = Field(
-        default="active", description="active (current problems), resolved, or all."
+        default="active", description="active = current, not resolved."
     )
     query: str | None = Field(
-        default=None, max_length=200, description="Words or a SNOMED code to match, e.g. 'diabetes', 'HTN'."
+        default=None, max_length=200, description="Words or SNOMED code, e.g. 'diabetes', 'HTN'."
     )
 
 
 @TOOLS.tool("get_conditions", section="conditions", status_text="Looking up your conditions…")
 def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
-    """The patient's conditions (diagnoses and problems) with onset and resolution dates.
-    Active means currently active and not resolved. Use query to look for one condition
-    (common abbreviations such as HTN, CKD, COPD, T2DM are understood)."""
+    """Conditions (diagnoses, problems) with onset and resolution dates; query finds one
+    condition (abbreviations such as HTN, COPD, T2DM work)."""
     page = conditions.list_conditions(
         ctx.connection, patient_id=ctx.scope.patient_id, status=args.status, query=args.query, now=ctx.clock()
     )
@@ -180,20 +178,19 @@ def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
 
 class MedicationsInput(ToolInput):
     status: Literal["active", "all"] = Field(
-        default="active", description="active (currently prescribed and not ended) or all (history too)."
+        default="active", description="active = prescribed and not ended; all adds stopped ones."
     )
     query: str | None = Field(
         default=None,
         max_length=200,
-        description="Drug name, brand, RxNorm code or what it is for, e.g. 'lisinopril', 'HCTZ'.",
+        description="Drug, brand, RxNorm code or what it is for, e.g. 'HCTZ'.",
     )
 
 
 @TOOLS.tool("get_medications", section="medications", status_text="Looking up your medications…")
 def get_medications(ctx: ToolContext, args: MedicationsInput) -> ToolResult:
-    """The patient's prescriptions with status, dates, dosage and reason. Active means status
-    active and not ended; stopped or completed prescriptions appear only with status=all.
-    Use query to check for one drug (generic or brand names, any capitalisation)."""
+    """Prescriptions with status, dates, dosage and reason; query checks for one drug
+    (generic or brand name)."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
     page = medications.list_medications(conn, patient_id=pid, status=args.status, query=args.query, now=now)
     out = ResultBuilder(ctx)
@@ -259,18 +256,13 @@ class LabsInput(DateWindow):
     query: str | None = Field(
         default=None,
         max_length=200,
-        description="Test name, LOINC code or abbreviation: A1C, eGFR, LDL, HDL, BP, glucose, "
-        "cholesterol, triglycerides, creatinine, BMI, weight, heart rate, …",
+        description=TEST_QUERY,
     )
-    category: Literal["lab", "vital", "survey", "all"] = Field(
-        default="all", description="lab (laboratory), vital (vital signs), survey (questionnaires) or all."
-    )
-    latest_only: bool = Field(
-        default=False, description="Only the newest result of each test (by when it was taken)."
-    )
+    category: Literal["lab", "vital", "survey", "all"] = "all"
+    latest_only: bool = Field(default=False, description="Only each test's newest result.")
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
-    limit: int = Field(default=20, ge=1, le=100, description="Most rows to return.")
+    limit: int = Field(default=20, ge=1, le=100)
 
 
 def _observation_value(o: observations.ObservationRow) -> tuple[str, list[str], dict[str, Any]]:
@@ -314,9 +306,8 @@ def _observation_value(o: observations.ObservationRow) -> tuple[str, list[str], 
 
 @TOOLS.tool("get_labs", section="labs", status_text="Looking up your lab results…")
 def get_labs(ctx: ToolContext, args: LabsInput) -> ToolResult:
-    """Laboratory results, vital signs (blood pressure, weight, BMI, heart rate, …) and survey
-    scores, newest first. Use latest_only for "what is my latest …" questions: it returns the
-    newest result of each test by when it was taken. Use since/until for trends."""
+    """Lab results, vital signs (BP, weight, BMI, heart rate, …) and survey scores, newest
+    first (by when taken)."""
     page = observations.list_observations(
         ctx.connection,
         patient_id=ctx.scope.patient_id,
@@ -380,8 +371,8 @@ class AllergiesInput(ToolInput):
 
 @TOOLS.tool("get_allergies", section="allergies", status_text="Looking up your allergies…")
 def get_allergies(ctx: ToolContext, args: AllergiesInput) -> ToolResult:
-    """The patient's allergies and intolerances (substance, category, criticality, status and
-    reactions). An empty result means none are recorded, not that there are none."""
+    """Allergies and intolerances: substance, category, criticality, status, reactions. Empty
+    means none recorded, not none."""
     conn, pid = ctx.connection, ctx.scope.patient_id
     page = allergies.list_allergies(conn, patient_id=pid)
     reactions = allergies.reactions_of(conn, patient_id=pid, allergy_ids=[a.id for a in page.items])
@@ -435,18 +426,17 @@ class EncountersInput(DateWindow):
     query: str | None = Field(
         default=None,
         max_length=200,
-        description="Words to match in the visit type, reason, clinician or place, e.g. 'emergency', "
-        "'checkup', 'asthma'.",
+        description="Words in the type, reason, clinician or place, e.g. 'emergency'.",
     )
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
-    limit: int = Field(default=10, ge=1, le=100, description="Most visits to return.")
+    limit: int = Field(default=10, ge=1, le=100)
 
 
 @TOOLS.tool("get_encounters", section="encounters", status_text="Looking up your visits…")
 def get_encounters(ctx: ToolContext, args: EncountersInput) -> ToolResult:
-    """The patient's visits (encounters), most recent first: date, type, class (ambulatory,
-    emergency, inpatient, …), reason, clinician and organisation."""
+    """Visits (encounters), newest first: date, type, class (ambulatory, emergency,
+    inpatient, …), reason, clinician, organisation."""
     page = encounters.list_encounters(
         ctx.connection,
         patient_id=ctx.scope.patient_id,
@@ -504,7 +494,7 @@ def get_encounters(ctx: ToolContext, args: EncountersInput) -> ToolResult:
 
 class ImmunizationsInput(DateWindow):
     query: str | None = Field(
-        default=None, max_length=200, description="Vaccine name or CVX code, e.g. 'influenza', 'tetanus'."
+        default=None, max_length=200, description="Vaccine name or CVX code, e.g. 'influenza'."
     )
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
@@ -512,8 +502,8 @@ class ImmunizationsInput(DateWindow):
 
 @TOOLS.tool("get_immunizations", section="immunizations", status_text="Looking up your immunizations…")
 def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
-    """Vaccines the patient was given, most recent first. Vaccines recorded as NOT given
-    (declined, contraindicated) are listed separately and must never be reported as given."""
+    """Vaccines given, newest first. Those recorded as NOT given are listed apart: never
+    report them as given."""
     conn, pid = ctx.connection, ctx.scope.patient_id
     window = {"since": args.since, "until": args.until}
     given = immunizations.list_given(conn, patient_id=pid, query=args.query, **window)
@@ -573,17 +563,17 @@ class ProceduresInput(DateWindow):
     query: str | None = Field(
         default=None,
         max_length=200,
-        description="Words or a SNOMED code to match in the procedure or its reason.",
+        description="Words or SNOMED code in the procedure or its reason.",
     )
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
-    limit: int = Field(default=20, ge=1, le=100, description="Most procedures to return.")
+    limit: int = Field(default=20, ge=1, le=100)
 
 
 @TOOLS.tool("get_procedures", section="procedures", status_text="Looking up your procedures…")
 def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
-    """Procedures performed on the patient (operations, screenings, therapies), most recent
-    first, with the reason where recorded. Procedures recorded as not done are labelled."""
+    """Procedures (operations, screenings, therapies), newest first, with reasons; those
+    not done are labelled."""
     page = procedures.list_procedures(
         ctx.connection,
         patient_id=ctx.scope.patient_id,
@@ -627,13 +617,12 @@ def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
 
 
 class CarePlansInput(ToolInput):
-    status: Literal["active", "all"] = Field(default="all", description="active only, or all.")
+    status: Literal["active", "all"] = "all"
 
 
 @TOOLS.tool("get_care_plans", section="care_plans", status_text="Looking up your care plans…")
 def get_care_plans(ctx: ToolContext, args: CarePlansInput) -> ToolResult:
-    """The patient's care plans (e.g. diabetes self-management, physical therapy): status,
-    period, the conditions they address and their planned activities."""
+    """Care plans: status, period, conditions addressed, planned activities."""
     conn, pid = ctx.connection, ctx.scope.patient_id
     page = care_plans.list_care_plans(conn, patient_id=pid, status=args.status)
     addressed_ids = sorted({cid for plan in page.items for cid in (plan.addresses_condition_ids or [])})

@@ -49,6 +49,10 @@ DESCRIBED_KEYWORDS = {
 }
 
 
+# keywords a plain (non-strict) schema leaves out; pydantic still enforces the lengths
+PLAIN_DROPPED = frozenset({"title", "minLength", "maxLength"})
+
+
 def _describe(value: Any) -> str:
     if value is None:
         return "none"
@@ -95,7 +99,10 @@ def _compact(node: Any, defs: dict[str, Any]) -> Any:
 
     Non-strict schemas are not compiled into a grammar, so bounds and defaults stay native
     (shorter than words), and an optional field needs no `null` branch: leaving it out means
-    "none", and the registry's pydantic model still validates every call.
+    "none", and the registry's pydantic model still validates every call. String length
+    bounds are left out (`PLAIN_DROPPED`): a model never needs them to call well, every
+    request would pay for them, and the registry still refuses a too-long value with a
+    fixable error.
     """
     if isinstance(node, list):
         return [_compact(v, defs) for v in node]
@@ -112,7 +119,7 @@ def _compact(node: Any, defs: dict[str, Any]) -> Any:
             return _compact(merged, defs)
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "title" or (key == "default" and value is None):
+        if key in PLAIN_DROPPED or (key == "default" and value is None):
             continue
         if key in ("properties", "$defs"):
             out[key] = {name: _compact(v, defs) for name, v in value.items()}

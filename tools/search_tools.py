@@ -38,18 +38,18 @@ class SearchLeafletsInput(BaseModel):
     query: str = Field(
         min_length=2,
         max_length=500,
-        description="The question in plain words, e.g. 'what can I eat before a colonoscopy'.",
+        description="The question in plain words.",
     )
-    limit: int = Field(default=5, ge=1, le=10, description="Most passages to return.")
+    limit: int = Field(default=5, ge=1, le=10)
 
 
 class SearchNotesInput(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=2, max_length=500, description="What to look for in the clinical notes.")
-    since: dt.date | None = Field(default=None, description="Only notes on or after this date (YYYY-MM-DD).")
-    until: dt.date | None = Field(default=None, description="Only notes on or before this date (YYYY-MM-DD).")
-    limit: int = Field(default=5, ge=1, le=10, description="Most passages to return.")
+    query: str = Field(min_length=2, max_length=500, description="What to look for.")
+    since: dt.date | None = Field(default=None, description="On or after this day.")
+    until: dt.date | None = Field(default=None, description="On or before this day.")
+    limit: int = Field(default=5, ge=1, le=10)
 
     @model_validator(mode="after")
     def _ordered(self) -> SearchNotesInput:
@@ -194,11 +194,9 @@ TOOLS = Toolset()  # this module's tools: the one registration style (tools.regi
 
 @TOOLS.tool("search_leaflets", section="leaflets", status_text="Searching the hospital's leaflets…")
 def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolResult:
-    """Search the hospital's patient-information leaflets (conditions, medicines, tests and
-    preparation, vaccines, appointments, visiting, parking, pharmacy, records, emergency
-    department). Returns cited passages with the leaflet title, section and review date, or
-    says plainly that no leaflet covers the question. Use it for general information and
-    hospital logistics, never for facts about this patient's own record."""
+    """Searches the hospital's patient-information leaflets (conditions, medicines, tests
+    and preparation, visiting, parking, pharmacy, …): cited passages, or says none covers
+    it. For general and hospital information, never for this patient's record."""
     from knowledge.search import search_leaflets
 
     embedder = _embedder(ctx)
@@ -216,10 +214,8 @@ def search_leaflets_tool(ctx: ToolContext, args: SearchLeafletsInput) -> ToolRes
 
 @TOOLS.tool("search_notes", section="notes", status_text="Searching your clinical notes…")
 def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
-    """Search this patient's clinical notes (history, social history, allergies, medications,
-    assessment and plan) by meaning and by exact words, optionally within a date range.
-    Returns cited passages with the note date, encounter type and author, or says that no
-    note mentions it."""
+    """Searches this patient's clinical notes by meaning and exact words: cited passages
+    with date, visit type and author, or says no note mentions it."""
     from knowledge.search import search_notes
 
     embedder = _embedder(ctx)

@@ -26,7 +26,7 @@ from records.queries.summaries import (
     record_vocabulary,
 )
 from tools.lexicon import load_lexicon
-from tools.record_tools import SINCE_FIELD, UNTIL_FIELD, DateWindow
+from tools.record_tools import SINCE_FIELD, TEST_QUERY, UNTIL_FIELD, DateWindow
 from tools.registry import ToolContext, ToolInput, Toolset
 from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
 from tools.results import ToolResult
@@ -87,7 +87,7 @@ class LabSummaryInput(DateWindow):
     query: str = Field(
         min_length=1,
         max_length=200,
-        description="Test name, LOINC code or abbreviation: A1C, eGFR, LDL, BP, weight, glucose, …",
+        description=TEST_QUERY,
     )
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
@@ -104,11 +104,10 @@ TOOLS = Toolset()  # this module's tools: the one registration style (tools.regi
 
 @TOOLS.tool("summarize_labs", section="labs", status_text="Summarising your results…")
 def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
-    """A test's results over time, computed: how many, first and latest, the change since the
-    previous value, lowest and highest with their dates, the mean, the direction over the
-    window, and where the latest sits against a reference range (the lab's own when recorded,
-    else a typical adult range, labelled as such). Use it for trends, extremes, averages,
-    counts and "is it normal" questions instead of reading rows yourself."""
+    """One test over time, computed: count, first and latest, change since the previous
+    value, lowest and highest with dates, mean, direction, and the latest against a reference
+    range (the lab's, else a labelled typical adult range). For trends, extremes, averages,
+    counts and "is it normal"."""
     all_series = lab_series(
         ctx.connection, patient_id=ctx.scope.patient_id, query=args.query, since=args.since, until=args.until
     )
@@ -214,9 +213,8 @@ COUNT_CITED = ("emer", "imp", "acute", "inpatient", "emergency", "obsenc")
 
 @TOOLS.tool("count_encounters", section="encounters", status_text="Counting your visits…")
 def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
-    """How many visits took place in a window (cancelled and entered-in-error excluded), by
-    class (ambulatory, emergency, inpatient, …) and by type, with the emergency and inpatient
-    visits themselves cited. Use it for "how many visits", "any ER visits", "was I admitted"."""
+    """Visit counts in a window by class and type (cancelled and entered-in-error excluded),
+    citing the emergency and inpatient visits: "how many visits", "any ER visits"."""
     counts = encounter_counts(
         ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
     )
@@ -272,8 +270,7 @@ class MedicationChangesInput(DateWindow):
 
 @TOOLS.tool("get_medication_changes", section="medications", status_text="Looking up medication changes…")
 def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> ToolResult:
-    """Prescriptions started (written) and stopped (ended) in a window, newest first. Use it for
-    "what was I started on last year", "what was stopped since March"."""
+    """Prescriptions started and stopped in a window, newest first."""
     ch = medication_changes(
         ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
     )
@@ -314,10 +311,9 @@ class DrugAllergyInput(ToolInput):
 
 @TOOLS.tool("check_drug_allergies", section="allergies", status_text="Checking medicines against allergies…")
 def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult:
-    """Compares every active prescription with every recorded allergy using a sourced
-    allergen ↔ ingredient/drug-class table (e.g. penicillin allergy ↔ amoxicillin) and returns
-    a verdict: each conflict cites the allergy row and the prescription row. No conflict means
-    none in that table, not a clinical all-clear."""
+    """Active prescriptions checked against recorded allergies with a sourced allergen ↔
+    ingredient/class table (penicillin ↔ amoxicillin); each conflict cites both rows. No
+    conflict means none in that table, not a clinical all-clear."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
     lexicon = load_lexicon()
     allergy_rows = [
@@ -373,13 +369,13 @@ NOTE_CHARS = 1500
 class NotesByDateInput(DateWindow):
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
-    limit: int = Field(default=1, ge=1, le=5, description="How many notes, newest first.")
+    limit: int = Field(default=1, ge=1, le=5)
 
 
 @TOOLS.tool("get_notes_by_date", section="notes", status_text="Reading your clinical notes…")
 def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
-    """The newest clinical notes by date (optionally in a window), with their text. Use it for
-    "what did the doctor write at my last visit" (by date, not by similarity to words)."""
+    """The newest clinical notes by date, with their text: "what did the doctor write at my
+    last visit"."""
     rows = notes_by_date(ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until, limit=args.limit)  # fmt: skip
     out = ResultBuilder(ctx)
     for n in rows:

@@ -314,6 +314,23 @@ def test_requests_without_version_or_key_headers_are_refused(api):
     assert no_key.json()["type"] == "error" and no_key.json()["request_id"]
 
 
+def test_count_tokens_takes_the_content_fields_and_refuses_generation_fields(api):
+    import httpx2
+
+    from agent.token_estimate import estimate_input_tokens
+
+    body = {k: v for k, v in base_request(tools=[tool()]).items() if k != "max_tokens"}
+    counted = client(api).messages.count_tokens(**body)
+    assert counted.input_tokens == estimate_input_tokens(body) > 0
+    headers = {"x-api-key": KEY, "anthropic-version": "2023-06-01"}
+    url = f"{api.base_url}/v1/messages/count_tokens"
+    refused_ = httpx2.post(url, json={**body, "max_tokens": 256}, headers=headers)
+    assert refused_.status_code == 400 and refused_.json()["error"]["type"] == "invalid_request_error"
+    assert "max_tokens: Extra inputs are not permitted" in refused_.json()["error"]["message"]
+    assert [v.rule for _, v in api.violations] == ["count-tokens"]
+    assert api.message_requests == []  # counting is not a Messages call
+
+
 def test_contract_checks_can_be_switched_off_for_raw_wire_tests():
     with FakeMessagesAPI(contract=False) as loose:
         loose.enqueue(text_message("ok"))

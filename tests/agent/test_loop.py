@@ -263,9 +263,14 @@ def test_prompt_caching_markers_on_system_prompt_and_last_tool(fake_anthropic, r
     assert "cache_control" not in body["system"][1]  # the date block changes daily
     assert body["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert all("cache_control" not in t for t in body["tools"][:-1])
-    # strict (grammar-constrained) only for the writing tools: the strict budget is request-wide
+    # strict (grammar-constrained) only for the writing tools, and those only when the
+    # user's own words asked to book or cancel: the strict budget is request-wide
+    assert {t["name"] for t in body["tools"] if t.get("strict") is True} == set()
+    fake_anthropic.enqueue(text_message("Which clinic?"))
+    run(make_agent(fake_anthropic, registry, db), ask("Please book me an appointment"))
+    booking = fake_anthropic.message_requests[1].body["tools"]
     writes = {name for name in registry.names() if registry.get(name).writes}
-    assert writes and {t["name"] for t in body["tools"] if t.get("strict") is True} == writes
+    assert {t["name"] for t in booking if t.get("strict") is True} == {"book_appointment"} < writes
 
 
 def test_clinician_gets_the_chart_assistant_identity(fake_anthropic, registry, db):

@@ -62,9 +62,11 @@ def test_section_scope_refuses_an_out_of_scope_tool_with_a_result_not_data(fake_
     events = run(claude(fake_anthropic, world.db), request("How is my sugar doing?", ask_scope={"section": "labs"}))
     done = done_of(events)
 
-    # the model still sees every tool (stable cached prefix) but never the internal record lookup
+    # the model is offered exactly the section's tools (no more_tools: the scope fixes them),
+    # never the internal record lookup; a model calling another tool is still refused below
     offered = [t["name"] for t in fake_anthropic.message_requests[0].body["tools"]]
-    assert set(offered) == set(build_registry().names()) and RECORD_TOOL not in offered
+    labs = [n for n in build_registry().names() if build_registry().get(n).section == "labs"]
+    assert offered == labs and RECORD_TOOL not in offered and "more_tools" not in offered
     assert any(
         "<question_scope>" in t and "only these tools will run" in t.lower()
         for t in first_user_texts(fake_anthropic)

@@ -31,6 +31,13 @@ EXAMPLES = {
             "Do I have any appointments booked?",
         ],
     ),
+    # the intent reader offers the visit tools; the model asks for the conditions tools
+    # with more_tools and calls them on its next turn
+    "ann_more_tools.json": dict(
+        role="patient",
+        thinking="adaptive",
+        questions=["What problem did my last visit address?"],
+    ),
 }
 
 

@@ -95,3 +95,13 @@ def test_unreadable_or_incomplete_transcripts_are_clear_errors(tmp_path):
     bad.write_text('{"format": 1, "model": "m"}', encoding="utf-8")
     with pytest.raises(ValueError, match="missing field"):
         Transcript.read(bad)
+
+
+def test_a_more_tools_turn_is_in_the_examples_and_grows_the_tools_offered():
+    transcript = Transcript.read(HERE / "ann_more_tools.json")
+    first, second, _ = transcript.questions[0]["exchanges"]
+    asked = [b for b in first["response"]["content"] if b["type"] == "tool_use"]
+    assert [b["name"] for b in asked] == ["more_tools"]
+    before = {t["name"] for t in first["request"]["tools"]}
+    after = {t["name"] for t in second["request"]["tools"]}
+    assert before < after and "get_conditions" in after - before
