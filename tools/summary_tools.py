@@ -248,7 +248,7 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
                 r.id,
                 line,
                 label=label,
-                facts=facts_of(start, r.type_display, class_name(klass), r.reason_display, str(counts.by_class[klass])),
+                facts=facts_of(start, r.type_display, class_name(klass), r.reason_display, str(counts.by_class[klass]), str(counts.total)),
                 fields={"start": r.start, "class": class_name(klass), "type": r.type_display,
                         "class_count": counts.by_class[klass], "summary": summary},
             )  # fmt: skip

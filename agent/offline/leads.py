@@ -436,7 +436,9 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
-        return (f"{v.record.capitalize()} has {windowed['total']} visit(s){when}" + (f" ({classes})" if classes else "") + ".", False)  # fmt: skip
+        # cite the counted result (its rows carry the totals), so the number is grounded
+        cite = f" [{per_call[0][0]['handle']}]" if per_call[0] and per_call[0][0].get("handle") else ""
+        return (f"{v.record.capitalize()} has {windowed['total']} visit(s){when}" + (f" ({classes})" if classes else "") + f"{cite}.", False)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
