@@ -31,7 +31,7 @@ from sqlalchemy import text
 
 from records.cluster import Cluster
 from records.database import Database
-from server.accounts import create_account
+from records.accounts import create_account
 from server.store import Outcome, StoredEvent, append_events, create_message
 from tests.tools.conftest import make_ctx, registry  # noqa: F401
 from tests.tools.test_booking import clinic, offer  # noqa: F401
