@@ -29,9 +29,9 @@ from dataclasses import dataclass
 import psycopg
 from sqlalchemy import text
 
+from records.accounts import create_account
 from records.cluster import Cluster
 from records.database import Database
-from records.accounts import create_account
 from server.store import Outcome, StoredEvent, append_events, create_message
 from tests.tools.conftest import make_ctx, registry  # noqa: F401
 from tests.tools.test_booking import clinic, offer  # noqa: F401
