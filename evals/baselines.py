@@ -10,7 +10,8 @@ and a risk-weighted score ≤ 0 on a generated set.
   with all of their output, citing every row: the "answer is in there somewhere" strategy.
 * `always-no` — "No. There is no record of that." whatever was asked.
 * `abstain` — "I don't know.", marked as an abstention, having searched nothing.
-* `first-row` — reads the table the offline planner would read, and answers with its first row.
+* `first-row` — reads the table a keyword match picks (its own naive routing, not the
+  planner's), unfiltered, and answers with its first row.
 
 They run without the product's guardrails: they are answering strategies, not product
 configurations, and the guardrail would answer the safety questions for them.
@@ -18,7 +19,6 @@ configurations, and the guardrail would answer the safety questions for them.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -104,30 +104,39 @@ class DumpAgent(_ToolBaseline):
         return "\n\n".join(text for o in outcomes if (text := _render(o))) or ALWAYS_NO
 
 
-# tools whose first line is the computed answer (a summary, a count, a verdict): a first-row
-# baseline that read them would be the planner's arithmetic, not a naive table read
-_COMPUTED = frozenset(
-    {"summarize_labs", "count_encounters", "get_medication_changes", "check_drug_allergies"}
-    # ranked retrieval: its top passage measures search quality, not a naive table read
-    | {"search_leaflets", "search_notes"}
+# The naive routing any first prototype has: the first keyword found picks the table. It is the
+# baseline's own, never the offline planner's: a baseline that borrowed the planner's routing
+# would score better as the planner improves (it reached 23 % that way), and stop being a floor.
+_NAIVE_ROUTES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("allerg",), "get_allergies"),
+    (("vaccin", "shot", "immuni", "jab"), "get_immunizations"),
+    (("medic", "med ", "meds", "pill", "drug", "prescri", "taking", "tablet"), "get_medications"),
+    (("procedure", "surgery", "operation"), "get_procedures"),
+    (("care plan", "plan"), "get_care_plans"),
+    (("visit", "encounter", "appointment", "admitted", "er "), "get_encounters"),
+    (("lab", "result", "test", "level", "a1c", "blood", "pressure", "weight", "cholesterol"), "get_labs"),
+    (("condition", "diagnos", "disease", "problem", "history"), "get_conditions"),
+    (("born", "birth", "age", "old am", "name"), "get_patient_profile"),
 )
 
 
+def naive_table(question: str) -> str | None:
+    """The table a keyword match picks for a question, or None when no keyword is there."""
+    words = f" {question.lower()} "
+    for keys, tool in _NAIVE_ROUTES:
+        if any(k in words for k in keys):
+            return tool
+    return None
+
+
 class FirstRowAgent(_ToolBaseline):
-    """The offline planner's choice of table, read unfiltered, answered with its first row."""
-
-    def __init__(self, registry: Registry, db: Database, *, embedder: Any = None) -> None:
-        super().__init__(registry, db, embedder=embedder)
-        from agent.offline import Planner
-
-        self.planner = Planner(registry.names())
+    """A keyword-picked table, read unfiltered, answered with its first row."""
 
     def calls(self, request: AgentRequest) -> list[ToolCall]:
-        today = (request.now or dt.datetime.now(dt.UTC)).date()
-        plan = self.planner.plan(request.question, request.history, today)
-        chosen = [c for c in plan.calls if c.name not in _SKIP and c.name not in _COMPUTED][:1]
-        # the section's table as it stands (no filter the planner linked): a naive read
-        return [ToolCall(id=c.id, name=c.name, input={}) for c in chosen]
+        tool = naive_table(request.question)
+        if tool is None or tool not in self.registry.names():
+            return []
+        return [ToolCall(id="first_row", name=tool, input={})]
 
     def answer(self, outcomes: list[ToolOutcome]) -> str:
         for outcome in outcomes:
