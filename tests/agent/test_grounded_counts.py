@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
-
 from agent.base import AgentRequest
 from agent.events import DoneEvent
 from agent.grounding import UNKNOWN_MARK, UNVERIFIED_MARK
 from agent.offline import OfflineAgent
 from tests.agent.conftest import run
-from tests.conftest import wipe
+from tests.agent.test_no_false_negatives import cohort  # noqa: F401  (the generated cohort fixture)
 from tools.catalog import build_registry
 from tools.scope import PatientScope
 
@@ -30,23 +28,9 @@ QUESTIONS = (
 )
 
 
-@pytest.fixture(scope="module")
-def cohort(db, tmp_path_factory):
-    from fhir_ingest.loader import ingest_paths
-    from synthea_data.generator import generate_cohort
-
-    wipe(db)
-    out = tmp_path_factory.mktemp("counts") / "cohort"
-    generate_cohort(out, patients=4, seed=23)
-    assert ingest_paths(db, [out]).ok
-    with db.admin.connect() as conn:
-        ids = [r[0] for r in conn.exec_driver_sql("SELECT patient_id FROM patients ORDER BY patient_id")]
-    yield db, ids
-    wipe(db)
-
-
-def test_counts_are_grounded_in_the_rows_they_cite(cohort):
-    db, ids = cohort
+def test_counts_are_grounded_in_the_rows_they_cite(cohort):  # noqa: F811
+    db, records = cohort
+    ids = [r.patient.patient_id for r in records]
     agent = OfflineAgent(build_registry(), db)
     flagged = []
     for pid in ids:
