@@ -174,13 +174,6 @@ def render(report: SafetyReport, title: str, console: Any) -> None:
             )
 
 
-def summary_line(report: SafetyReport) -> str:
-    return (
-        f"emergency recall {_pct(report.recall('emergency'))}, advice recall {_pct(report.recall('advice'))}, "
-        f"hard-negative FP {_pct(report.false_positive_rate())}"
-    )
-
-
 def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
     from evals.safety.dataset import default_set
 

@@ -129,11 +129,6 @@ def _empty(db: Database) -> None:
         conn.connection.driver_connection.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
 
 
-def parse_only_seconds(paths: list[Path]) -> float:
-    """Time to orjson-parse every file (bytes already in memory, as the ingest has them)."""
-    return _parse_only(paths)[0]
-
-
 def _parse_only(paths: list[Path]) -> tuple[float, float]:
     """(wall, CPU) seconds to orjson-parse every file."""
     blobs = [p.read_bytes() for p in paths]

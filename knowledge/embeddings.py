@@ -82,15 +82,6 @@ def model_dir(settings: Settings) -> Path:
     return assemble_default_model(settings.resolved_data_dir() / "models" / safe)
 
 
-def declared_dimension(model_name: str) -> int | None:
-    from fastembed import TextEmbedding
-
-    for description in TextEmbedding.list_supported_models():
-        if description["model"] == model_name:
-            return int(description["dim"])
-    return None
-
-
 class Embedder:
     """One loaded model. Thread-safe for concurrent requests (ONNX sessions are; we lock anyway,
     because two concurrent batches on 2 cores are slower than two batches in a row)."""

@@ -20,7 +20,6 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -289,17 +288,6 @@ class Cluster:
         for node in self.nodes():
             with self._connect(node) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-    def wait_ready(self, timeout_s: float = 30.0) -> None:
-        """Until every node accepts connections (after `up`, pg_ctl -w has usually done it)."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            states = self.status()
-            if states and all(s.running for s in states):
-                return
-            if time.monotonic() > deadline:
-                raise ClusterError("; ".join(f"{s.node.name}: {s.detail}" for s in states) or "no nodes")
-            time.sleep(0.5)
 
 
 def default_cluster(data_dir: Path, name: str = "cluster", durable: bool = True) -> Cluster:

@@ -47,56 +47,6 @@ SLOT_POLICY_READ = "slots_readable"
 SLOT_POLICY_CLAIM = "slots_claim_own"
 
 
-def slot_guard_sql() -> list[str]:
-    """Row-level security on `appointment_slots` (shared reference data, so not patient-keyed).
-
-    Everyone may read slots. The application role may change a slot's
-    `booked_appointment_id` only when the slot is free or held by its own patient's
-    appointment, and may set it only to its own patient's appointment *for that slot*: a
-    bug or injected statement can neither steal nor free another patient's booking.
-    `SELECT … FOR UPDATE` applies the UPDATE policy too, so a slot another patient holds is
-    invisible to the booking lock (booking then reports it taken). Not FORCEd: the owner
-    (slot generation) is unaffected.
-    """
-
-    def held_by_own_patient(extra: str = "") -> str:
-        return (
-            "EXISTS (SELECT 1 FROM appointments a WHERE a.id = appointment_slots.booked_appointment_id "
-            f"AND a.patient_id = {PATIENT_SETTING}{extra})"
-        )
-
-    return [
-        "ALTER TABLE appointment_slots ENABLE ROW LEVEL SECURITY",
-        f"DROP POLICY IF EXISTS {SLOT_POLICY_READ} ON appointment_slots",
-        f"DROP POLICY IF EXISTS {SLOT_POLICY_CLAIM} ON appointment_slots",
-        f"CREATE POLICY {SLOT_POLICY_READ} ON appointment_slots FOR SELECT USING (true)",
-        f"CREATE POLICY {SLOT_POLICY_CLAIM} ON appointment_slots FOR UPDATE "
-        f"USING (booked_appointment_id IS NULL OR {held_by_own_patient()}) "
-        "WITH CHECK (booked_appointment_id IS NULL OR "
-        f"{held_by_own_patient(' AND a.slot_id = appointment_slots.id')})",
-    ]
-
-
-def drop_slot_guard_sql() -> list[str]:
-    return [
-        f"DROP POLICY IF EXISTS {SLOT_POLICY_READ} ON appointment_slots",
-        f"DROP POLICY IF EXISTS {SLOT_POLICY_CLAIM} ON appointment_slots",
-        "ALTER TABLE appointment_slots DISABLE ROW LEVEL SECURITY",
-    ]
-
-
-def create_app_role_sql(role: str, password: str) -> list[str]:
-    """Idempotent: roles are cluster-wide, so another database may have created it already."""
-    r = quote_ident(role)
-    pw = password.replace("'", "''")
-    return [
-        f"DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN "
-        f"CREATE ROLE {r} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE PASSWORD '{pw}'; "
-        f"END IF; END $$",
-        f"ALTER ROLE {r} LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '{pw}'",
-    ]
-
-
 def grant_sql(role: str, patient_tables: Iterable[str]) -> list[str]:
     r = quote_ident(role)
     stmts = [

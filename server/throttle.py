@@ -82,7 +82,3 @@ class StreamSlots:
             self._open[account_id] -= 1
             if self._open[account_id] <= 0:
                 del self._open[account_id]
-
-    def open_count(self, account_id: int) -> int:
-        with self._lock:
-            return self._open[account_id]

@@ -62,11 +62,6 @@ def fhir_instant(local: dt.datetime, millis: int) -> str:
     return local.isoformat(timespec="seconds") + f".{millis:03d}" + _offset_text(eastern_offset(local))
 
 
-def to_utc(local: dt.datetime) -> dt.datetime:
-    """The UTC instant of a local time (what ingestion should store)."""
-    return (local - eastern_offset(local)).replace(tzinfo=dt.UTC)
-
-
 def age_on(birth: dt.date, day: dt.date) -> int:
     return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 

@@ -110,14 +110,6 @@ def advice_rows(index: ExemplarIndex) -> tuple[np.ndarray, np.ndarray]:
     return mask, (index.labels[mask] == "advice").astype(float)
 
 
-def nearest_category(
-    index: ExemplarIndex, vector: Sequence[float] | np.ndarray, label: str = "emergency"
-) -> str:
-    """The category to report for a classifier hit: that of the nearest exemplar of that label."""
-    best = index.scores(vector, "patient").best.get(label)
-    return best[1] if best is not None else label
-
-
 _lock = threading.Lock()
 _models: dict[str, EmergencyClassifier] = {}
 

@@ -162,24 +162,6 @@ class DepartmentMatch:
     affinity: int
 
 
-def list_specialties(conn: Connection) -> list[str]:
-    d = Department.__table__
-    return list(conn.execute(select(d.c.specialty).distinct().order_by(d.c.specialty)).scalars())
-
-
-def list_departments(conn: Connection, specialties: set[str] | None = None) -> list[Row[Any]]:
-    """All departments, or only those of the given specialties (the common, cheap case)."""
-    d, org = Department.__table__, Organization.__table__
-    stmt = (
-        select(d.c.id, d.c.name, d.c.specialty, d.c.organization_id, org.c.name.label("organization_name"))
-        .select_from(d.outerjoin(org, org.c.id == d.c.organization_id))
-        .order_by(d.c.id)
-    )
-    if specialties is not None:
-        stmt = stmt.where(d.c.specialty.in_(sorted(specialties)))
-    return conn.execute(stmt).all()
-
-
 # The patient's organisations and how much they count (visits capped at 50; their own GP's
 # and managing organisation +100 each), computed in SQL so that `departments_with_affinity`
 # is one round trip. Every part filters on the bound patient first.
@@ -208,12 +190,6 @@ _DEPARTMENTS_SQL = text(
      ORDER BY d.id
     """
 )
-
-
-def organization_affinity(conn: Connection, *, patient_id: str) -> dict[str, int]:
-    """Organisations this patient belongs to or visits: their own GP's first."""
-    rows = conn.execute(text(_AFFINITY_SQL), {"p": patient_id})
-    return {org_id: int(weight) for org_id, weight in rows}
 
 
 def departments_with_affinity(conn: Connection, *, patient_id: str) -> tuple[list[Row[Any]], dict[str, int]]:
@@ -361,18 +337,6 @@ def free_slots(
         },
     ).all()
     return page_from_rows(rows)
-
-
-def record_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_ids: list[str]) -> None:
-    if not slot_ids:
-        return
-    conn.execute(
-        insert(OfferedSlot.__table__)
-        .values(
-            [{"patient_id": patient_id, "conversation_id": conversation_id, "slot_id": s} for s in slot_ids]
-        )
-        .on_conflict_do_nothing()
-    )
 
 
 def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_id: str) -> bool:
