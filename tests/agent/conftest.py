@@ -8,6 +8,7 @@ guard are exercised through the real registry (validation, patient transaction, 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,3 +205,26 @@ def run(agent: Any, request: AgentRequest) -> list[Event]:
 @pytest.fixture()
 def agent_db(db: Database) -> Iterator[Database]:
     yield db
+
+
+COHORT_NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture(scope="module")
+def cohort(db, tmp_path_factory):
+    """A generated cohort of 8 patients, ingested, with the evaluator's own reading of each
+    record (`evals.truth`) at `COHORT_NOW`: what the hunts for silent failures ask about."""
+    from evals.truth import read_record
+    from fhir_ingest.loader import ingest_paths
+    from synthea_data.generator import generate_cohort
+    from tests.conftest import wipe
+
+    wipe(db)
+    out = tmp_path_factory.mktemp("cohort") / "cohort"
+    generate_cohort(out, patients=8, seed=16)
+    assert ingest_paths(db, [out]).ok
+    with db.admin.connect() as conn:
+        ids = [r[0] for r in conn.exec_driver_sql("SELECT patient_id FROM patients ORDER BY patient_id")]
+        records = [read_record(conn, pid, COHORT_NOW) for pid in ids]
+    yield db, [r for r in records if r is not None]
+    wipe(db)

@@ -8,18 +8,15 @@ Found on the demo cohort: "How many visits do I have?" led with "Your record has
 
 from __future__ import annotations
 
-import datetime as dt
-
 from agent.base import AgentRequest
 from agent.events import DoneEvent
 from agent.grounding import UNKNOWN_MARK, UNVERIFIED_MARK
 from agent.offline import OfflineAgent
-from tests.agent.conftest import run
-from tests.agent.test_no_false_negatives import cohort  # noqa: F401  (the generated cohort fixture)
+from tests.agent.conftest import COHORT_NOW, run
 from tools.catalog import build_registry
 from tools.scope import PatientScope
 
-NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+NOW = COHORT_NOW
 QUESTIONS = (
     "How many visits do I have?",
     "how many times have I been to the doctor",
@@ -28,7 +25,7 @@ QUESTIONS = (
 )
 
 
-def test_counts_are_grounded_in_the_rows_they_cite(cohort):  # noqa: F811
+def test_counts_are_grounded_in_the_rows_they_cite(cohort):
     db, records = cohort
     ids = [r.patient.patient_id for r in records]
     agent = OfflineAgent(build_registry(), db)

@@ -7,25 +7,21 @@ The truth is the evaluation's own reading of the database (`evals.truth`), not t
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-
-import pytest
 
 from agent.base import AgentRequest
 from agent.events import DoneEvent
 from agent.offline import OfflineAgent
 from evals.paraphrase.grade import grade, lead_of
 from evals.paraphrase.suite import Fact, typo
-from evals.truth import EIE, read_record
+from evals.truth import EIE
 from evals.vocab import condition_name, drug_name
-from tests.agent.conftest import run
-from tests.conftest import wipe
+from tests.agent.conftest import COHORT_NOW, run
 from tools.catalog import build_registry
 from tools.scope import PatientScope
 
 DENIAL = re.compile(r"\b(has no|records no|could not find|not in (the|your) record)\b", re.I)
-NOW = dt.datetime(2026, 11, 29, 12, 0, tzinfo=dt.UTC)
+NOW = COHORT_NOW  # the moment the cohort fixture read each record at
 WORDINGS = {
     "medication": (
         "Is the patient taking {x}?",
@@ -36,22 +32,6 @@ WORDINGS = {
     "condition": ("Does the patient have {x}?", "hx of {x}?", "Does the patient have {t}?"),
     "allergy": ("Is the patient allergic to {x}?", "{X} allergy?"),
 }
-
-
-@pytest.fixture(scope="module")
-def cohort(db, tmp_path_factory):
-    from fhir_ingest.loader import ingest_paths
-    from synthea_data.generator import generate_cohort
-
-    wipe(db)
-    out = tmp_path_factory.mktemp("cfn") / "cohort"
-    generate_cohort(out, patients=8, seed=16)
-    assert ingest_paths(db, [out]).ok
-    with db.admin.connect() as conn:
-        ids = [r[0] for r in conn.exec_driver_sql("SELECT patient_id FROM patients ORDER BY patient_id")]
-        records = [read_record(conn, pid, NOW) for pid in ids]
-    yield db, [r for r in records if r is not None]
-    wipe(db)
 
 
 def _held(record) -> dict[tuple[str, str], bool]:
