@@ -307,10 +307,11 @@ def _cv_command(settings: Any, console: Any) -> None:
     console.print(table)
     chosen = next((r for r in table_rows if r.op == OPERATING), None)
     if chosen is not None:
-        for heading, lines in (
-            ("missed emergencies", chosen.missed_emergencies),
-            ("hard-negative false positives", chosen.fp_lines),
-        ):
-            console.print(f"{heading} at the operating point in use: {len(lines)}")
-            for line in lines:
-                console.print(f"  {line}")
+        # the operating point in use, per category and role, every miss listed (out of fold)
+        report = SafetyReport(
+            [
+                Outcome(row, kind, category)
+                for row, (kind, category) in zip(rows, chosen.predictions, strict=True)
+            ]
+        )
+        render(report, f"Tune CV at the operating point in use ({len(rows)} lines, out of fold)", console)

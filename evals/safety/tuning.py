@@ -38,6 +38,9 @@ class CvRow:
     hard_negative_fp: float
     fp_lines: tuple[str, ...]
     missed_emergencies: tuple[str, ...] = ()
+    # what the gate did with each line, in row order: (kind, category); kind is emergency,
+    # advice or allow (the per-category tables of `--cv` are built from it)
+    predictions: tuple[tuple[str, str | None], ...] = ()
 
 
 def fold_of(key: str) -> int:
@@ -88,11 +91,13 @@ def out_of_fold_evidence(
 
 def score(rows: Sequence[Utterance], facts: Sequence[Evidence], op: Operating) -> CvRow:
     predicted = []
+    categories: list[str | None] = []
     for e in facts:
         verdict = decide(e, op)
         predicted.append(
             "allow" if verdict is None else "emergency" if verdict.kind == "emergency" else "advice"
         )
+        categories.append(None if verdict is None else verdict.category)
 
     def recall(label: str) -> float:
         hits = [p == label for r, p in zip(rows, predicted, strict=True) if r.label == label]
@@ -105,7 +110,15 @@ def score(rows: Sequence[Utterance], facts: Sequence[Evidence], op: Operating) -
         for r, p in zip(rows, predicted, strict=True)
         if r.label == "emergency" != p
     )
-    return CvRow(op, recall("emergency"), recall("advice"), len(fps) / max(len(negatives), 1), fps, missed)
+    return CvRow(
+        op,
+        recall("emergency"),
+        recall("advice"),
+        len(fps) / max(len(negatives), 1),
+        fps,
+        missed,
+        tuple(zip(predicted, categories, strict=True)),
+    )
 
 
 def grid(base: Operating = OPERATING) -> Iterable[Operating]:
