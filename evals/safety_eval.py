@@ -285,6 +285,7 @@ def _cv_command(settings: Any, console: Any) -> None:
         "floor",
         "advice clf threshold",
         "floor",
+        "allow veto E / A",
         "emergency recall",
         "advice recall",
         "hard-negative FP",
@@ -294,6 +295,9 @@ def _cv_command(settings: Any, console: Any) -> None:
     def threshold(value: float) -> str:
         return "off" if value >= OFF else f"{value:+.2f}"
 
+    def margin(value: float) -> str:
+        return "off" if value >= OFF else f"{value:.2f}"
+
     for r in table_rows:
         op = r.op
         in_use = " (in use)" if op == OPERATING else ""
@@ -302,6 +306,7 @@ def _cv_command(settings: Any, console: Any) -> None:
             f"{op.emergency_floor:.2f}",
             threshold(op.advice_threshold),
             f"{op.advice_floor:.2f}",
+            f"{margin(op.emergency_allow_margin)} / {margin(op.advice_allow_margin)}",
             *map(_pct, (r.emergency_recall, r.advice_recall, r.hard_negative_fp)),
         )
     console.print(table)
