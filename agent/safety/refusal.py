@@ -98,7 +98,7 @@ def fact_calls(question: str, available: set[str], history: Sequence[str] = ()) 
     names no lab and no medicine ("is that bad?") is looked up with the last one joined on."""
     text = normalise(question)
     calls = _calls(text, available)
-    if not calls and history:
+    if history and not any(c.show for c in calls):  # nothing of its own to show
         calls = _calls(normalise(f"{history[-1]} {question}"), available)
     return calls
 
