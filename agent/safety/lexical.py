@@ -348,9 +348,9 @@ DENIED_SYMPTOM = re.compile(
     r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b"
 )
 JUST_ASKING = re.compile(
-    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|want|wanted|looking|asking|ask|curious|wondering|need|reading|quiero|queria|mirando|preguntando)\b|"
-    r"\b(?:im|i am|i feel|feeling|estoy) (?:fine|ok|okay|alright|well|bien)\b|\bno emergency\b|\bnot an emergency\b|\bnot urgent\b|"
-    r"\b(?:what did|what does|when was|when did|what was) (?:the |my )?(?:\w+ )?(?:doctor|note|notes|record|chart|result|last)\b"
+    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando)\b|"
+    r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
+    r"\bwhat (?:was|were|did|does) (?:my|the)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
