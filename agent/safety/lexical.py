@@ -601,7 +601,9 @@ RECORD_QUESTION = re.compile(
     r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
     r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
-    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b"
+    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b|"
+    # a value stated to be checked against the record: "my a1c is 6.1, right?"
+    r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"
 )
 
 
