@@ -602,6 +602,8 @@ RECORD_QUESTION = re.compile(
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
     r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
     r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b|"
+    # general guidance the leaflets give ("what should i eat with diabetes", "exercise with asthma")
+    r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
     r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"
 )
