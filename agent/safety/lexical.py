@@ -621,6 +621,7 @@ def range_comparison(texts: Texts) -> bool:
 RECORD_FETCH = re.compile(
     r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor)\s+)*"
     r"(?:what|whats|wat|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
+    r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
     r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
     r"did|has|was|were|latest|last)\b"
 )
