@@ -260,6 +260,17 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
         record_word=False,
     ),
+    # a bare cry for help ("help!", "please help me", "socorro"): nothing else said, so the
+    # safe reply is the emergency one; a request ("can you help me", "help me find my
+    # results") has more words and is ordinary
+    *_rules(
+        "someone_else",
+        r"^(?:please |pls |plz |someone |somebody |anyone |anybody |oh god |god )*(?:help|help me|help us|help him|help her|"
+        r"ayuda|ayudame|ayudenme|socorro|auxilio)(?: (?:me|us|please|pls|plz|now|quick|quickly|fast|someone|somebody|anyone|"
+        r"anybody|urgent|urgently|asap|por favor|urgente|rapido|ya))*$",
+        r"^(?:i|we) (?:need|want) help (?:now|fast|quick|quickly|urgently|right now|asap)$",
+        record_word=False,
+    ),
     # a person down: on the floor / fell, and confused, cold, muddled or unable to get up
     *_rules(
         "unconscious",
@@ -604,6 +615,10 @@ RECORD_QUESTION = re.compile(
     r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b|"
     # general guidance the leaflets give ("what should i eat with diabetes", "exercise with asthma")
     r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
+    # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
+    # (a diagnosis feared, "do i have cancer", is the lexical advice rules' business)
+    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:still |currently |really |actually )?(?:have|take|get|use)\b(?! to\b)|"
+    r"\b(?:is|are) (?:she|he|they|the patient) (?:still |currently |now )?(?:on|taking|prescribed)\b|"
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
     r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"
 )

@@ -201,3 +201,17 @@ PASSES = [
 @pytest.mark.parametrize("question", PASSES)
 def test_small_talk_record_questions_and_reassurance_pass_the_whole_gate(full_gate, question):
     assert full_gate.check(question, "patient") is None
+
+
+@pytest.mark.parametrize("cry", ["help", "HELP!!", "please help me", "someone help", "ayúdame", "socorro"])
+def test_a_bare_cry_for_help_gets_the_emergency_reply(cry):
+    verdict = check(cry, "patient")
+    assert verdict is not None and verdict.kind == "emergency"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Do I have hypertension?", "Do I take lisinopril?", "How is my diabetes?", "my A1C is 6.1, right?"],
+)
+def test_asking_what_the_record_holds_passes_the_whole_gate(full_gate, question):
+    assert full_gate.check(question, "patient") is None
