@@ -1,0 +1,235 @@
+"""Install Chartside into `.venv` with uv, configured from pip's own configuration; pip if not.
+
+Why: pip spends most of a first `make run` resolving and fetching ~70 packages one at a time
+(about 37 s of 55 s on an idle 2-core machine); `uv pip install` does the same install in a few
+seconds. uv does not read pip's configuration files, and machines like ours keep their package
+sources there (a local index, find-links, a constraints file). So this script asks pip for its
+effective configuration (`pip config list`: files and `PIP_*` variables, exactly what pip would
+use), translates every setting that changes *what* gets installed into uv's equivalent, and
+uses pip's resolution rule (best version across all indexes: `--index-strategy
+unsafe-best-match`), so uv installs the same versions pip would. A setting it does not
+understand makes it fall back to pip rather than install something else; so does uv not being
+installable or failing. Run with the venv's Python; stdlib only (it runs before anything else
+is installed).
+
+Usage: `.venv/bin/python scripts/venv_install.py [--installer auto|uv|pip] REQUIREMENT…`,
+where a requirement prefixed with `nodeps:` is installed without its dependencies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# pip settings that only change how pip talks or looks, never which files get installed.
+HARMLESS = frozenset(
+    {
+        "disable-pip-version-check",
+        "progress-bar",
+        "quiet",
+        "verbose",
+        "no-color",
+        "no-input",
+        "root-user-action",
+        "no-warn-script-location",
+        "retries",
+        "cache-dir",  # uv keeps its own cache
+        "no-cache-dir",
+        "log",
+        "exists-action",
+        "no-python-version-warning",
+        "use-feature",
+        "use-deprecated",
+        "break-system-packages",  # we install into a venv
+    }
+)
+SECTIONS = frozenset({"global", "install", ":env:"})  # what `pip install` reads
+
+
+class Untranslatable(Exception):
+    """A pip setting uv has no faithful equivalent for here: install with pip instead."""
+
+
+@dataclass
+class UvConfig:
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def parse_pip_config(listing: str) -> dict[str, str]:
+    """`pip config list` output → {key: value}, later lines (higher precedence) winning.
+
+    pip prints `section.key='value'`; `:env:` is the `PIP_*` variables, which override files.
+    Sections other than those `pip install` reads are dropped.
+    """
+    found: dict[tuple[int, str], str] = {}
+    order = {"global": 0, "install": 1, ":env:": 2}
+    for line in listing.splitlines():
+        name, sep, raw = line.partition("=")
+        if not sep:
+            continue
+        section, _, key = name.strip().rpartition(".")
+        if section not in SECTIONS:
+            continue
+        value = raw.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        found[(order[section], key.replace("_", "-"))] = value
+    out: dict[str, str] = {}
+    for (_, key), value in sorted(found.items()):
+        out[key] = value
+    return out
+
+
+def _truthy(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def translate(config: Mapping[str, str]) -> UvConfig:
+    """pip's effective settings → uv arguments and environment, or `Untranslatable`."""
+    uv = UvConfig(args=["--index-strategy", "unsafe-best-match"])  # pip's rule: best version anywhere
+    for key, value in config.items():
+        values = value.split()
+        if key in HARMLESS:
+            continue
+        if key == "index-url":
+            uv.args += ["--index-url", value.strip()]
+        elif key == "extra-index-url":
+            for url in values:
+                uv.args += ["--extra-index-url", url]
+        elif key == "find-links":
+            for place in values:
+                uv.args += ["--find-links", place]
+        elif key in ("constraint", "constraints"):
+            for path in values:
+                uv.args += ["--constraint", path]
+        elif key == "no-index":
+            if _truthy(value):
+                uv.args.append("--no-index")
+        elif key == "pre":
+            if _truthy(value):
+                uv.args += ["--prerelease", "allow"]
+        elif key == "only-binary":
+            uv.args += ["--only-binary", value.strip()]
+        elif key == "no-binary":
+            uv.args += ["--no-binary", value.strip()]
+        elif key == "trusted-host":
+            for host in values:
+                uv.args += ["--allow-insecure-host", host]
+        elif key == "cert":
+            uv.env["SSL_CERT_FILE"] = value.strip()
+        elif key == "client-cert":
+            uv.env["SSL_CLIENT_CERT"] = value.strip()
+        elif key in ("timeout", "default-timeout"):
+            uv.env["UV_HTTP_TIMEOUT"] = str(int(float(value)))
+        elif key == "proxy":
+            uv.env["HTTPS_PROXY"] = uv.env["HTTP_PROXY"] = value.strip()
+        else:
+            raise Untranslatable(f"pip setting {key!r} has no uv equivalent here")
+    return uv
+
+
+def pip_config(python: str) -> dict[str, str]:
+    done = subprocess.run([python, "-m", "pip", "config", "list"], capture_output=True, text=True, check=True)
+    return parse_pip_config(done.stdout)
+
+
+def find_uv(python: str) -> str | None:
+    """uv on PATH, else installed into the venv by its own pip (one small wheel, a few seconds)."""
+    venv_uv = Path(python).parent / "uv"
+    if venv_uv.exists():
+        return str(venv_uv)
+    if on_path := shutil.which("uv"):
+        return on_path
+    done = subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return str(venv_uv) if done.returncode == 0 and venv_uv.exists() else None
+
+
+def split_requirements(requirements: Sequence[str]) -> tuple[list[str], list[str]]:
+    with_deps = [r for r in requirements if not r.startswith("nodeps:")]
+    no_deps = [r.removeprefix("nodeps:") for r in requirements if r.startswith("nodeps:")]
+    return with_deps, no_deps
+
+
+def install_with_uv(uv: str, python: str, config: UvConfig, requirements: Sequence[str]) -> bool:
+    with_deps, no_deps = split_requirements(requirements)
+    env = {**os.environ, **config.env}
+    base = [uv, "pip", "install", "--python", python, *config.args]
+    print(f"venv: installing with uv ({shlex.join(config.args)})", flush=True)
+    for extra, reqs in (([], with_deps), (["--no-deps"], no_deps)):
+        if reqs and subprocess.run([*base, *extra, *reqs], env=env, check=False).returncode != 0:
+            return False
+    return True
+
+
+def install_with_pip(python: str, requirements: Sequence[str]) -> None:
+    """pip itself (its own configuration applies), with one live progress line instead of its
+    few hundred lines of output (errors still show: they go to stderr)."""
+    with_deps, no_deps = split_requirements(requirements)
+    print("venv: installing with pip (a minute or two)", flush=True)
+    subprocess.run([python, "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    pip = [python, "-m", "pip", "install", "--progress-bar", "off"]
+    if with_deps:
+        run_with_progress([*pip, *with_deps])
+    if no_deps:
+        subprocess.run([*pip, "-q", "--no-deps", *no_deps], check=True)
+
+
+def run_with_progress(argv: Sequence[str]) -> None:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore"}
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env) as proc:
+        assert proc.stdout is not None
+        resolved = 0
+        for line in proc.stdout:
+            if line.startswith("Collecting"):
+                resolved += 1
+                print(f"\r  {resolved} packages resolved ({line.split()[1]})          ", end="", flush=True)
+            elif line.startswith("Installing collected"):
+                print(f"\n  installing {resolved} packages…", flush=True)
+    if proc.returncode != 0:
+        raise subprocess.CalledProcessError(proc.returncode, list(argv))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--installer", choices=("auto", "uv", "pip"), default="auto")
+    parser.add_argument("requirements", nargs="+")
+    ns = parser.parse_args(argv)
+    python = sys.executable
+    started = time.perf_counter()
+    if ns.installer != "pip":
+        try:
+            config = translate(pip_config(python))
+        except (Untranslatable, subprocess.CalledProcessError, ValueError) as exc:
+            config = None
+            print(f"venv: not using uv: {exc}", flush=True)
+        uv = find_uv(python) if config is not None else None
+        if config is not None and uv is None:
+            print("venv: not using uv: it could not be installed", flush=True)
+        if config is not None and uv is not None:
+            if install_with_uv(uv, python, config, ns.requirements):
+                print(f"venv: installed in {time.perf_counter() - started:.1f} s", flush=True)
+                return 0
+            print("venv: uv failed; installing with pip instead", flush=True)
+        if ns.installer == "uv":
+            return 1
+    install_with_pip(python, ns.requirements)
+    print(f"venv: installed in {time.perf_counter() - started:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
