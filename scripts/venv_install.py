@@ -12,7 +12,7 @@ understand makes it fall back to pip rather than install something else; so does
 installable or failing. Run with the venv's Python; stdlib only (it runs before anything else
 is installed).
 
-Usage: `.venv/bin/python scripts/venv_install.py [--installer auto|uv|pip] REQUIREMENT…`,
+Usage: `.venv/bin/python scripts/venv_install.py [--installer auto|uv|pip] -- REQUIREMENT…`,
 where a requirement prefixed with `nodeps:` is installed without its dependencies.
 """
 
