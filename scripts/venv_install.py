@@ -9,10 +9,10 @@ use), translates every setting that changes *what* gets installed into uv's equi
 uses pip's resolution rule (best version across all indexes: `--index-strategy
 unsafe-best-match`), so uv installs the same versions pip would. A setting it does not
 understand makes it fall back to pip rather than install something else; so does uv not being
-installable or failing. Run with the venv's Python; stdlib only (it runs before anything else
-is installed).
+installable or failing. It creates the venv too (without ensurepip's few seconds when uv
+installs). Run with the Python the venv is for; stdlib only (nothing else is installed yet).
 
-Usage: `.venv/bin/python scripts/venv_install.py [--installer auto|uv|pip] -- REQUIREMENT…`,
+Usage: `python3 scripts/venv_install.py [--venv .venv] [--installer auto|uv|pip] -- REQUIREMENT…`,
 where a requirement prefixed with `nodeps:` is installed without its dependencies.
 """
 
@@ -142,15 +142,38 @@ def pip_config(python: str) -> dict[str, str]:
     return parse_pip_config(done.stdout)
 
 
+def venv_python(venv: Path) -> str:
+    return str(venv / "bin" / "python")
+
+
+def create_venv(venv: Path, *, with_pip: bool) -> None:
+    """`python -m venv`. Without pip it takes a fraction of a second; ensurepip alone is 2–3 s
+    idle (25 s measured under load): the uv path adds pip afterwards, from uv's cache."""
+    subprocess.run(
+        [sys.executable, "-m", "venv", *([] if with_pip else ["--without-pip"]), str(venv)], check=True
+    )
+
+
 def find_uv(python: str) -> str | None:
-    """uv on PATH, else installed into the venv by its own pip (one small wheel, a few seconds)."""
+    """uv in the venv or on PATH, else installed into the venv by this Python's pip (which reads
+    the same configuration; one wheel), or None if that fails."""
     venv_uv = Path(python).parent / "uv"
     if venv_uv.exists():
         return str(venv_uv)
     if on_path := shutil.which("uv"):
         return on_path
     done = subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--disable-pip-version-check", "uv"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "uv",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -165,11 +188,12 @@ def split_requirements(requirements: Sequence[str]) -> tuple[list[str], list[str
 
 
 def install_with_uv(uv: str, python: str, config: UvConfig, requirements: Sequence[str]) -> bool:
+    """The requirements, then pip itself (so `.venv/bin/pip` is there as with `python -m venv`)."""
     with_deps, no_deps = split_requirements(requirements)
     env = {**os.environ, **config.env}
     base = [uv, "pip", "install", "--python", python, *config.args]
     print(f"venv: installing with uv ({shlex.join(config.args)})", flush=True)
-    for extra, reqs in (([], with_deps), (["--no-deps"], no_deps)):
+    for extra, reqs in (([], [*with_deps, "pip"]), (["--no-deps"], no_deps)):
         if reqs and subprocess.run([*base, *extra, *reqs], env=env, check=False).returncode != 0:
             return False
     return True
@@ -203,30 +227,40 @@ def run_with_progress(argv: Sequence[str]) -> None:
         raise subprocess.CalledProcessError(proc.returncode, list(argv))
 
 
+def try_uv(venv: Path, requirements: Sequence[str]) -> bool:
+    """The uv install, or False (with the reason printed) when pip must do it."""
+    try:
+        config = translate(pip_config(sys.executable))
+    except (Untranslatable, subprocess.CalledProcessError, ValueError) as exc:
+        print(f"venv: not using uv: {exc}", flush=True)
+        return False
+    create_venv(venv, with_pip=False)
+    python = venv_python(venv)
+    uv = find_uv(python)
+    if uv is None:
+        print("venv: not using uv: it could not be installed", flush=True)
+        return False
+    if not install_with_uv(uv, python, config, requirements):
+        print("venv: uv failed; installing with pip instead", flush=True)
+        return False
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--venv", type=Path, default=Path(".venv"))
     parser.add_argument("--installer", choices=("auto", "uv", "pip"), default="auto")
     parser.add_argument("requirements", nargs="+")
     ns = parser.parse_args(argv)
-    python = sys.executable
     started = time.perf_counter()
     if ns.installer != "pip":
-        try:
-            config = translate(pip_config(python))
-        except (Untranslatable, subprocess.CalledProcessError, ValueError) as exc:
-            config = None
-            print(f"venv: not using uv: {exc}", flush=True)
-        uv = find_uv(python) if config is not None else None
-        if config is not None and uv is None:
-            print("venv: not using uv: it could not be installed", flush=True)
-        if config is not None and uv is not None:
-            if install_with_uv(uv, python, config, ns.requirements):
-                print(f"venv: installed in {time.perf_counter() - started:.1f} s", flush=True)
-                return 0
-            print("venv: uv failed; installing with pip instead", flush=True)
+        if try_uv(ns.venv, ns.requirements):
+            print(f"venv: installed in {time.perf_counter() - started:.1f} s", flush=True)
+            return 0
         if ns.installer == "uv":
             return 1
-    install_with_pip(python, ns.requirements)
+    create_venv(ns.venv, with_pip=True)  # on a venv made without pip, this adds it
+    install_with_pip(venv_python(ns.venv), ns.requirements)
     print(f"venv: installed in {time.perf_counter() - started:.1f} s", flush=True)
     return 0
 

