@@ -52,6 +52,17 @@ HARMLESS = frozenset(
     }
 )
 SECTIONS = frozenset({"global", "install", ":env:"})  # what `pip install` reads
+# pip setting → the uv option that means the same
+REPEATED = {
+    "extra-index-url": "--extra-index-url",
+    "find-links": "--find-links",
+    "constraint": "--constraint",
+    "constraints": "--constraint",
+    "trusted-host": "--allow-insecure-host",
+}
+SINGLE = {"index-url": "--index-url", "only-binary": "--only-binary", "no-binary": "--no-binary"}
+SWITCHES = {"no-index": ["--no-index"], "pre": ["--prerelease", "allow"]}
+ENVIRONMENT = {"cert": "SSL_CERT_FILE", "client-cert": "SSL_CLIENT_CERT"}  # uv reads these variables
 
 
 class Untranslatable(Exception):
@@ -97,37 +108,17 @@ def translate(config: Mapping[str, str]) -> UvConfig:
     """pip's effective settings → uv arguments and environment, or `Untranslatable`."""
     uv = UvConfig(args=["--index-strategy", "unsafe-best-match"])  # pip's rule: best version anywhere
     for key, value in config.items():
-        values = value.split()
         if key in HARMLESS:
             continue
-        if key == "index-url":
-            uv.args += ["--index-url", value.strip()]
-        elif key == "extra-index-url":
-            for url in values:
-                uv.args += ["--extra-index-url", url]
-        elif key == "find-links":
-            for place in values:
-                uv.args += ["--find-links", place]
-        elif key in ("constraint", "constraints"):
-            for path in values:
-                uv.args += ["--constraint", path]
-        elif key == "no-index":
-            if _truthy(value):
-                uv.args.append("--no-index")
-        elif key == "pre":
-            if _truthy(value):
-                uv.args += ["--prerelease", "allow"]
-        elif key == "only-binary":
-            uv.args += ["--only-binary", value.strip()]
-        elif key == "no-binary":
-            uv.args += ["--no-binary", value.strip()]
-        elif key == "trusted-host":
-            for host in values:
-                uv.args += ["--allow-insecure-host", host]
-        elif key == "cert":
-            uv.env["SSL_CERT_FILE"] = value.strip()
-        elif key == "client-cert":
-            uv.env["SSL_CLIENT_CERT"] = value.strip()
+        if key in REPEATED:  # pip takes a whitespace-separated list; uv one option per item
+            for item in value.split():
+                uv.args += [REPEATED[key], item]
+        elif key in SINGLE:
+            uv.args += [SINGLE[key], value.strip()]
+        elif key in SWITCHES:
+            uv.args += SWITCHES[key] if _truthy(value) else []
+        elif key in ENVIRONMENT:
+            uv.env[ENVIRONMENT[key]] = value.strip()
         elif key in ("timeout", "default-timeout"):
             uv.env["UV_HTTP_TIMEOUT"] = str(int(float(value)))
         elif key == "proxy":
