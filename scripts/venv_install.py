@@ -209,9 +209,10 @@ def run_with_progress(argv: Sequence[str]) -> None:
         assert proc.stdout is not None
         resolved = 0
         for line in proc.stdout:
-            if line.startswith("Collecting"):
+            if line.startswith(("Collecting", "Processing")):  # from an index / from a local file
                 resolved += 1
-                print(f"\r  {resolved} packages resolved ({line.split()[1]})          ", end="", flush=True)
+                name = Path(line.split()[1]).name
+                print(f"\r  {resolved} packages resolved ({name})          ", end="", flush=True)
             elif line.startswith("Installing collected"):
                 print(f"\n  installing {resolved} packages…", flush=True)
     if proc.returncode != 0:
