@@ -53,7 +53,9 @@ def seed_patient(db: Database, pid: str, name: str, *, rich: bool = False, canar
             conn.execute(
                 text(
                     "INSERT INTO observations (patient_id, id, status, code, display, value_num, value_unit, effective) "
-                    "VALUES (:p, 'obs-b1', 'final', '4548-4', 'Hemoglobin A1c', 9.9, '%', now())"
+                    # whole seconds: a fractional timestamp ("…:47.21") in an answer would carry digits
+                    # like "7.2" that the cross-patient tests look for as leaks of A's values
+                    "VALUES (:p, 'obs-b1', 'final', '4548-4', 'Hemoglobin A1c', 9.9, '%', date_trunc('second', now()))"
                 ),
                 {"p": pid},
             )
