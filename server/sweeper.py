@@ -60,6 +60,12 @@ class RunOwner:
     def stop(self) -> None:
         if self._conn is not None:
             with contextlib.suppress(Exception):
+                # unlock first: the server ends a closed session's backend (and frees its locks)
+                # only some time after the socket closes, so a sweep right after a clean stop
+                # could still see this owner alive
+                self._conn.execute(text(f"SELECT pg_advisory_unlock({_LOCK_SQL})"), {"owner": self.id})
+                self._conn.commit()
+            with contextlib.suppress(Exception):
                 # really close the session (a pooled connection would keep it, and the lock)
                 self._conn.invalidate()
                 self._conn.close()
