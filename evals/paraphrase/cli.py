@@ -18,7 +18,12 @@ from evals.truth import read_record
 from records.database import open_database
 from records.settings import get_settings
 
-PARTS = {"tune": ("tune",), "frozen": ("frozen",), "all": ("tune", "frozen")}
+PARTS = {
+    "tune": ("tune",),
+    "frozen": ("frozen",),
+    "frozen2": ("frozen2",),
+    "all": ("tune", "frozen", "frozen2"),
+}
 
 
 def _table(summary: Summary, key: str, title: str) -> Table:
@@ -48,7 +53,7 @@ def _records(db, patients: int, now) -> list:
 
 @eval_app.command("paraphrase")
 def paraphrase_command(
-    part: str = typer.Option("tune", "--part", help="tune | frozen | all"),
+    part: str = typer.Option("tune", "--part", help="tune | frozen | frozen2 | all"),
     patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
     out: Path | None = typer.Option(None, "--out", help="Write every answer and grade here (JSONL)."),
 ) -> None:

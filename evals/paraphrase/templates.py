@@ -17,6 +17,11 @@ TUNE: Templates = {
         ("typo", "{Am} {subj} taking {typo}?"),
         ("relative", "Has {subj} been prescribed {x} recently and still on it?"),
         ("clinician", "{x} - current med?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Am} {subj} still taking {poss} {x} tablets?"),
+        ("lay", "Is {x} among {poss} current medicines?"),
+        ("relative", "{Am} {subj} on {x} this year?"),
+        ("relative", "Over the past month, {have} {subj} been on {x}?"),
     ),
     # a drug never prescribed (expected: no)
     "med_absent": (
@@ -25,6 +30,12 @@ TUNE: Templates = {
         ("filler", "Quick question, {have} {subj} ever been prescribed {x}?"),
         ("typo", "{Am} {subj} on {typo}?"),
         ("clinician", "any {x} on the med list?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Do} {subj} take {x} tablets?"),
+        ("lay", "{Have} {subj} got any {x} among {poss} medicines?"),
+        ("relative", "Did {subj} get {x} last year?"),
+        ("relative", "Has {x} been prescribed to {obj} in the past couple of years?"),
+        ("relative", "Any {x} prescriptions since 2020?"),
     ),
     # an active condition (expected: yes)
     "cond_active": (
@@ -33,6 +44,10 @@ TUNE: Templates = {
         ("filler", "Just wondering, is {x} one of {poss} current problems?"),
         ("typo", "{Do} {subj} have {typo}?"),
         ("clinician", "hx of {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
+        ("relative", "{Do} {subj} still have {x} these days?"),
+        ("relative", "Has {x} been a problem for {obj} this year?"),
     ),
     # a condition never recorded (expected: no)
     "cond_absent": (
@@ -41,6 +56,10 @@ TUNE: Templates = {
         ("filler", "So, um, is there any {x} in {poss} record?"),
         ("typo", "{Do} {subj} have {typo}?"),
         ("clinician", "hx of {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
+        ("relative", "{Has_subj} had {x} in the last few years?"),
+        ("relative", "Any {x} diagnosed since 2015?"),
     ),
     # the latest value of a lab or vital (expected: the number)
     "lab_latest": (
@@ -49,6 +68,11 @@ TUNE: Templates = {
         ("filler", "Could you tell me, like, what {poss} {x} is right now?"),
         ("typo", "latest {typo}?"),
         ("lay", "{x} - newest reading please"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "How much is {poss} {x} now?"),
+        ("lay", "What's {poss} {x} reading these days?"),
+        ("relative", "What was {poss} {x} at the last check?"),
+        ("relative", "{poss} {x} most recently?"),
     ),
     # the highest value ever (expected: the number)
     "lab_max": (
@@ -57,6 +81,12 @@ TUNE: Templates = {
         ("filler", "Out of curiosity, what was the maximum {x} on record?"),
         ("typo", "highest {typo} ever?"),
         ("clinician", "peak {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "What's the biggest {x} number {subj_lay} {have} had?"),
+        ("lay", "How high has {poss} {x} gone?"),
+        ("lay", "What's the top {x} reading in {poss} record?"),
+        ("relative", "What was {poss} highest {x} over the years?"),
+        ("relative", "Highest {x} ever recorded, all time?"),
     ),
     # an emergency visit in the record (expected: yes)
     "ed_any": (
@@ -65,6 +95,11 @@ TUNE: Templates = {
         ("filler", "Um, any ED visits in recent years?"),
         ("lay", "{Have} {subj} ever been to A&E?"),
         ("clinician", "ED attendances?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Have} {subj} ever gone to casualty?"),
+        ("lay", "Any emergency room trips?"),
+        ("relative", "{Has_subj} needed emergency care at any point in the past?"),
+        ("relative", "Any emergency visits in all the years on record?"),
     ),
     # no emergency visit (expected: no)
     "ed_none": (
@@ -73,6 +108,11 @@ TUNE: Templates = {
         ("filler", "Um, any ED visits in recent years?"),
         ("lay", "{Have} {subj} ever been to A&E?"),
         ("clinician", "ED attendances?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Have} {subj} ever gone to casualty?"),
+        ("lay", "Any emergency room trips?"),
+        ("relative", "{Has_subj} needed emergency care at any point in the past?"),
+        ("relative", "Any emergency visits in all the years on record?"),
     ),
     # an allergy recorded (expected: yes)
     "allergy_yes": (
@@ -81,5 +121,10 @@ TUNE: Templates = {
         ("filler", "Just to be sure, is there a {x} allergy on file?"),
         ("typo", "{Am} {subj} allergic to {typo}?"),
         ("clinician", "{x} allergy?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Am} {subj} sensitive to {x}?"),
+        ("lay", "Does {x} disagree with {obj}?"),
+        ("relative", "{Am} {subj} still allergic to {x}?"),
+        ("relative", "Is the {x} allergy still current?"),
     ),
 }
