@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent.intent import MEASURES
@@ -20,6 +21,24 @@ SERVICE_QUESTION = (
     r"(phone|contact|telephone) number (for|of)|(questions|help|advice) (about|with) living with|"
     r"(is there|do (we|you) have|have you got) (an? |any )?(hospital |patient )?(leaflet|booklet|information))\b"
 )
+# an allergy asked about in lay words too: "sensitive to", "reacts to", "disagrees with",
+# "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
+ALLERGY_WORDING = (
+    r"\b(allerg\w*|intoleran\w*|hypersensitiv\w*|sensitiv\w* to|(bad |adverse )?reactions?( to)?|"
+    r"react\w* (badly )?to|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
+    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction))\b"
+)
+# "how much is my weight now?", "how high has her HbA1c gone?": a value of something measured,
+# whatever the how-to mood (but "how much is the parking?" is a price, for the leaflets)
+_QUANTITY = re.compile(r"\bhow (much|high|low|heavy) (is|was|are|were|has|have|had|did)\b")
+_PRICE = re.compile(r"\b(cost|costs|pay|paid|charge\w*|price\w*|fees?)\b")
+
+
+def asks_measured_value(text: str, sections: Iterable[str]) -> bool:
+    """Whether a normalised question asks how much / how high a linked lab or vital is."""
+    return bool(_QUANTITY.search(text)) and not _PRICE.search(text) and "labs" in set(sections)
+
+
 # --------------------------------------------------------------------------------------------
 # Intents
 # --------------------------------------------------------------------------------------------
@@ -115,7 +134,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "allergies",
         "get_allergies",
-        _rx(r"\b(allerg\w*|intoleran\w*|allergic)\b"),
+        _rx(ALLERGY_WORDING),
         ("What am I allergic to?", "Do I have any allergies?"),
     ),
     Intent(

@@ -30,8 +30,15 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "range",
             r"\b(normal|abnormal|abnl|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
-        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
-        ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
+        (
+            "max",
+            r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
+            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high)\b",
+        ),
+        (
+            "min",
+            r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low)\b",
+        ),
         ("mean", r"\b(average|mean|typical)\b"),
         (
             "change",
@@ -50,7 +57,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
         (
             "latest",
-            r"\b(latest|last|most recent|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
+            r"\b(latest|last|most recent(ly)?|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
         ),
         (
             "exists",
@@ -89,10 +96,14 @@ def operation_of(text: str) -> str:
 
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
+    operation = operation_of(text)
+    window = read_window(question, today)
+    if window is not None and window.soft and operation == "latest":
+        window = None  # "my weight most recently?", "what was it recently?": the newest, wherever it falls
     return Request(
         text=text,
-        operation=operation_of(text),
-        window=read_window(question, today),
+        operation=operation,
+        window=window,
         history=bool(HISTORY_WORDS.search(text)),
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
