@@ -22,6 +22,12 @@ TUNE: Templates = {
         ("lay", "Is {x} among {poss} current medicines?"),
         ("relative", "{Am} {subj} on {x} this year?"),
         ("relative", "Over the past month, {have} {subj} been on {x}?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} on {poss} list of medicines?"),
+        ("lay", "{Am} {subj} meant to be taking {x}?"),
+        ("relative", "{Am} {subj} on {x} this month?"),
+        ("typo", "{Am} {subj} curently on {x}?"),
+        ("filler", "Hey, quick one: {am} {subj} on {x} or not?"),
     ),
     # a drug never prescribed (expected: no)
     "med_absent": (
@@ -36,6 +42,12 @@ TUNE: Templates = {
         ("relative", "Did {subj} get {x} last year?"),
         ("relative", "Has {x} been prescribed to {obj} in the past couple of years?"),
         ("relative", "Any {x} prescriptions since 2020?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} on {poss} list of medicines?"),
+        ("lay", "{Am} {subj} meant to be taking {x}?"),
+        ("relative", "Any {x} in the last 5 years?"),
+        ("relative", "{Have} {subj} had {x} since the spring?"),
+        ("typo", "{Has_subj} ever been perscribed {x}?"),
     ),
     # an active condition (expected: yes)
     "cond_active": (
@@ -48,6 +60,11 @@ TUNE: Templates = {
         ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
         ("relative", "{Do} {subj} still have {x} these days?"),
         ("relative", "Has {x} been a problem for {obj} this year?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} listed as one of {poss} conditions?"),
+        ("relative", "Is {x} still active for {obj}?"),
+        ("relative", "{Am} {subj} still dealing with {x}?"),
+        ("typo", "{Does_subj} have {typo} at present?"),
     ),
     # a condition never recorded (expected: no)
     "cond_absent": (
@@ -60,6 +77,10 @@ TUNE: Templates = {
         ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
         ("relative", "{Has_subj} had {x} in the last few years?"),
         ("relative", "Any {x} diagnosed since 2015?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} listed as one of {poss} conditions?"),
+        ("relative", "{Has_subj} been diagnosed with {x} in the past decade?"),
+        ("relative", "Any {x} over the last couple of years?"),
     ),
     # the latest value of a lab or vital (expected: the number)
     "lab_latest": (
@@ -73,6 +94,11 @@ TUNE: Templates = {
         ("lay", "What's {poss} {x} reading these days?"),
         ("relative", "What was {poss} {x} at the last check?"),
         ("relative", "{poss} {x} most recently?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Where is {poss} {x} at now?"),
+        ("lay", "What's {poss} {x} at the moment?"),
+        ("relative", "What was {poss} {x} the last time it was checked?"),
+        ("relative", "{poss} {x} when it was last measured?"),
     ),
     # the highest value ever (expected: the number)
     "lab_max": (
@@ -87,6 +113,11 @@ TUNE: Templates = {
         ("lay", "What's the top {x} reading in {poss} record?"),
         ("relative", "What was {poss} highest {x} over the years?"),
         ("relative", "Highest {x} ever recorded, all time?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{poss} {x} at its highest?"),
+        ("lay", "How high did {poss} {x} ever get?"),
+        ("relative", "What has {poss} {x} peaked at over time?"),
+        ("relative", "{poss} highest ever {x}?"),
     ),
     # an emergency visit in the record (expected: yes)
     "ed_any": (
@@ -100,6 +131,11 @@ TUNE: Templates = {
         ("lay", "Any emergency room trips?"),
         ("relative", "{Has_subj} needed emergency care at any point in the past?"),
         ("relative", "Any emergency visits in all the years on record?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{Have} {subj} ever had to go to the emergency room?"),
+        ("lay", "Any A and E trips on file?"),
+        ("relative", "Has there been an emergency visit at any time?"),
+        ("relative", "Any ER visits in the whole record?"),
     ),
     # no emergency visit (expected: no)
     "ed_none": (
@@ -113,6 +149,11 @@ TUNE: Templates = {
         ("lay", "Any emergency room trips?"),
         ("relative", "{Has_subj} needed emergency care at any point in the past?"),
         ("relative", "Any emergency visits in all the years on record?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{Have} {subj} ever had to go to the emergency room?"),
+        ("lay", "Any A and E trips on file?"),
+        ("relative", "Has there been an emergency visit at any time?"),
+        ("relative", "Any ER visits in the whole record?"),
     ),
     # an allergy recorded (expected: yes)
     "allergy_yes": (
@@ -126,5 +167,10 @@ TUNE: Templates = {
         ("lay", "Does {x} disagree with {obj}?"),
         ("relative", "{Am} {subj} still allergic to {x}?"),
         ("relative", "Is the {x} allergy still current?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{Am} {subj} intolerant of {x}?"),
+        ("lay", "Does {x} make {obj} react?"),
+        ("relative", "{Am} {subj} allergic to {x} at present?"),
+        ("relative", "Is the {x} allergy on {poss} file still active?"),
     ),
 }
