@@ -25,12 +25,16 @@ SERVICE_QUESTION = (
 # "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
 ALLERGY_WORDING = (
     r"\b(allerg\w*|intoleran\w*|hypersensitiv\w*|sensitiv\w* to|(bad |adverse )?reactions?( to)?|"
-    r"react\w* (badly )?to|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
+    r"react\w* (badly )?to|(makes?|made|making) (\w+ )?react|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
     r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction))\b"
 )
-# "how much is my weight now?", "how high has her HbA1c gone?": a value of something measured,
-# whatever the how-to mood (but "how much is the parking?" is a price, for the leaflets)
-_QUANTITY = re.compile(r"\bhow (much|high|low|heavy) (is|was|are|were|has|have|had|did)\b")
+# "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
+# a value of something measured, whatever the how-to mood ("how much is the parking?" is a
+# price, for the leaflets)
+_QUANTITY = re.compile(
+    r"\bhow (much|high|low|heavy) (is|was|are|were|has|have|had|did)\b|"
+    r"\bwhere (is|are|was|were|s) .{1,40} at( (now|present|the moment|these days|today))?$"
+)
 _PRICE = re.compile(r"\b(cost|costs|pay|paid|charge\w*|price\w*|fees?)\b")
 
 

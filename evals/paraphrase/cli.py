@@ -80,6 +80,14 @@ def paraphrase_command(
         console.print(_table(summary, "kind", "By fact kind"))
         if part == "all":
             console.print(_table(summary, "part", "Tuning vs frozen"))
+        for name in PARTS[part]:
+            facts, differ, same_split = summary.request_splits(
+                [o for o in summary.outcomes if o.question.part == name]
+            )
+            console.print(
+                f"{name}: of {facts} facts, {differ} were asked in wordings that made different look-ups; "
+                f"{same_split} got different verdicts from the same look-ups"
+            )
         if out is not None:
             with out.open("w") as f:
                 for o in summary.outcomes:
@@ -93,6 +101,7 @@ def paraphrase_command(
                         "verdict": o.grade.verdict,
                         "correct": o.grade.correct,
                         "false_negative": o.grade.false_negative,
+                        "lookups": [list(call) for call in o.lookups],
                         "answer": o.answer,
                     }
                     f.write(json.dumps(row) + "\n")

@@ -63,6 +63,7 @@ def test_allergies_asked_in_lay_words_go_to_the_allergy_rows():
         "Do I react badly to aspirin?",
         "Can she not tolerate aspirin?",
         "Any bad reaction to aspirin?",
+        "Does aspirin make him react?",
     ):
         assert "allergies" in keyword_scores(q), q
         p = plan(q)
@@ -76,11 +77,12 @@ def test_a_typo_of_a_plural_record_name_still_links():
 
 
 def test_how_much_is_a_measured_value_asked_of_the_record():
-    for q in ("How much is my weight now?", "How high has my weight gone?"):
+    for q in ("How much is my weight now?", "How high has my weight gone?", "Where is her weight at now?"):
         p = plan(q)
         assert not p.leaflet_probe, q
         assert {c.name for c in p.calls} & {"get_labs", "summarize_labs"}, q
     assert plan("How much is the parking at the hospital?").leaflet_probe
+    assert plan("Where is the blood test centre?").leaflet_probe
 
 
 WINDOWS = {
