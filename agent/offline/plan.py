@@ -32,7 +32,7 @@ from agent.offline.parse import (
     SCOPE_FILLER,
     STOP_WORDS,
     _clean,
-    asks_measured_value,
+    asks_the_record,
     keyword_scores,
     leaflet_query,
     notes_query,
@@ -527,7 +527,7 @@ class Planner:
         intents = self._wording_intents(question, linking)
         if (
             how_to(request.text)
-            and not asks_measured_value(request.text, linking.sections)
+            and not asks_the_record(request.text, linking.sections)
             and not asks_to_book(question)
             and "search_leaflets" in self.available
             and not request.follow_up

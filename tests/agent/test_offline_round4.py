@@ -129,3 +129,45 @@ def test_a_named_period_lies_in_the_past_and_is_ordered(today, said):
     assert w is not None, said
     assert w.since is None or w.since <= today
     assert w.until is None or (w.until <= today and (w.since is None or w.since <= w.until))
+
+
+def test_clinician_shorthand_and_abbreviations_reach_their_section():
+    cases = {
+        "last obs date": "labs",
+        "which of my numbers are off": "labs",
+        "latest abnormals?": "labs",
+        "most recent contact with this pt?": "encounters",
+        "Td (adult) imm done?": "immunizations",
+        "2019 imms": "immunizations",
+        "NKDA?": "allergies",
+        "whens my next appt": "appointments",
+        "do i have an appt soon": "appointments",
+        "checking id: Sarah196 Abernathy989 1975-06-23": "profile",
+    }
+    for q, section in cases.items():
+        assert section in keyword_scores(q), q
+
+
+def test_operations_in_lay_words_and_shorthand():
+    cases = {
+        "# of total cholesterol results": "count",
+        "whats my height been doing": "trend",
+        "which of my numbers are off": "range",
+        "LDL cholesterol trending up since last?": "change",
+        "baseline hemoglobin A1c": "earliest",
+        "What is my weight since last year?": "latest",
+    }
+    for q, operation in cases.items():
+        assert read_request(q, TODAY).operation == operation, q
+
+
+def test_number_sign_shorthand_only_before_of():
+    assert normalise("# of visits") == "number of visits"
+    assert "number" not in normalise("Leukocytes [#/volume] in Blood")
+
+
+def test_what_is_taken_for_a_condition_in_the_record_is_not_a_how_to_question():
+    vocab = Vocabulary({"conditions": ["Acute bacterial sinusitis (disorder)"]})
+    p = Planner(ALL_TOOLS).plan("what do i take for my acute bacterial sinusitis", [], TODAY, vocab)
+    assert not p.leaflet_probe and [c.name for c in p.calls] == ["get_medications"]
+    assert Planner(ALL_TOOLS).plan("What should I bring for my MRI?", [], TODAY, vocab).leaflet_probe
