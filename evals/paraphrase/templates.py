@@ -8,6 +8,25 @@ from __future__ import annotations
 
 Templates = dict[str, tuple[tuple[str, str], ...]]
 
+# emergency visits: the same wordings whether the record has one (ed_any: yes) or none (ed_none: no)
+_ED: tuple[tuple[str, str], ...] = (
+    ("plain", "{Have} {subj} had any emergency visits?"),
+    ("pronoun", "{Has_subj} ever been to the ER?"),
+    ("filler", "Um, any ED visits in recent years?"),
+    ("lay", "{Have} {subj} ever been to A&E?"),
+    ("clinician", "ED attendances?"),
+    # round four (written before the planner changed): more lay and relative wordings
+    ("lay", "{Have} {subj} ever gone to casualty?"),
+    ("lay", "Any emergency room trips?"),
+    ("relative", "{Has_subj} needed emergency care at any point in the past?"),
+    ("relative", "Any emergency visits in all the years on record?"),
+    # round four, second batch (before the planner changed again)
+    ("lay", "{Have} {subj} ever had to go to the emergency room?"),
+    ("lay", "Any A and E trips on file?"),
+    ("relative", "Has there been an emergency visit at any time?"),
+    ("relative", "Any ER visits in the whole record?"),
+)
+
 TUNE: Templates = {
     # an active medication (expected: yes)
     "med_active": (
@@ -119,42 +138,9 @@ TUNE: Templates = {
         ("relative", "What has {poss} {x} peaked at over time?"),
         ("relative", "{poss} highest ever {x}?"),
     ),
-    # an emergency visit in the record (expected: yes)
-    "ed_any": (
-        ("plain", "{Have} {subj} had any emergency visits?"),
-        ("pronoun", "{Has_subj} ever been to the ER?"),
-        ("filler", "Um, any ED visits in recent years?"),
-        ("lay", "{Have} {subj} ever been to A&E?"),
-        ("clinician", "ED attendances?"),
-        # round four (written before the planner changed): more lay and relative wordings
-        ("lay", "{Have} {subj} ever gone to casualty?"),
-        ("lay", "Any emergency room trips?"),
-        ("relative", "{Has_subj} needed emergency care at any point in the past?"),
-        ("relative", "Any emergency visits in all the years on record?"),
-        # round four, second batch (before the planner changed again)
-        ("lay", "{Have} {subj} ever had to go to the emergency room?"),
-        ("lay", "Any A and E trips on file?"),
-        ("relative", "Has there been an emergency visit at any time?"),
-        ("relative", "Any ER visits in the whole record?"),
-    ),
-    # no emergency visit (expected: no)
-    "ed_none": (
-        ("plain", "{Have} {subj} had any emergency visits?"),
-        ("pronoun", "{Has_subj} ever been to the ER?"),
-        ("filler", "Um, any ED visits in recent years?"),
-        ("lay", "{Have} {subj} ever been to A&E?"),
-        ("clinician", "ED attendances?"),
-        # round four (written before the planner changed): more lay and relative wordings
-        ("lay", "{Have} {subj} ever gone to casualty?"),
-        ("lay", "Any emergency room trips?"),
-        ("relative", "{Has_subj} needed emergency care at any point in the past?"),
-        ("relative", "Any emergency visits in all the years on record?"),
-        # round four, second batch (before the planner changed again)
-        ("lay", "{Have} {subj} ever had to go to the emergency room?"),
-        ("lay", "Any A and E trips on file?"),
-        ("relative", "Has there been an emergency visit at any time?"),
-        ("relative", "Any ER visits in the whole record?"),
-    ),
+    # an emergency visit in the record (expected: yes), and none (expected: no)
+    "ed_any": _ED,
+    "ed_none": _ED,
     # an allergy recorded (expected: yes)
     "allergy_yes": (
         ("plain", "{Am} {subj} allergic to {x}?"),
