@@ -29,10 +29,14 @@ def fold(text: str) -> str:
     return "".join(c for c in folded if not unicodedata.combining(c)).lower().translate(_APOSTROPHES)
 
 
+_NUMBER_OF = re.compile(r"(?:^|(?<=\s))#\s*(?=of\b)")  # "# of visits": shorthand for "number of"
+
+
 @lru_cache(maxsize=8192)
 def normalise(text: str) -> str:
-    """The folded words, keeping the marks clinical shorthand needs (`6.5`, `b/p`, `10:30`)."""
-    words = (w.strip(_EDGES) for w in _OTHER.sub(" ", fold(text)).split())
+    """The folded words, keeping the marks clinical shorthand needs (`6.5`, `b/p`, `10:30`);
+    "# of" reads as "number of"."""
+    words = (w.strip(_EDGES) for w in _OTHER.sub(" ", _NUMBER_OF.sub("number ", fold(text))).split())
     return " ".join(w for w in words if w)
 
 

@@ -446,20 +446,26 @@ def allowed_edits(word: str) -> int:
 def _fuzzy(
     token: str, record_words: tuple[str, ...], lexicon_words: tuple[str, ...]
 ) -> tuple[str, bool] | None:
-    """The nearest known word within the allowed Damerau–Levenshtein edits (record words win ties)."""
+    """The nearest known word within the allowed Damerau–Levenshtein edits (record words win
+    ties). A plural record word is also tried without its "s": the record says "Leukocytes",
+    the question "leuokcyte"."""
     best: tuple[str, bool] | None = None
     best_distance = allowed_edits(token) + 1
     for choices, from_record in ((record_words, True), (lexicon_words, False)):
-        pool = [
-            c
-            for c in choices
-            if len(c) >= FUZZY_MIN_LEN - 1 and abs(len(c) - len(token)) <= 2 and c[0] == token[0]
-        ]
+        pool: list[str] = []
+        owners: list[str] = []
+        for c in choices:
+            if len(c) < FUZZY_MIN_LEN - 1 or c[0] != token[0]:
+                continue
+            for variant in (c, c[:-1]) if c.endswith("s") and len(c) > FUZZY_MIN_LEN else (c,):
+                if abs(len(variant) - len(token)) <= 2:
+                    pool.append(variant)
+                    owners.append(c)
         hit = process.extractOne(
             token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=allowed_edits(token)
         )
         if hit is not None and hit[1] < best_distance:
-            best, best_distance = (hit[0], from_record), hit[1]
+            best, best_distance = (owners[hit[2]], from_record), hit[1]
     return best
 
 

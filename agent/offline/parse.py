@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agent.intent import MEASURES
@@ -20,6 +21,33 @@ SERVICE_QUESTION = (
     r"(phone|contact|telephone) number (for|of)|(questions|help|advice) (about|with) living with|"
     r"(is there|do (we|you) have|have you got) (an? |any )?(hospital |patient )?(leaflet|booklet|information))\b"
 )
+# an allergy asked about in lay words too: "sensitive to", "reacts to", "disagrees with",
+# "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
+ALLERGY_WORDING = (
+    r"\b(allerg\w*|intoleran\w*|hypersensitiv\w*|nkda|nka|sensitiv\w* to|(bad |adverse )?reactions?( to)?|"
+    r"react\w* (badly )?to|(makes?|made|making) (\w+ )?react|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
+    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction))\b"
+)
+# "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
+# a value of something measured, whatever the how-to mood ("how much is the parking?" is a
+# price, for the leaflets)
+_QUANTITY = re.compile(
+    r"\bhow (much|high|low|heavy) (is|was|are|were|has|have|had|did)\b|"
+    r"\bwhere (is|are|was|were|s) .{1,40} at( (now|present|the moment|these days|today))?$"
+)
+_PRICE = re.compile(r"\b(cost|costs|pay|paid|charge\w*|price\w*|fees?)\b")
+
+
+def asks_the_record(text: str, sections: Iterable[str]) -> bool:
+    """Whether a normalised question in the how-to mood still asks the record: how much / how
+    high a linked lab or vital is, or what is taken for a linked condition ("what do I take
+    for my sinusitis?")."""
+    linked = set(sections)
+    if _QUANTITY.search(text) and not _PRICE.search(text) and "labs" in linked:
+        return True
+    return bool(re.search(REASON_QUESTION, text)) and "conditions" in linked
+
+
 # --------------------------------------------------------------------------------------------
 # Intents
 # --------------------------------------------------------------------------------------------
@@ -53,6 +81,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_patient_profile",
         _rx(
             r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
+            r"checking (id|identity)|id check|(verify|confirm|check) (my |the patients |their |his |her )?(identity|id)|"
             r"down as|registered as|on file as|(am i|is this|is the patient|are they) \w+\d+|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
             r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
@@ -100,7 +129,8 @@ INTENTS: tuple[Intent, ...] = (
         "labs",
         "get_labs",
         _rx(
-            r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
+            r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|obs|"
+            r"(my|her|his|their) numbers|abnormals|"
             r"vital signs|measurements?)\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
@@ -115,14 +145,14 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "allergies",
         "get_allergies",
-        _rx(r"\b(allerg\w*|intoleran\w*|allergic)\b"),
+        _rx(ALLERGY_WORDING),
         ("What am I allergic to?", "Do I have any allergies?"),
     ),
     Intent(
         "encounters",
         "get_encounters",
         _rx(
-            r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient)\b",
+            r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient|contacts? with (me|this|the|him|her|them))\b",
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
@@ -141,7 +171,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "immunizations",
         "get_immunizations",
-        _rx(r"\b(vaccin\w*|immuni[sz]\w*|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
+        _rx(r"\b(vaccin\w*|immuni[sz]\w*|imms?|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
         ("Which vaccines have I had?", "Am I up to date with my shots?", "When was my last flu jab?"),
     ),
     Intent(
@@ -167,7 +197,8 @@ INTENTS: tuple[Intent, ...] = (
         "appointments",
         "list_appointments",
         _rx(
-            r"\b(my (upcoming |next |booked |scheduled |future )?appointments?|when is my (next )?appointment|"
+            r"\b(my (upcoming |next |booked |scheduled |future )?(appointments?|appts?)|when is my (next )?appointment|"
+            r"(next|upcoming) appts?|appts? (soon|booked|coming up)|(come|go) in next|"
             r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?|"
             r"(next|am i|are they|is she|is he) booked|booked in|anything (booked|coming up|scheduled)|"
             r"upcoming|next (appointment|visit|booking))\b"

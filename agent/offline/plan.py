@@ -23,6 +23,7 @@ from agent.offline.link import Concept, Linking, Vocabulary, link
 from agent.offline.parse import (
     _GENERAL_INFO,
     _PERSONAL,
+    ALLERGY_WORDING,
     INTENT_BY_NAME,
     INTENT_WORDS,
     INTENTS,
@@ -31,6 +32,7 @@ from agent.offline.parse import (
     SCOPE_FILLER,
     STOP_WORDS,
     _clean,
+    asks_the_record,
     keyword_scores,
     leaflet_query,
     notes_query,
@@ -349,7 +351,7 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
         by_word.setdefault(c.said, set()).add(c.section)
     kept = []
     words = text.split()
-    allergy_words = bool(re.search(r"\ballerg\w*|\breactions?\b|\bintoleran\w*", text))
+    allergy_words = bool(re.search(ALLERGY_WORDING, text))
     for c in linking.concepts:
         sections = by_word[c.said]
         if len(sections) > 1 and c.section not in intents and sections & set(intents):
@@ -525,6 +527,7 @@ class Planner:
         intents = self._wording_intents(question, linking)
         if (
             how_to(request.text)
+            and not asks_the_record(request.text, linking.sections)
             and not asks_to_book(question)
             and "search_leaflets" in self.available
             and not request.follow_up

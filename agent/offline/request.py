@@ -28,29 +28,39 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "range",
-            r"\b(normal|abnormal|abnl|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormals?|abnl|(are|is|were|was) off|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
-        ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
-        ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
+        (
+            "max",
+            r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
+            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high)\b",
+        ),
+        (
+            "min",
+            r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low)\b",
+        ),
         ("mean", r"\b(average|mean|typical)\b"),
         (
             "change",
-            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
+            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
         ),
         (
             "trend",
-            r"\b(trends?|trending|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"\b(trends?|trending|over time|been doing|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         (
             "count",
             r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b",
         ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
-        ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
+        (
+            "earliest",
+            r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using))\b",
+        ),
         ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
         (
             "latest",
-            r"\b(latest|last|most recent|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
+            r"\b(latest|last|most recent(ly)?|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
         ),
         (
             "exists",
@@ -89,10 +99,14 @@ def operation_of(text: str) -> str:
 
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
+    operation = operation_of(text)
+    window = read_window(question, today)
+    if window is not None and window.soft and operation == "latest":
+        window = None  # "my weight most recently?", "what was it recently?": the newest, wherever it falls
     return Request(
         text=text,
-        operation=operation_of(text),
-        window=read_window(question, today),
+        operation=operation,
+        window=window,
         history=bool(HISTORY_WORDS.search(text)),
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,

@@ -22,7 +22,7 @@ NUMBERS = {
     "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "few": 3, "couple": 2, "several": 3,
 }  # fmt: skip
 _N = r"(\d+|" + "|".join(NUMBERS) + r")"
-_UNIT = r"(hours?|days?|weeks?|months?|years?|yrs?)"
+_UNIT = r"(hours?|days?|weeks?|fortnights?|months?|years?|yrs?|decades?)"
 _MONTH = (
     r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(t(ember)?)?|oct(ober)?|"
     r"nov(ember)?|dec(ember)?)"
@@ -56,6 +56,10 @@ def _back(today: dt.date, n: int, unit: str) -> dt.date:
         return today - dt.timedelta(days=n)
     if unit.startswith("week"):
         return today - dt.timedelta(weeks=n)
+    if unit.startswith("fortnight"):
+        return today - dt.timedelta(weeks=2 * n)
+    if unit.startswith("decade"):
+        return today - relativedelta(years=10 * n)
     if unit.startswith("month"):
         return today - relativedelta(months=n)
     return today - relativedelta(years=n)
@@ -73,6 +77,72 @@ def _day(text: str, today: dt.date, *, end: bool = False) -> dt.date | None:
         if end:
             day = day + relativedelta(months=1, days=-1)
     return day
+
+
+# meteorological seasons of the northern hemisphere (Synthea's patients live in the US):
+# the month each starts in, and how many months it lasts
+SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_MONTHS = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+}  # fmt: skip
+_MONTH_NAME = "|".join(_MONTHS)
+_SEASON_NAME = "|".join(SEASONS)
+
+
+def _season(name: str, today: dt.date, *, ended: bool) -> tuple[dt.date, dt.date]:
+    """The latest season of that name that has begun by today (`ended`: that has ended)."""
+    for year in (today.year, today.year - 1, today.year - 2):
+        start = dt.date(year, SEASONS[name], 1)
+        end = start + relativedelta(months=3, days=-1)
+        if start <= today and (not ended or end < today):
+            return start, end
+    raise AssertionError("a season begins every year")
+
+
+def _month(name: str, today: dt.date) -> tuple[dt.date, dt.date]:
+    """The latest month of that name that has begun by today."""
+    start = dt.date(today.year, _MONTHS[name], 1)
+    if start > today:
+        start = start.replace(year=today.year - 1)
+    return start, start + relativedelta(months=1, days=-1)
+
+
+def _named_period(text: str, today: dt.date) -> Window | None:
+    """Periods named without a date: "this month", "since last year", "since the spring",
+    "last summer", "in March", "since Christmas"."""
+    if m := re.search(r"\bthis (month|week)\b", text):
+        start = today.replace(day=1) if m.group(1) == "month" else today - dt.timedelta(days=today.weekday())
+        return Window(start, today, m.group(0))
+    if m := re.search(r"\bsince (last|the last|the previous) (week|month|year)\b", text):
+        unit = m.group(2)
+        if unit == "year":
+            start = dt.date(today.year - 1, 1, 1)
+        elif unit == "month":
+            start = (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1)
+        else:
+            start = today - dt.timedelta(days=today.weekday() + 7)
+        return Window(start, None, m.group(0))
+    if m := re.search(rf"\b(since|after|from) (the )?(last |this )?({_SEASON_NAME})\b", text):
+        start, _ = _season(m.group(4), today, ended=m.group(3) == "last ")
+        return Window(start, None, m.group(0))
+    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the) ({_SEASON_NAME})\b", text):
+        start, end = _season(m.group(2), today, ended=m.group(1) == "last")
+        return Window(start, min(end, today), m.group(0))
+    if m := re.search(rf"\b(since|after|from) (the start of |the beginning of )?({_MONTH_NAME})\b", text):
+        return Window(_month(m.group(3), today)[0], None, m.group(0))
+    if m := re.search(rf"\b(in|during|last) ({_MONTH_NAME})( ((19|20)\d\d))?\b", text):
+        start, end = _month(m.group(2), today)
+        if m.group(4):  # "in May 2023": that month
+            start = start.replace(year=int(m.group(4)))
+            end = start + relativedelta(months=1, days=-1)
+        elif m.group(1) == "last" and end >= today:  # "last March", asked in March: a year before
+            start, end = start - relativedelta(years=1), end - relativedelta(years=1)
+        return Window(start, min(end, today), m.group(0))
+    if m := re.search(r"\bsince (christmas|xmas|new year)\b", text):
+        day = dt.date(today.year, 12, 25) if m.group(1) != "new year" else dt.date(today.year, 1, 1)
+        return Window(day if day <= today else day - relativedelta(years=1), None, m.group(0))
+    return None
 
 
 def read_window(question: str, today: dt.date) -> Window | None:
@@ -121,13 +191,15 @@ def _read_window(question: str, today: dt.date) -> Window | None:
     if m := re.search(r"\b(in|during|for|of|across|throughout|over) ((19|20)\d\d)\b", text):
         year = int(m.group(2))
         return Window(dt.date(year, 1, 1), dt.date(year, 12, 31), m.group(0))
+    if (named := _named_period(text, today)) is not None:
+        return named
     if m := re.search(
-        rf"\b(last|past|previous|recent|within the last|in the last|over the last) {_N} {_UNIT}\b", text
+        rf"\b(last|past|previous|recent|within the last|in the last|over the last) {_N}( of)? {_UNIT}\b", text
     ):
-        return Window(_back(today, _count(m.group(2)), m.group(3)), today, m.group(0))
-    if m := re.search(rf"\b{_N} {_UNIT} ago\b", text):
-        return Window(_back(today, _count(m.group(1)), m.group(2)), today, m.group(0))
-    if m := re.search(r"\b(past|last) (hour|day|24 hours|week|month|year)\b", text):
+        return Window(_back(today, _count(m.group(2)), m.group(4)), today, m.group(0))
+    if m := re.search(rf"\b{_N}( of)? {_UNIT} (ago|back)\b", text):
+        return Window(_back(today, _count(m.group(1)), m.group(3)), today, m.group(0))
+    if m := re.search(r"\b(past|last|previous) (hour|day|24 hours|week|fortnight|month|year|decade)\b", text):
         unit = "hours" if m.group(2) == "24 hours" else m.group(2)
         n = 24 if m.group(2) == "24 hours" else 1
         if m.group(1) == "last" and unit == "year":  # "last year" = the previous calendar year
@@ -135,7 +207,9 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         return Window(_back(today, n, unit), today, m.group(0))
     if re.search(r"\bthis year\b", text):
         return Window(dt.date(today.year, 1, 1), today, "this year")
-    if re.search(r"\b(in )?recent years\b|\blately\b|\brecently\b", text):
+    if re.search(
+        r"\b(in )?recent years\b|\blately\b|(?<!\bmost )\brecently\b", text
+    ):  # "most recently" = latest
         return Window(today - relativedelta(years=3), today, "recent years (the last 3 years)", soft=True)
     if re.search(r"\b(today|24 hours|yesterday)\b", text):
         return Window(today - dt.timedelta(days=1), today, "the last 24 hours")

@@ -18,7 +18,12 @@ from evals.truth import read_record
 from records.database import open_database
 from records.settings import get_settings
 
-PARTS = {"tune": ("tune",), "frozen": ("frozen",), "all": ("tune", "frozen")}
+PARTS = {
+    "tune": ("tune",),
+    "frozen": ("frozen",),
+    "frozen2": ("frozen2",),
+    "all": ("tune", "frozen", "frozen2"),
+}
 
 
 def _table(summary: Summary, key: str, title: str) -> Table:
@@ -48,7 +53,7 @@ def _records(db, patients: int, now) -> list:
 
 @eval_app.command("paraphrase")
 def paraphrase_command(
-    part: str = typer.Option("tune", "--part", help="tune | frozen | all"),
+    part: str = typer.Option("tune", "--part", help="tune | frozen | frozen2 | all"),
     patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
     out: Path | None = typer.Option(None, "--out", help="Write every answer and grade here (JSONL)."),
 ) -> None:
@@ -75,6 +80,14 @@ def paraphrase_command(
         console.print(_table(summary, "kind", "By fact kind"))
         if part == "all":
             console.print(_table(summary, "part", "Tuning vs frozen"))
+        for name in PARTS[part]:
+            facts, differ, same_split = summary.request_splits(
+                [o for o in summary.outcomes if o.question.part == name]
+            )
+            console.print(
+                f"{name}: of {facts} facts, {differ} were asked in wordings that made different look-ups; "
+                f"{same_split} got different verdicts from the same look-ups"
+            )
         if out is not None:
             with out.open("w") as f:
                 for o in summary.outcomes:
@@ -88,6 +101,7 @@ def paraphrase_command(
                         "verdict": o.grade.verdict,
                         "correct": o.grade.correct,
                         "false_negative": o.grade.false_negative,
+                        "lookups": [list(call) for call in o.lookups],
                         "answer": o.answer,
                     }
                     f.write(json.dumps(row) + "\n")

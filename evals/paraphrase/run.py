@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.base import AgentRequest
-from agent.events import DoneEvent, ErrorEvent
+from agent.events import DoneEvent, ErrorEvent, ToolCallEvent
 from evals.paraphrase.grade import Grade, grade
 from evals.paraphrase.suite import Question, Suite
 from tools.scope import PatientScope
@@ -23,6 +24,8 @@ class Outcome:
     answer: str
     grade: Grade
     latency_ms: float
+    # the look-ups the answer made, as (tool, input) pairs: the typed request the words became
+    lookups: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -46,6 +49,20 @@ class Summary:
         for o in outcomes if outcomes is not None else self.outcomes:
             by_fact[o.question.fact.fact_id].add(o.grade.verdict if not o.grade.correct else "correct")
         return sum(len(v) == 1 for v in by_fact.values()) / len(by_fact) if by_fact else 0.0
+
+    def request_splits(self, outcomes: list[Outcome] | None = None) -> tuple[int, int, int]:
+        """(facts, facts whose phrasings made different look-ups, facts whose phrasings made the
+        SAME look-ups yet got different verdicts). The last must be 0: one typed request, one
+        answer, whichever words asked it."""
+        lookups: dict[str, set[tuple]] = defaultdict(set)
+        verdicts: dict[tuple[str, tuple], set[str]] = defaultdict(set)
+        for o in outcomes if outcomes is not None else self.outcomes:
+            fact = o.question.fact.fact_id
+            lookups[fact].add(o.lookups)
+            verdicts[(fact, o.lookups)].add("correct" if o.grade.correct else o.grade.verdict)
+        differ = sum(len(v) > 1 for v in lookups.values())
+        same_split = len({fact for (fact, _), v in verdicts.items() if len(v) > 1})
+        return len(lookups), differ, same_split
 
     def table(self, key: str) -> list[tuple[str, int, float, float, int]]:
         """(group, n, accuracy, consistency, false negatives) per family / kind / part."""
@@ -75,12 +92,18 @@ async def _ask(agent: Any, q: Question, now: dt.datetime) -> Outcome:
     )
     started = time.perf_counter()
     answer = ""
+    calls: list[tuple[str, str]] = []
     async for event in agent.run(AgentRequest(scope=scope, question=q.text, now=now)):
-        if isinstance(event, DoneEvent):
+        if isinstance(event, ToolCallEvent) and not event.background:
+            calls.append((event.name, json.dumps(event.input, sort_keys=True)))
+        elif isinstance(event, DoneEvent):
             answer = event.answer
+            if event.mode == "guardrail":
+                calls.append(("safety_gate", ""))
         elif isinstance(event, ErrorEvent):
             answer = ""
-    return Outcome(q, answer, grade(q.fact, answer), (time.perf_counter() - started) * 1000)
+    elapsed = (time.perf_counter() - started) * 1000
+    return Outcome(q, answer, grade(q.fact, answer), elapsed, tuple(sorted(calls)))
 
 
 def run_suite(

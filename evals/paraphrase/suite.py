@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from evals.paraphrase.frozen import FROZEN
+from evals.paraphrase.frozen2 import FROZEN2
 from evals.paraphrase.templates import TUNE, Templates
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
@@ -28,6 +29,8 @@ ABSENT_DRUGS = (
 )
 ABSENT_CONDITIONS = ("asthma", "epilepsy", "hypothyroidism", "atrial fibrillation", "gout", "psoriasis")
 Expected = bool | float
+# the suite's parts: tuned on, and the two held-out parts (never tuned on)
+BANKS: dict[str, Templates] = {"tune": TUNE, "frozen": FROZEN, "frozen2": FROZEN2}
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,7 @@ def facts_of(record: Record, role: str, rng: random.Random) -> list[Fact]:
 
 def questions_of(fact: Fact, gender: str | None, parts: tuple[str, ...]) -> list[Question]:
     words = pronouns(fact.role, gender)
-    banks: list[tuple[str, Templates]] = [(p, TUNE if p == "tune" else FROZEN) for p in parts]
+    banks: list[tuple[str, Templates]] = [(p, BANKS[p]) for p in parts]
     out = []
     for part, bank in banks:
         for family, template in bank.get(fact.kind, ()):

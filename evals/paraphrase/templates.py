@@ -8,6 +8,25 @@ from __future__ import annotations
 
 Templates = dict[str, tuple[tuple[str, str], ...]]
 
+# emergency visits: the same wordings whether the record has one (ed_any: yes) or none (ed_none: no)
+_ED: tuple[tuple[str, str], ...] = (
+    ("plain", "{Have} {subj} had any emergency visits?"),
+    ("pronoun", "{Has_subj} ever been to the ER?"),
+    ("filler", "Um, any ED visits in recent years?"),
+    ("lay", "{Have} {subj} ever been to A&E?"),
+    ("clinician", "ED attendances?"),
+    # round four (written before the planner changed): more lay and relative wordings
+    ("lay", "{Have} {subj} ever gone to casualty?"),
+    ("lay", "Any emergency room trips?"),
+    ("relative", "{Has_subj} needed emergency care at any point in the past?"),
+    ("relative", "Any emergency visits in all the years on record?"),
+    # round four, second batch (before the planner changed again)
+    ("lay", "{Have} {subj} ever had to go to the emergency room?"),
+    ("lay", "Any A and E trips on file?"),
+    ("relative", "Has there been an emergency visit at any time?"),
+    ("relative", "Any ER visits in the whole record?"),
+)
+
 TUNE: Templates = {
     # an active medication (expected: yes)
     "med_active": (
@@ -17,6 +36,17 @@ TUNE: Templates = {
         ("typo", "{Am} {subj} taking {typo}?"),
         ("relative", "Has {subj} been prescribed {x} recently and still on it?"),
         ("clinician", "{x} - current med?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Am} {subj} still taking {poss} {x} tablets?"),
+        ("lay", "Is {x} among {poss} current medicines?"),
+        ("relative", "{Am} {subj} on {x} this year?"),
+        ("relative", "Over the past month, {have} {subj} been on {x}?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} on {poss} list of medicines?"),
+        ("lay", "{Am} {subj} meant to be taking {x}?"),
+        ("relative", "{Am} {subj} on {x} this month?"),
+        ("typo", "{Am} {subj} curently on {x}?"),
+        ("filler", "Hey, quick one: {am} {subj} on {x} or not?"),
     ),
     # a drug never prescribed (expected: no)
     "med_absent": (
@@ -25,6 +55,18 @@ TUNE: Templates = {
         ("filler", "Quick question, {have} {subj} ever been prescribed {x}?"),
         ("typo", "{Am} {subj} on {typo}?"),
         ("clinician", "any {x} on the med list?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Do} {subj} take {x} tablets?"),
+        ("lay", "{Have} {subj} got any {x} among {poss} medicines?"),
+        ("relative", "Did {subj} get {x} last year?"),
+        ("relative", "Has {x} been prescribed to {obj} in the past couple of years?"),
+        ("relative", "Any {x} prescriptions since 2020?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} on {poss} list of medicines?"),
+        ("lay", "{Am} {subj} meant to be taking {x}?"),
+        ("relative", "Any {x} in the last 5 years?"),
+        ("relative", "{Have} {subj} had {x} since the spring?"),
+        ("typo", "{Has_subj} ever been perscribed {x}?"),
     ),
     # an active condition (expected: yes)
     "cond_active": (
@@ -33,6 +75,15 @@ TUNE: Templates = {
         ("filler", "Just wondering, is {x} one of {poss} current problems?"),
         ("typo", "{Do} {subj} have {typo}?"),
         ("clinician", "hx of {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
+        ("relative", "{Do} {subj} still have {x} these days?"),
+        ("relative", "Has {x} been a problem for {obj} this year?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} listed as one of {poss} conditions?"),
+        ("relative", "Is {x} still active for {obj}?"),
+        ("relative", "{Am} {subj} still dealing with {x}?"),
+        ("typo", "{Does_subj} have {typo} at present?"),
     ),
     # a condition never recorded (expected: no)
     "cond_absent": (
@@ -41,6 +92,14 @@ TUNE: Templates = {
         ("filler", "So, um, is there any {x} in {poss} record?"),
         ("typo", "{Do} {subj} have {typo}?"),
         ("clinician", "hx of {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "Does the record say {subj_lay} suffer{s} from {x}?"),
+        ("relative", "{Has_subj} had {x} in the last few years?"),
+        ("relative", "Any {x} diagnosed since 2015?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Is {x} listed as one of {poss} conditions?"),
+        ("relative", "{Has_subj} been diagnosed with {x} in the past decade?"),
+        ("relative", "Any {x} over the last couple of years?"),
     ),
     # the latest value of a lab or vital (expected: the number)
     "lab_latest": (
@@ -49,6 +108,16 @@ TUNE: Templates = {
         ("filler", "Could you tell me, like, what {poss} {x} is right now?"),
         ("typo", "latest {typo}?"),
         ("lay", "{x} - newest reading please"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "How much is {poss} {x} now?"),
+        ("lay", "What's {poss} {x} reading these days?"),
+        ("relative", "What was {poss} {x} at the last check?"),
+        ("relative", "{poss} {x} most recently?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "Where is {poss} {x} at now?"),
+        ("lay", "What's {poss} {x} at the moment?"),
+        ("relative", "What was {poss} {x} the last time it was checked?"),
+        ("relative", "{poss} {x} when it was last measured?"),
     ),
     # the highest value ever (expected: the number)
     "lab_max": (
@@ -57,23 +126,21 @@ TUNE: Templates = {
         ("filler", "Out of curiosity, what was the maximum {x} on record?"),
         ("typo", "highest {typo} ever?"),
         ("clinician", "peak {x}?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "What's the biggest {x} number {subj_lay} {have} had?"),
+        ("lay", "How high has {poss} {x} gone?"),
+        ("lay", "What's the top {x} reading in {poss} record?"),
+        ("relative", "What was {poss} highest {x} over the years?"),
+        ("relative", "Highest {x} ever recorded, all time?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{poss} {x} at its highest?"),
+        ("lay", "How high did {poss} {x} ever get?"),
+        ("relative", "What has {poss} {x} peaked at over time?"),
+        ("relative", "{poss} highest ever {x}?"),
     ),
-    # an emergency visit in the record (expected: yes)
-    "ed_any": (
-        ("plain", "{Have} {subj} had any emergency visits?"),
-        ("pronoun", "{Has_subj} ever been to the ER?"),
-        ("filler", "Um, any ED visits in recent years?"),
-        ("lay", "{Have} {subj} ever been to A&E?"),
-        ("clinician", "ED attendances?"),
-    ),
-    # no emergency visit (expected: no)
-    "ed_none": (
-        ("plain", "{Have} {subj} had any emergency visits?"),
-        ("pronoun", "{Has_subj} ever been to the ER?"),
-        ("filler", "Um, any ED visits in recent years?"),
-        ("lay", "{Have} {subj} ever been to A&E?"),
-        ("clinician", "ED attendances?"),
-    ),
+    # an emergency visit in the record (expected: yes), and none (expected: no)
+    "ed_any": _ED,
+    "ed_none": _ED,
     # an allergy recorded (expected: yes)
     "allergy_yes": (
         ("plain", "{Am} {subj} allergic to {x}?"),
@@ -81,5 +148,15 @@ TUNE: Templates = {
         ("filler", "Just to be sure, is there a {x} allergy on file?"),
         ("typo", "{Am} {subj} allergic to {typo}?"),
         ("clinician", "{x} allergy?"),
+        # round four (written before the planner changed): more lay and relative wordings
+        ("lay", "{Am} {subj} sensitive to {x}?"),
+        ("lay", "Does {x} disagree with {obj}?"),
+        ("relative", "{Am} {subj} still allergic to {x}?"),
+        ("relative", "Is the {x} allergy still current?"),
+        # round four, second batch (before the planner changed again)
+        ("lay", "{Am} {subj} intolerant of {x}?"),
+        ("lay", "Does {x} make {obj} react?"),
+        ("relative", "{Am} {subj} allergic to {x} at present?"),
+        ("relative", "Is the {x} allergy on {poss} file still active?"),
     ),
 }
