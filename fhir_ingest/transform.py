@@ -51,6 +51,10 @@ PATIENT_TABLES_IN_WRITE_ORDER = (
     "diagnostic_reports",
 )
 
+# Resource types that pass 1 or pass 2 read beyond their type and id; the others (Claim,
+# ExplanationOfBenefit, Provenance, …) are only indexed and counted (`fhir_ingest.skim`).
+READ_TYPES = frozenset({"Patient", *MAPPERS, *SHARED_RESOURCE_TYPES, *RESOLVED_INTO_OTHERS})
+
 
 @dataclass
 class BundleResult:
