@@ -55,7 +55,15 @@ class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     modifierExtension: msgspec.Raw = _ABSENT
 
     def unread(self) -> tuple[msgspec.Raw, ...]:
-        return (self.request, self.response, self.search, self.link, self.id, self.extension, self.modifierExtension)
+        return (
+            self.request,
+            self.response,
+            self.search,
+            self.link,
+            self.id,
+            self.extension,
+            self.modifierExtension,
+        )
 
 
 class _Bundle(msgspec.Struct, forbid_unknown_fields=True):

@@ -107,7 +107,9 @@ def _claim_bundle(generated, claim_text: str) -> bytes:
     doc = json.loads(patients[0].read_text())
     index = next(i for i, e in enumerate(doc["entry"]) if e["resource"]["resourceType"] == "Claim")
     doc["entry"][index]["resource"]["note"] = "PLACEHOLDER"
-    return json.dumps(doc, ensure_ascii=False).encode().replace(b'"PLACEHOLDER"', claim_text.encode("latin-1"))
+    return (
+        json.dumps(doc, ensure_ascii=False).encode().replace(b'"PLACEHOLDER"', claim_text.encode("latin-1"))
+    )
 
 
 @pytest.mark.parametrize(
