@@ -33,7 +33,7 @@ from fhir_ingest.transform import PATIENT_TABLES_IN_WRITE_ORDER, BundleResult
 from records.database import Database, set_patient_sql
 from records.models import Base
 
-# Children first, so deleting never trips a foreign key. Notes are handled separately.
+# Children first (the order the keys once demanded). Notes are handled separately.
 DELETE_ORDER = (
     "diagnostic_reports",
     "observation_components",
@@ -254,15 +254,16 @@ class RecordWriter:
                 updates.append(f"{_quote(c)} = COALESCE(EXCLUDED.{_quote(c)}, {table}.{_quote(c)})")
             else:
                 updates.append(f"{_quote(c)} = EXCLUDED.{_quote(c)}")
-        # typed placeholders: a column that is NULL in every row of a batch still has its type
-        row_sql = "(" + ", ".join(f"%s::{types[c]}" for c in columns) + ")"
+        # one array per column (typed: a column that is NULL in every row still has its type),
+        # so the statement stays short and the same whatever the number of rows: a VALUES
+        # list of 20,000 placeholders cost psycopg more to split than the server to run
+        arrays = ", ".join(f"%b::{types[c]}[]" for c in columns)
+        sql = (
+            f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) SELECT * FROM unnest({arrays}) "
+            f"ON CONFLICT (id) DO UPDATE SET {', '.join(updates)}"
+        )
         for batch in _batches(rows, len(columns)):
-            cur.execute(
-                f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) VALUES "
-                + ", ".join([row_sql] * len(batch))
-                + f" ON CONFLICT (id) DO UPDATE SET {', '.join(updates)}",
-                [row[c] for row in batch for c in columns],
-            )
+            cur.execute(sql, [[row[c] for row in batch] for c in columns])
 
     def _update_roles(self, cur: psycopg.Cursor, role_updates: list[tuple[str, dict]]) -> None:
         """PractitionerRoles onto their practitioners: each non-null value replaces the stored
@@ -273,19 +274,15 @@ class RecordWriter:
             into.update({c: role[c] for c in _PRACTITIONER_ROLE_COLUMNS if role[c] is not None})
         names = ("id", *_PRACTITIONER_ROLE_COLUMNS)
         sets = ", ".join(f"{c} = COALESCE(v.{c}, p.{c})" for c in _PRACTITIONER_ROLE_COLUMNS)
-        row_sql = "(" + ", ".join(["%s::text"] * len(names)) + ")"
+        arrays = ", ".join(["%b::text[]"] * len(names))
+        sql = (
+            f"UPDATE practitioners p SET {sets} FROM unnest({arrays}) AS v({', '.join(names)}) "
+            "WHERE p.id = v.id"
+        )
         items = list(merged.items())
         for batch in _batches(items, len(names)):
-            cur.execute(
-                f"UPDATE practitioners p SET {sets} FROM (VALUES "
-                + ", ".join([row_sql] * len(batch))
-                + f") AS v({', '.join(names)}) WHERE p.id = v.id",
-                [
-                    value
-                    for pid, role in batch
-                    for value in (pid, *(role[c] for c in _PRACTITIONER_ROLE_COLUMNS))
-                ],
-            )
+            ids = [pid for pid, _role in batch]
+            cur.execute(sql, [ids, *([role[c] for _pid, role in batch] for c in _PRACTITIONER_ROLE_COLUMNS)])
 
     def _write_patient(self, cur: psycopg.Cursor, result: BundleResult, source_path: str) -> str:
         pid = result.patient_id
@@ -308,8 +305,7 @@ class RecordWriter:
                 "DELETE FROM clinical_notes WHERE patient_id = %s AND NOT (id = ANY(%s))",
                 (pid, list(unchanged)),
             )
-            # kept notes let go of their encounter until the encounters are rewritten
-            cur.execute("UPDATE clinical_notes SET encounter_id = NULL WHERE patient_id = %s", (pid,))
+            # kept notes point at their encounter again below (no key forbids the gap: 0008)
             cur.execute("DELETE FROM encounters WHERE patient_id = %s", (pid,))
         self._upsert_patient(cur, result.patient_row, source_path)
         kept_ids = {row["id"] for row in kept_notes}
