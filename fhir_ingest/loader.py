@@ -157,7 +157,12 @@ class _Run:
         if len(pending) > 1:
             stored = () if self.force else self.stored.keys()
             pool = WorkerPool(
-                speculative, stored=stored, validate=self.validate, workers=count, paths=pending
+                speculative,
+                stored=stored,
+                validate=self.validate,
+                workers=count,
+                paths=pending,
+                encode=self.writer.copies(),
             )
         committed = 0
         try:

@@ -30,11 +30,13 @@ from pathlib import Path
 from fhir_ingest.prepare import Prepared, prepare
 from fhir_ingest.references import ReferenceData
 from fhir_ingest.source import read_file
+from fhir_ingest.writer import encode_rows
 
 # what a forked worker inherits (set in the parent just before the fork)
 _refdata: ReferenceData | None = None
 _stored: Collection[str] = frozenset()
 _validate = False
+_encode = False
 
 
 def default_workers(patient_files: int) -> int:
@@ -75,6 +77,8 @@ def _prepare_in_worker(path_text: str) -> Prepared:
     prepared = prepare(path, _refdata, validate=_validate, raw=raw)
     if prepared.result is not None:
         prepared.result.refdata_layer.parent = None  # send this bundle's own layer, not the snapshot
+        if _encode:
+            encode_rows(prepared.result)  # bytes for COPY: the writer only sends them
     return prepared
 
 
@@ -94,10 +98,12 @@ class WorkerPool:
         validate: bool,
         workers: int,
         paths: list[Path],
+        encode: bool = False,
     ) -> None:
-        """Forks the workers and sets them to work on the first of `paths` at once."""
-        global _refdata, _stored, _validate
-        _refdata, _stored, _validate = refdata, frozenset(stored), validate
+        """Forks the workers and sets them to work on the first of `paths` at once. `encode`:
+        the rows come back as COPY bytes (`writer.encode_rows`; only where the writer COPYs)."""
+        global _refdata, _stored, _validate, _encode
+        _refdata, _stored, _validate, _encode = refdata, frozenset(stored), validate, encode
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_lower_priority
         )
