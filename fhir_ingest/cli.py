@@ -38,11 +38,13 @@ def ingest_command(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Totals only, no per-file table."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout (no table)."),
-    workers: int = typer.Option(
-        0,
+    workers: int | None = typer.Option(
+        None,
         "--workers",
         min=0,
-        help="Parse and map patient bundles in this many worker processes (default: none).",
+        help="Worker processes that read, parse and map patient bundles (default: one per core, at most 4; "
+        "0: one process).",
+        show_default=False,
     ),
 ) -> None:
     """Load Synthea FHIR bundles: support bundles first, one transaction per bundle."""
@@ -147,7 +149,7 @@ def bench_ingest_command(
         5, "--rounds", min=1, help="Rounds into an empty scratch database (best kept)."
     ),
     validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
-    workers: int = typer.Option(
+    workers: int | None = typer.Option(
         None,
         "--workers",
         min=0,

@@ -2,7 +2,7 @@
 
 With worker processes (`fhir_ingest.parallel`) the writer's process is the chain the run
 waits on: it commits the bundles one after another. Encoding the rows there cost it
-~0.05 s of CPU on the samples, and sending them as dicts cost the pickling on both sides;
+~0.03 s of CPU on the samples, and sending them as dicts cost the pickling on both sides;
 a worker now encodes them once (psycopg's own C row formatter), and the writer only sends
 the bytes (`Copy.write`, which takes a preformatted stream). The writer's own path
 (`copy.write_row`) stays for everything else, and both must put the same rows in the
