@@ -12,6 +12,7 @@ parse-only pass runs under the same conditions as the ingest's parse (cyclic GC 
 from __future__ import annotations
 
 import os
+import resource
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,9 +24,10 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from fhir_ingest.loader import ingest_paths
+from fhir_ingest.parallel import default_workers
 from fhir_ingest.prepare import gc_paused
 from fhir_ingest.report import IngestReport
-from fhir_ingest.source import discover
+from fhir_ingest.source import discover, support_rank
 from records import migrate
 from records.cluster import Cluster
 from records.database import Database, normalise_url
@@ -44,14 +46,15 @@ class BenchResult:
     parse_seconds: float  # best orjson.loads over all files
     ingest_seconds: float  # best full ingest into an empty database (in one process)
     unchanged_seconds: float  # best second pass over the same files (checksums only)
-    workers: int = 0  # also measured with this many worker processes (0: not measured)
-    workers_seconds: float | None = None
+    workers: int = 0  # worker processes the ingest used (0: one process, with a writer thread)
+    one_process_seconds: float | None = None  # the same ingest with `workers=0`, alternated
     phases: dict[str, float] = field(default_factory=dict)  # of the best round
     validation_seconds: float | None = None
     failures: list[str] = field(default_factory=list)
     # CPU time (best round), steadier than wall time on a shared machine: what the ingest
     # would take on idle cores. Parse: the orjson pass; process: all of this process's
-    # threads during the ingest; server: the database backend that wrote (None off Linux).
+    # threads and its worker processes during the ingest; server: the database backend that
+    # wrote (None off Linux).
     parse_cpu_seconds: float = 0.0
     process_cpu_seconds: float = 0.0
     server_cpu_seconds: float | None = None
@@ -167,23 +170,34 @@ def _cpu_of(pid: int | None) -> float | None:
         return None
 
 
+def _own_cpu() -> float:
+    """CPU seconds of this process (all threads) and of its children that have exited."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def run_benchmark(
     settings: Settings,
     paths: list[Path],
     *,
     rounds: int = 5,
     validate: bool = False,
-    workers: int = 0,
+    workers: int | None = None,
+    compare_one_process: bool = True,
     cluster: Cluster | None = None,
 ) -> BenchResult:
+    """`workers`: as `ingest_paths` takes it (None: its default). Unless that is 0 or
+    `compare_one_process` is off, each round also ingests with `workers=0`, alternating."""
     files, _ = discover(paths)
     if not files:
         raise FileNotFoundError("no .json bundles under " + ", ".join(map(str, paths)))
+    if workers is None:
+        workers = default_workers(sum(1 for f in files if support_rank(f) >= 2))
     parse_times: list[float] = []
     parse_cpu: list[float] = []
     ingests: list[tuple[float, IngestReport]] = []
     cpu: list[tuple[float, float | None]] = []
-    with_workers: list[float] = []
+    one_process: list[float] = []
     unchanged_times: list[float] = []
     validation = None
     with scratch_database(settings, cluster) as db:
@@ -193,16 +207,16 @@ def run_benchmark(
             parse_times.append(wall)
             parse_cpu.append(parse_cpu_seconds)
             server_before = _backends_cpu(db)
-            cpu_before = time.process_time()
-            report = ingest_paths(db, files)
-            process_cpu = time.process_time() - cpu_before
+            cpu_before = _own_cpu()
+            report = ingest_paths(db, files, workers=workers)
+            process_cpu = _own_cpu() - cpu_before
             server = _server_cpu(server_before, _backends_cpu(db))
             ingests.append((report.seconds, report))
             cpu.append((process_cpu, server))
-            unchanged_times.append(ingest_paths(db, files).seconds)
-            if workers:
+            unchanged_times.append(ingest_paths(db, files, workers=workers).seconds)
+            if workers and compare_one_process:
                 _empty(db)
-                with_workers.append(ingest_paths(db, files, workers=workers).seconds)
+                one_process.append(ingest_paths(db, files, workers=0).seconds)
         if validate:
             _empty(db)
             validation = ingest_paths(db, files, validate=True).validation_seconds
@@ -217,7 +231,7 @@ def run_benchmark(
         parse_seconds=min(parse_times),
         ingest_seconds=best_seconds,
         workers=workers,
-        workers_seconds=min(with_workers) if with_workers else None,
+        one_process_seconds=min(one_process) if one_process else None,
         unchanged_seconds=min(unchanged_times),
         phases=best_report.phase_seconds(),
         validation_seconds=validation,

@@ -21,7 +21,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.exc import SQLAlchemyError
 
-from fhir_ingest.parallel import WorkerPool
+from fhir_ingest.parallel import WorkerPool, default_workers, was_skipped_unchanged
 from fhir_ingest.pipeline import BackgroundCommitter
 from fhir_ingest.prepare import Prepared, gc_paused, prepare
 from fhir_ingest.references import ReferenceData
@@ -44,13 +44,15 @@ def ingest_paths(
     progress: Callable[[int, int], None] | None = None,
     force: bool = False,
     use_copy: bool | None = None,
-    workers: int = 0,
+    workers: int | None = None,
 ) -> IngestReport:
     """Ingest every bundle under `paths`. Never raises for bad input: see `report.ok`.
 
     `force` re-ingests files whose checksum is already stored; `use_copy` overrides the
-    automatic choice between binary COPY and pipelined INSERTs; `workers` > 0 prepares patient
-    bundles in that many worker processes (see `fhir_ingest.parallel`). Tests exercise each.
+    automatic choice between binary COPY and pipelined INSERTs; `workers` is the number of
+    worker processes that read, parse and map patient bundles while this process writes
+    (`fhir_ingest.parallel`; None: one per core where that is possible, 0: none — a writer
+    thread then overlaps the writes instead). Tests exercise each.
     """
     started = time.perf_counter()
     files, missing = discover(paths)
@@ -97,15 +99,21 @@ class _Run:
         self.stored: dict[str, StoredFile] = writer.stored_files()
         self.refdata: ReferenceData = writer.reference_data()
 
-    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int) -> None:
+    def load(self, files: list[Path], done: Callable[[FileOutcome], None], workers: int | None) -> None:
         support = [p for p in files if support_rank(p) < 2]
         patients = [p for p in files if support_rank(p) >= 2]
-        with self.writer.session():
-            for path in support:
-                done(self.one(path))
+        # no cyclic GC for the whole run, not only inside each bundle: between two bundles a
+        # collection still scanned the bundle prepared next (~2 ms each, 15–18 per sample
+        # load), and a full one costs ~0.2 s in this process. Ingestion makes no cyclic
+        # garbage (measured: 0 objects after the sample load), so nothing waits to be freed.
+        with gc_paused(), self.writer.session():
+            if workers is None:
+                workers = default_workers(len(patients))
             if workers > 0 and len(patients) > 1:
-                self.load_patients_with_workers(patients, done, workers)
+                self.load_with_workers(support, patients, done, workers)
             else:
+                for path in support:
+                    done(self.one(path))
                 self.load_pipelined(patients, done)
 
     def load_pipelined(self, paths: list[Path], done: Callable[[FileOutcome], None]) -> None:
@@ -126,32 +134,93 @@ class _Run:
                 if prepared.result is not None and prepared.result.refdata_layer.own_count():
                     committer.wait_idle()
 
-    def load_patients_with_workers(
-        self, patients: list[Path], done: Callable[[FileOutcome], None], workers: int
+    def load_with_workers(
+        self, support: list[Path], patients: list[Path], done: Callable[[FileOutcome], None], count: int
     ) -> None:
-        # checksums first: unchanged files are reported without being parsed anywhere
+        """Support bundles prepared here; patient bundles read, checksummed, parsed and mapped in
+        `count` worker processes; everything committed here, in file order.
+
+        The workers start as soon as the support bundles are mapped, on the reference data
+        those bundles will add once committed, and work while this process commits them. If
+        one of them does not commit after all, what the workers made is thrown away and the
+        rest is loaded here, against what really is in the database.
+        """
+        staged, speculative = self._prepare_support(support)
         pending: list[Path] = []
         for path in patients:
-            outcome, _raw = self.check_unchanged(path)
+            outcome = self._refuse_unread(path)
             if outcome is not None:
                 done(outcome)
             else:
-                # only the path is kept: holding every file's bytes until its turn would make
-                # memory grow with the size of the folder (the file is read again, from cache)
                 pending.append(path)
-        remaining = set(self.load_with_workers(pending, done, workers)) if len(pending) > 1 else set(pending)
-        for path in pending:
-            if path in remaining:
-                done(self.one(path))
-
-    def load_with_workers(
-        self, paths: list[Path], done: Callable[[FileOutcome], None], count: int
-    ) -> list[Path]:
-        """Commit what the workers prepare; returns the paths left for sequential loading."""
-        pool = WorkerPool(self.refdata, validate=self.validate, workers=count)
+        pool = None
+        if len(pending) > 1:
+            stored = () if self.force else self.stored.keys()
+            pool = WorkerPool(
+                speculative,
+                stored=stored,
+                validate=self.validate,
+                workers=count,
+                paths=pending,
+                encode=self.writer.copies(),
+            )
         committed = 0
         try:
-            for _path, prepared in pool.results(paths):
+            if self._commit_support(staged, done) and pool is not None:
+                committed = self._commit_prepared(pool, done)
+        finally:
+            if pool is not None:
+                pool.close()
+        for path in pending[committed:]:
+            done(self.one(path))
+
+    def _prepare_support(
+        self, support: list[Path]
+    ) -> tuple[list[tuple[Path, FileOutcome | None, Prepared | None]], ReferenceData]:
+        """Each support bundle mapped against the ones before it (not committed yet)."""
+        staged: list[tuple[Path, FileOutcome | None, Prepared | None]] = []
+        speculative = self.refdata
+        for path in support:
+            outcome, raw = self.check_unchanged(path)
+            if outcome is not None:
+                staged.append((path, outcome, None))
+                continue
+            prepared = prepare(path, speculative, validate=self.validate, raw=raw)
+            if prepared.result is not None:
+                speculative = prepared.result.refdata_layer  # an overlay over the ones before
+            staged.append((path, None, prepared))
+        return staged, speculative
+
+    def _commit_support(
+        self,
+        staged: list[tuple[Path, FileOutcome | None, Prepared | None]],
+        done: Callable[[FileOutcome], None],
+    ) -> bool:
+        """Commit the staged support bundles; False if what was mapped after them cannot stand
+        (a bundle bringing reference data did not commit). The rest are then prepared again."""
+        held = True
+        for path, outcome, prepared in staged:
+            if outcome is not None:
+                done(outcome)
+            elif not held:
+                done(self.one(path))
+            else:
+                assert prepared is not None
+                outcome = self.commit(prepared)
+                done(outcome)
+                layer = prepared.result.refdata_layer if prepared.result is not None else None
+                if layer is not None and layer.own_count() and outcome.status not in ("ingested", "replaced"):
+                    held = False
+        return held
+
+    def _commit_prepared(self, pool: WorkerPool, done: Callable[[FileOutcome], None]) -> int:
+        """Commit what the workers prepare, in order; returns how many files were done."""
+        committed = 0
+        try:
+            for path, prepared in pool.results():
+                if was_skipped_unchanged(prepared) and prepared.sha256 not in self.stored:
+                    # its stored version was replaced by a file committed since: load it after all
+                    prepared = prepare(path, self.refdata, validate=self.validate)
                 outcome = self.commit(prepared)
                 done(outcome)
                 committed += 1
@@ -160,21 +229,25 @@ class _Run:
                     break  # later bundles were prepared without this bundle's reference data
         except BrokenProcessPool:
             log.warning("a worker process died; continuing in this process")
-        finally:
-            pool.close()
-        return paths[committed:]
+        return committed
+
+    def _refuse_unread(self, path: Path) -> FileOutcome | None:
+        """The outcome of a file refused before reading (too large, or gone), else None."""
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            return _cannot_read(path, exc)
+        return self._too_large(path, size) if size > self.max_bytes else None
 
     def check_unchanged(self, path: Path) -> tuple[FileOutcome | None, RawFile | None]:
         """(outcome, None) when the file needs no parsing (unchanged or unreadable), else (None, raw)."""
+        refused = self._refuse_unread(path)
+        if refused is not None:
+            return refused, None
         try:
-            size = path.stat().st_size
-            if size > self.max_bytes:
-                return self._too_large(path, size), None
             raw = read_file(path)
         except OSError as exc:
-            outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
-            outcome.error = f"{path}: cannot read: {exc.strerror or exc}"
-            return outcome, None
+            return _cannot_read(path, exc), None
         known = self.stored.get(raw.sha256)
         if known is not None and not self.force:
             return _unchanged(path, raw, known), None
@@ -261,6 +334,12 @@ class _Run:
             result.warnings,
             patient_name,
         )
+
+
+def _cannot_read(path: Path, exc: OSError) -> FileOutcome:
+    outcome = FileOutcome(path=path, kind=guess_kind(path), status="failed")
+    outcome.error = f"{path}: cannot read: {exc.strerror or exc}"
+    return outcome
 
 
 def _unchanged(

@@ -1,75 +1,130 @@
-"""Parse and map patient bundles in worker processes while the main process writes.
+"""Read, parse and map patient bundles in worker processes while this process writes.
 
-Parsing and mapping are pure Python and hold the GIL, so threads would not help; worker
-processes prepare the next bundles while the main process runs the COPYs and commits, which
-stay in one process and in file order (so statuses and the replace-in-place rule are the
-same as a sequential run). Workers get a snapshot of the reference data taken after the
-support bundles are loaded. If a bundle brings reference data of its own (a `collection`
-bundle with organizations inline), bundles prepared before it was committed might have
-missed it, so the loader discards what is in flight and continues sequentially.
+Parsing and mapping are pure Python and hold the GIL, so a thread cannot run them beside the
+writer; worker processes can. The writes stay in this process, one transaction per bundle
+and in file order, so statuses, replace-in-place and the reports are those of a sequential
+run. Workers get the reference data (and the checksums already stored) as they are once the
+support bundles are loaded; a bundle that brings reference data of its own (a `collection`
+bundle with organizations inline) might have been missed by the bundles prepared after it,
+so the loader discards what is in flight and goes on in this process.
 
-Opt-in (`chartside ingest --workers N`): on the 2-core development machine, under the load
-of other work, two workers made the sample load slower, not faster (forked workers 2.5–3.3 s
-against 2.2–2.5 s in one process; spawned ones ~8 s, most of it starting interpreters), so
-one process is the default. It can pay off where cores are idle.
+The workers are forked, not spawned: a spawned interpreter spent ~0.3 s of CPU importing
+what a fork inherits for free (two spawned workers made the sample load slower than one
+process). A forked child touches nothing it inherited but the reference data: it never uses
+the parent's database connections (and exits with `os._exit`, as `multiprocessing` does, so
+nothing is closed behind the parent's back). Fork exists on Linux only; elsewhere, and in a
+daemonic process (which may not have children), the loader prepares bundles itself.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import sys
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 
 from fhir_ingest.prepare import Prepared, prepare
 from fhir_ingest.references import ReferenceData
+from fhir_ingest.source import read_file
+from fhir_ingest.writer import encode_rows
 
+# what a forked worker inherits (set in the parent just before the fork)
 _refdata: ReferenceData | None = None
+_stored: Collection[str] = frozenset()
 _validate = False
+_encode = False
 
 
-def _init_worker(refdata: ReferenceData, validate: bool) -> None:
-    global _refdata, _validate
-    _refdata, _validate = refdata, validate
+def default_workers(patient_files: int) -> int:
+    """How many worker processes `ingest_paths` uses when not told: one per core, at most
+    `MAX_WORKERS`, and none where forking is unavailable or there is too little to share."""
+    if patient_files < 2 or not sys.platform.startswith("linux"):
+        return 0
+    if multiprocessing.current_process().daemon:
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 0 if cores < 2 else min(cores, MAX_WORKERS, patient_files)
 
 
-def _prepare_in_worker(path: str) -> Prepared:
+MAX_WORKERS = 4
+
+
+def _lower_priority() -> None:
+    """Workers yield the CPU to this process: its commits are the chain the run waits on (each
+    bundle's COPYs and commit, in order), while workers only need to stay a bundle ahead."""
+    with suppress(OSError):
+        os.nice(WORKER_NICENESS)
+
+
+WORKER_NICENESS = 10
+
+
+def _prepare_in_worker(path_text: str) -> Prepared:
     assert _refdata is not None
-    prepared = prepare(Path(path), _refdata, validate=_validate)
+    path = Path(path_text)
+    try:
+        raw = read_file(path)
+    except OSError as exc:
+        return Prepared(path=path, error=f"{path}: cannot read: {exc.strerror or exc}")
+    if raw.sha256 in _stored:  # unchanged: the loader reports it without a parse
+        return Prepared(
+            path=path, sha256=raw.sha256, size_bytes=raw.size, phase_seconds={"read": raw.read_seconds}
+        )
+    prepared = prepare(path, _refdata, validate=_validate, raw=raw)
     if prepared.result is not None:
         prepared.result.refdata_layer.parent = None  # send this bundle's own layer, not the snapshot
+        if _encode:
+            encode_rows(prepared.result)  # bytes for COPY: the writer only sends them
     return prepared
+
+
+def was_skipped_unchanged(prepared: Prepared) -> bool:
+    """A worker found the checksum among the stored ones and did not parse the file."""
+    return prepared.result is None and prepared.error is None and bool(prepared.sha256)
 
 
 class WorkerPool:
     """Prepares files in order with a bounded number in flight; `results()` yields them in order."""
 
-    def __init__(self, refdata: ReferenceData, *, validate: bool, workers: int) -> None:
-        snapshot = ReferenceData()
-        snapshot.absorb(refdata)
+    def __init__(
+        self,
+        refdata: ReferenceData,
+        *,
+        stored: Collection[str],
+        validate: bool,
+        workers: int,
+        paths: list[Path],
+        encode: bool = False,
+    ) -> None:
+        """Forks the workers and sets them to work on the first of `paths` at once. `encode`:
+        the rows come back as COPY bytes (`writer.encode_rows`; only where the writer COPYs)."""
+        global _refdata, _stored, _validate, _encode
+        _refdata, _stored, _validate, _encode = refdata, frozenset(stored), validate, encode
         self.executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),  # no fork of a process holding DB connections
-            initializer=_init_worker,
-            initargs=(snapshot, validate),
+            max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_lower_priority
         )
-        self.ahead = workers * 2
-
-    def results(self, paths: list[Path]) -> Iterator[tuple[Path, Prepared]]:
-        queue: deque[tuple[Path, Future[Prepared]]] = deque()
-        todo = iter(paths)
-        for path in todo:
-            queue.append((path, self.executor.submit(_prepare_in_worker, str(path))))
-            if len(queue) >= self.ahead:
+        self._queue: deque[tuple[Path, Future[Prepared]]] = deque()
+        self._todo = iter(paths)
+        for path in self._todo:  # the first submit forks the workers (with the globals above)
+            self._queue.append((path, self.executor.submit(_prepare_in_worker, str(path))))
+            if len(self._queue) >= workers * 2:
                 break
-        while queue:
-            path, future = queue.popleft()
+
+    def results(self) -> Iterator[tuple[Path, Prepared]]:
+        """(path, prepared) in the order of `paths`, keeping the workers `2 × workers` ahead."""
+        while self._queue:
+            path, future = self._queue.popleft()
             prepared = future.result()
-            nxt = next(todo, None)
+            nxt = next(self._todo, None)
             if nxt is not None:
-                queue.append((nxt, self.executor.submit(_prepare_in_worker, str(nxt))))
+                self._queue.append((nxt, self.executor.submit(_prepare_in_worker, str(nxt))))
             yield path, prepared
 
     def close(self) -> None:
+        global _refdata, _stored
         self.executor.shutdown(wait=True, cancel_futures=True)
+        _refdata, _stored = None, frozenset()

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from fhir_ingest.errors import BundleError
 from fhir_ingest.references import ReferenceData
+from fhir_ingest.skim import skim_bundle
 from fhir_ingest.source import RawFile, parse_json, read_file
-from fhir_ingest.transform import BundleResult, transform_bundle
+from fhir_ingest.transform import READ_TYPES, BundleResult, transform_bundle
 
 
 @dataclass
@@ -90,7 +91,8 @@ def prepare(
             clock.last = time.perf_counter()
             prepared.phase_seconds["read"] = raw.read_seconds
             prepared.sha256, prepared.size_bytes = raw.sha256, raw.size
-            data = parse_json(raw)
+            # validation reads every resource; ingestion alone only those a mapper reads
+            data = parse_json(raw) if validate else skim_bundle(raw, READ_TYPES)
             clock.lap("parse")
             if validate:
                 from fhir_ingest.validation import validate_bundle

@@ -152,6 +152,31 @@ def _escaped_nul(parsed: object) -> BundleError | None:
     return None
 
 
+_FEW_BACKSLASHES = 2_000
+
+
+def may_hold_escaped_nul(data: bytes) -> bool:
+    """Whether the bytes hold `\\u0000` (a NUL once parsed), or might.
+
+    `b"\\u0000" in data` is a substring search that stumbles on every `0`: 15–30 ms for the
+    29 MB of samples, a quarter of their whole parse. A backslash is rare in a bundle (at most
+    19 per sample file), and finding one byte is a `memchr`, so look at each backslash instead
+    (an escaped backslash, `\\\\`, is stepped over whole);
+    past a couple of thousand, fall back to the substring search.
+    """
+    find = data.find
+    position = find(b"\\")
+    seen = 0
+    while position != -1:
+        if data.startswith(b"u0000", position + 1):
+            return True
+        seen += 1
+        if seen > _FEW_BACKSLASHES:
+            return b"\\u0000" in data
+        position = find(b"\\", position + 2 if data[position + 1 : position + 2] == b"\\" else position + 1)
+    return False
+
+
 def parse_json(raw: RawFile) -> object:
     """orjson parse; bad input becomes a BundleError naming the line, entry and field.
 
@@ -172,7 +197,7 @@ def parse_json(raw: RawFile) -> object:
         message = f"{what}: {exc.msg} at line {exc.lineno}, column {exc.colno} (byte {exc.pos})"
         field = field_before(raw.data, exc.pos) if not truncated else None
         raise BundleError(message, entry=entry, field=field or "(JSON syntax)") from None
-    if b"\\u0000" in raw.data:  # cheap test first: walking a large bundle costs time
+    if may_hold_escaped_nul(raw.data):  # cheap test first: walking a large bundle costs time
         nul = _escaped_nul(parsed)
         if nul is not None:
             raise nul

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fhir_ingest.copy_rows import EncodedRows
 from fhir_ingest.errors import BundleError
 from fhir_ingest.fields import Fields
 from fhir_ingest.mappers import (
@@ -51,6 +52,10 @@ PATIENT_TABLES_IN_WRITE_ORDER = (
     "diagnostic_reports",
 )
 
+# Resource types that pass 1 or pass 2 read beyond their type and id; the others (Claim,
+# ExplanationOfBenefit, Provenance, …) are only indexed and counted (`fhir_ingest.skim`).
+READ_TYPES = frozenset({"Patient", *MAPPERS, *SHARED_RESOURCE_TYPES, *RESOLVED_INTO_OTHERS})
+
 
 @dataclass
 class BundleResult:
@@ -66,6 +71,8 @@ class BundleResult:
     skipped: Counter = field(default_factory=Counter)
     warnings: list[str] = field(default_factory=list)
     unresolved_references: int = 0
+    # tables whose rows a worker process already encoded for COPY (`RecordWriter.encode_rows`)
+    encoded: dict[str, EncodedRows] = field(default_factory=dict)
 
     def counts(self) -> dict[str, int]:
         """Rows per table (the patient row included)."""
@@ -73,6 +80,8 @@ class BundleResult:
         for table in PATIENT_TABLES_IN_WRITE_ORDER:
             if self.rows.get(table):
                 counts[table] = len(self.rows[table])
+            elif table in self.encoded:
+                counts[table] = self.encoded[table].count
         counts.update(self.shared.counts())
         return counts
 

@@ -24,16 +24,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 from sqlalchemy import ARRAY, BigInteger, Boolean, Connection, Date, DateTime, Float, Integer, Text
 from sqlalchemy.dialects.postgresql import JSONB
 
+from fhir_ingest.copy_rows import encode, encoder_available, row_values
 from fhir_ingest.references import ReferenceData, SharedTarget
 from fhir_ingest.transform import PATIENT_TABLES_IN_WRITE_ORDER, BundleResult
 from records.database import Database, set_patient_sql
 from records.models import Base
 
-# Children first, so deleting never trips a foreign key. Notes are handled separately.
+# Children first (the order the keys once demanded). Notes are handled separately.
 DELETE_ORDER = (
     "diagnostic_reports",
     "observation_components",
@@ -45,6 +47,16 @@ DELETE_ORDER = (
     "care_plans",
     "medication_requests",
     "conditions",
+)
+_SOURCE_COLUMNS = (
+    "sha256",
+    "kind",
+    "bundle_patient_id",
+    "size_bytes",
+    "ingested_at",
+    "counts",
+    "skipped",
+    "warnings",
 )
 _PRACTITIONER_ROLE_COLUMNS = ("specialty_code", "specialty_display", "organization_id", "location_id")
 
@@ -191,14 +203,14 @@ class RecordWriter:
         # settings in one message (utility commands take no parameters: the id is a literal)
         setup = "SET LOCAL synchronous_commit = off"
         if result.patient_id is not None:
-            # SET LOCAL (not set_config): Citus forwards it to the workers (records.database)
-            setup += "; " + set_patient_sql(result.patient_id)
-        cur.execute(setup)
-        if result.patient_id is not None:
-            cur.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                ("chartside.patient:" + result.patient_id,),
+            # SET LOCAL (not set_config): Citus forwards it to the workers (records.database);
+            # then the patient's lock (two ingests of one patient take turns), all in one message
+            lock_key = sql.Literal("chartside.patient:" + result.patient_id).as_string(None)
+            setup += (
+                f"; {set_patient_sql(result.patient_id)}; "
+                f"SELECT pg_advisory_xact_lock(hashtextextended({lock_key}, 0))"
             )
+        cur.execute(setup)
         self._write_shared(cur, result)
         if result.patient_id is not None:
             status = self._write_patient(cur, result, source.path)
@@ -254,15 +266,16 @@ class RecordWriter:
                 updates.append(f"{_quote(c)} = COALESCE(EXCLUDED.{_quote(c)}, {table}.{_quote(c)})")
             else:
                 updates.append(f"{_quote(c)} = EXCLUDED.{_quote(c)}")
-        # typed placeholders: a column that is NULL in every row of a batch still has its type
-        row_sql = "(" + ", ".join(f"%s::{types[c]}" for c in columns) + ")"
+        # one array per column (typed: a column that is NULL in every row still has its type),
+        # so the statement stays short and the same whatever the number of rows: a VALUES
+        # list of 20,000 placeholders cost psycopg more to split than the server to run
+        arrays = ", ".join(f"%b::{types[c]}[]" for c in columns)
+        sql = (
+            f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) SELECT * FROM unnest({arrays}) "
+            f"ON CONFLICT (id) DO UPDATE SET {', '.join(updates)}"
+        )
         for batch in _batches(rows, len(columns)):
-            cur.execute(
-                f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) VALUES "
-                + ", ".join([row_sql] * len(batch))
-                + f" ON CONFLICT (id) DO UPDATE SET {', '.join(updates)}",
-                [row[c] for row in batch for c in columns],
-            )
+            cur.execute(sql, [[row[c] for row in batch] for c in columns])
 
     def _update_roles(self, cur: psycopg.Cursor, role_updates: list[tuple[str, dict]]) -> None:
         """PractitionerRoles onto their practitioners: each non-null value replaces the stored
@@ -273,19 +286,15 @@ class RecordWriter:
             into.update({c: role[c] for c in _PRACTITIONER_ROLE_COLUMNS if role[c] is not None})
         names = ("id", *_PRACTITIONER_ROLE_COLUMNS)
         sets = ", ".join(f"{c} = COALESCE(v.{c}, p.{c})" for c in _PRACTITIONER_ROLE_COLUMNS)
-        row_sql = "(" + ", ".join(["%s::text"] * len(names)) + ")"
+        arrays = ", ".join(["%b::text[]"] * len(names))
+        sql = (
+            f"UPDATE practitioners p SET {sets} FROM unnest({arrays}) AS v({', '.join(names)}) "
+            "WHERE p.id = v.id"
+        )
         items = list(merged.items())
         for batch in _batches(items, len(names)):
-            cur.execute(
-                f"UPDATE practitioners p SET {sets} FROM (VALUES "
-                + ", ".join([row_sql] * len(batch))
-                + f") AS v({', '.join(names)}) WHERE p.id = v.id",
-                [
-                    value
-                    for pid, role in batch
-                    for value in (pid, *(role[c] for c in _PRACTITIONER_ROLE_COLUMNS))
-                ],
-            )
+            ids = [pid for pid, _role in batch]
+            cur.execute(sql, [ids, *([role[c] for _pid, role in batch] for c in _PRACTITIONER_ROLE_COLUMNS)])
 
     def _write_patient(self, cur: psycopg.Cursor, result: BundleResult, source_path: str) -> str:
         pid = result.patient_id
@@ -308,12 +317,17 @@ class RecordWriter:
                 "DELETE FROM clinical_notes WHERE patient_id = %s AND NOT (id = ANY(%s))",
                 (pid, list(unchanged)),
             )
-            # kept notes let go of their encounter until the encounters are rewritten
-            cur.execute("UPDATE clinical_notes SET encounter_id = NULL WHERE patient_id = %s", (pid,))
+            # kept notes point at their encounter again below (no key forbids the gap: 0008)
             cur.execute("DELETE FROM encounters WHERE patient_id = %s", (pid,))
         self._upsert_patient(cur, result.patient_row, source_path)
         kept_ids = {row["id"] for row in kept_notes}
         for table in PATIENT_TABLES_IN_WRITE_ORDER:
+            encoded = result.encoded.get(table)
+            if encoded is not None:
+                columns = ", ".join(map(_quote, encoded.columns))
+                with cur.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.write(encoded.data)
+                continue
             rows = result.rows.get(table)
             if table == "clinical_notes" and rows and kept_ids:
                 rows = [row for row in rows if row["id"] not in kept_ids]
@@ -352,8 +366,10 @@ class RecordWriter:
         if self.can_copy(cur):
             with cur.copy(f"COPY {table} ({column_list}) FROM STDIN (FORMAT BINARY)") as copy:
                 copy.set_types([t for _, t in typed])
+                values = row_values(names)
+                write_row = copy.write_row
                 for row in rows:
-                    copy.write_row([row[c] for c in names])
+                    write_row(values(row))
         else:
             json_columns = {c for c, t in typed if t == "jsonb"}
             cur.executemany(
@@ -361,18 +377,24 @@ class RecordWriter:
                 [tuple(Jsonb(row[c]) if c in json_columns else row[c] for c in names) for row in rows],
             )
 
+    def copies(self) -> bool:
+        """Whether bulk rows go through COPY (see `can_copy`), asked on the session's connection."""
+        if self._use_copy is None:
+            with self.db.admin.connect() as conn:
+                self.can_copy(conn.connection.driver_connection.cursor())
+        return bool(self._use_copy)
+
     def _record_source(self, cur: psycopg.Cursor, result: BundleResult, source: SourceInfo) -> None:
-        if result.patient_id is not None:
-            cur.execute(
-                "DELETE FROM source_files WHERE path = %s OR bundle_patient_id = %s",
-                (source.path, result.patient_id),
-            )
-        else:
-            cur.execute("DELETE FROM source_files WHERE path = %s", (source.path,))
+        # one row per path, and one per patient: another file of this patient lets go of it
+        # (one statement: the row of this path is updated in place, never deleted and re-added)
         cur.execute(
+            "WITH gone AS (DELETE FROM source_files WHERE bundle_patient_id = %s AND path <> %s) "
             "INSERT INTO source_files (path, sha256, kind, bundle_patient_id, size_bytes, ingested_at, counts, "
-            "skipped, warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "skipped, warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (path) DO UPDATE SET "
+            + ", ".join(f"{c} = EXCLUDED.{c}" for c in _SOURCE_COLUMNS),
             (
+                result.patient_id,
+                source.path,
                 source.path,
                 source.sha256,
                 result.kind,
@@ -389,6 +411,23 @@ class RecordWriter:
         if table not in self._columns:
             self._columns[table] = table_columns(table)
         return self._columns[table]
+
+
+# Clinical notes stay rows: a re-ingest keeps the notes whose text did not change, and
+# writes only the others (`_write_patient`), which needs them one by one.
+ENCODED_TABLES = tuple(t for t in PATIENT_TABLES_IN_WRITE_ORDER if t != "clinical_notes")
+
+
+def encode_rows(result: BundleResult) -> None:
+    """Turn the bulk rows of `result` into COPY bytes (in a worker, before they are sent)."""
+    if not encoder_available():
+        return
+    for table in ENCODED_TABLES:
+        rows = result.rows.get(table)
+        if rows:
+            typed = [(c, t) for c, t in table_columns(table) if c in rows[0]]
+            result.encoded[table] = encode(typed, rows)
+            del result.rows[table]
 
 
 _BATCH_PARAMETERS = 20_000  # per statement (PostgreSQL's limit is 65,535)

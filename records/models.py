@@ -201,13 +201,17 @@ class Patient(Base):
 
 
 def _patient_fk() -> ForeignKey:
+    """For rows the application writes. The record tables the loader writes (encounters …
+    diagnostic reports) carry no key to their patient, encounter or parent row: the loader
+    writes them with what they point at, in one transaction, and refuses a bundle whose
+    reference does not resolve, so a per-row check could never fail (migration 0008)."""
     return ForeignKey("patients.patient_id", ondelete="CASCADE")
 
 
 class Encounter(Base):
     __tablename__ = "encounters"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     status: Mapped[str | None] = mapped_column(Text)
     class_code: Mapped[str | None] = mapped_column(Text)  # AMB, EMER, IMP, ...
@@ -229,7 +233,7 @@ class Encounter(Base):
 class Condition(Base):
     __tablename__ = "conditions"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     clinical_status: Mapped[str | None] = mapped_column(Text)  # active | recurrence | relapse | resolved ...
@@ -242,10 +246,7 @@ class Condition(Base):
     abatement: Mapped[dt.datetime | None] = mapped_column(TZ)
     recorded_date: Mapped[dt.datetime | None] = mapped_column(TZ)
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-        Index("ix_conditions_patient_code", "patient_id", "code"),
-    )
+    __table_args__ = (Index("ix_conditions_patient_code", "patient_id", "code"),)
 
 
 class MedicationRequest(Base):
@@ -253,7 +254,7 @@ class MedicationRequest(Base):
 
     __tablename__ = "medication_requests"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)  # active | stopped | completed | entered-in-error ...
@@ -275,10 +276,7 @@ class MedicationRequest(Base):
     dosage_text: Mapped[str | None] = mapped_column(Text)
     as_needed: Mapped[bool | None] = mapped_column(Boolean)
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-        Index("ix_medication_requests_patient_status", "patient_id", "status"),
-    )
+    __table_args__ = (Index("ix_medication_requests_patient_status", "patient_id", "status"),)
 
 
 class Observation(Base):
@@ -286,7 +284,7 @@ class Observation(Base):
 
     __tablename__ = "observations"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)
@@ -305,10 +303,7 @@ class Observation(Base):
     ref_high: Mapped[float | None] = mapped_column(Float)
     interpretation: Mapped[str | None] = mapped_column(Text)
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-        Index("ix_observations_patient_code_effective", "patient_id", "code", "effective"),
-    )
+    __table_args__ = (Index("ix_observations_patient_code_effective", "patient_id", "code", "effective"),)
 
 
 class ObservationComponent(Base):
@@ -326,19 +321,11 @@ class ObservationComponent(Base):
     value_text: Mapped[str | None] = mapped_column(Text)
     value_code: Mapped[str | None] = mapped_column(Text)
 
-    __table_args__ = (
-        ForeignKeyConstraint(
-            ["patient_id", "observation_id"],
-            ["observations.patient_id", "observations.id"],
-            ondelete="CASCADE",
-        ),
-    )
-
 
 class Allergy(Base):
     __tablename__ = "allergies"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     clinical_status: Mapped[str | None] = mapped_column(Text)
     verification_status: Mapped[str | None] = mapped_column(Text)
@@ -362,17 +349,11 @@ class AllergyReaction(Base):
     manifestation_display: Mapped[str | None] = mapped_column(Text)
     severity: Mapped[str | None] = mapped_column(Text)
 
-    __table_args__ = (
-        ForeignKeyConstraint(
-            ["patient_id", "allergy_id"], ["allergies.patient_id", "allergies.id"], ondelete="CASCADE"
-        ),
-    )
-
 
 class Immunization(Base):
     __tablename__ = "immunizations"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)  # completed | not-done | entered-in-error
@@ -384,15 +365,11 @@ class Immunization(Base):
     primary_source: Mapped[bool | None] = mapped_column(Boolean)
     location_id: Mapped[str | None] = mapped_column(ForeignKey("locations.id"))
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-    )
-
 
 class Procedure(Base):
     __tablename__ = "procedures"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)
@@ -405,15 +382,11 @@ class Procedure(Base):
     reason_display: Mapped[str | None] = mapped_column(Text)
     location_id: Mapped[str | None] = mapped_column(ForeignKey("locations.id"))
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-    )
-
 
 class CarePlan(Base):
     __tablename__ = "care_plans"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)
@@ -426,17 +399,13 @@ class CarePlan(Base):
     # [{code, display, status}]
     activities: Mapped[list] = mapped_column(JSONB, server_default=text("'[]'::jsonb"))
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-    )
-
 
 class ClinicalNote(Base):
     """A DocumentReference's decoded text (line endings normalised)."""
 
     __tablename__ = "clinical_notes"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     doc_status: Mapped[str | None] = mapped_column(Text)  # current | superseded | entered-in-error
@@ -450,10 +419,7 @@ class ClinicalNote(Base):
     text: Mapped[str] = mapped_column(Text)
     text_sha256: Mapped[str] = mapped_column(Text)
 
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-        Index("ix_clinical_notes_patient_date", "patient_id", "date"),
-    )
+    __table_args__ = (Index("ix_clinical_notes_patient_date", "patient_id", "date"),)
 
 
 class DiagnosticReport(Base):
@@ -461,7 +427,7 @@ class DiagnosticReport(Base):
 
     __tablename__ = "diagnostic_reports"
 
-    patient_id: Mapped[str] = mapped_column(_patient_fk(), primary_key=True)
+    patient_id: Mapped[str] = mapped_column(Text, primary_key=True)
     id: Mapped[str] = mapped_column(Text, primary_key=True)
     encounter_id: Mapped[str | None] = mapped_column(Text)
     status: Mapped[str | None] = mapped_column(Text)
@@ -474,10 +440,6 @@ class DiagnosticReport(Base):
     result_observation_ids: Mapped[list[str]] = mapped_column(ARRAY(Text), server_default=text("'{}'"))
     note_id: Mapped[str | None] = mapped_column(Text)  # the clinical note carrying the same text
     presented_text: Mapped[str | None] = mapped_column(Text)  # only when no note has the same text
-
-    __table_args__ = (
-        ForeignKeyConstraint(["patient_id", "encounter_id"], ["encounters.patient_id", "encounters.id"]),
-    )
 
 
 # --------------------------------------------------------------------------------------------
