@@ -79,8 +79,8 @@ def render_result(
             out.append(f"- {m.group(2)} [{m.group(1)}]")
         elif more := _MORE_NOT_SHOWN.match(line.strip()):
             out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
-        elif not _FOR_THE_MODEL.search(line):
-            out.append(line.strip())
+        elif kept := for_people(line):  # a tool's own words, without its instructions to the model
+            out.append(kept)
     if hidden:
         out.append(HIDDEN_ROWS)
     return "\n".join(out)
@@ -95,9 +95,11 @@ def uncited_lines(outcomes: Sequence[ToolOutcome]) -> set[str]:
         for line in o.result.text.splitlines()
         if line.strip() and not _CITED_LINE.match(line.strip())
     }
-    return lines | {
-        MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))
-    }
+    return (
+        lines
+        | {for_people(line) for line in lines}
+        | {MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))}
+    )
 
 
 def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str, bool]:
@@ -135,6 +137,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
         blocks.append(f"Nothing is booked yet. Reply 'book {first}' (or another slot's handle) to book it.")
+    if plan.kind == "offer_slots" and outcomes and not any(o.result.citations for o in outcomes):
+        blocks.append("Nothing is booked. Ask about other dates (for example 'next week') to see free slots.")
     if plan.kind == "offer_cancel" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
         blocks.append(

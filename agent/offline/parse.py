@@ -179,6 +179,7 @@ INTENTS: tuple[Intent, ...] = (
         "find_slots",
         _rx(
             r"\b(slots?|availability|available (times?|appointments?)|openings?|free times?)\b",
+            r"\b(appointments?|times?) (are |is )?(still )?(free|available|open)\b",
             r"\b(book|schedule|make|arrange|get|need) (me )?(an? |the )?([a-z-]+ )?(appointment|visit|check.?up|consultation)\b",
             r"\bbook\b",
             r"\b(need|want|like) to see (a|an|the) [a-z ]*(doctor|gp|nurse|\w+ologist|\w+ist|\w+ician)\b",

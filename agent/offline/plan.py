@@ -481,6 +481,8 @@ def offered_ids(answer: str, letter: str, id_word: str) -> list[tuple[str, str]]
 
 
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "fifth": 4}
+# offers are listed earliest first: "the earliest (one you found)", "the soonest" is the first shown
+_EARLIEST = re.compile(r"\b(earliest|soonest|next available|first available)\b")
 _YES = re.compile(
     r"^(yes|yeah|yep|ok|okay|sure|confirm\w*|go ahead|do it|please do|book it|cancel it|that one)\b"
 )
@@ -495,6 +497,8 @@ def _choose(question: str, offered: list[tuple[str, str]], letter: str) -> str |
     for word, index in _ORDINALS.items():
         if re.search(rf"\b{word}\b", text) and index < len(offered):
             return offered[index][1]
+    if _EARLIEST.search(text) and offered:
+        return offered[0][1]
     if re.search(r"\b(last one|the last)\b", text) and offered:
         return offered[-1][1]
     if _YES.search(text):
