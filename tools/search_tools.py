@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.embeddings import load_embedder
 from tools.registry import ToolContext, Toolset
+from tools.render import counted
 from tools.results import ToolResult
 
 if TYPE_CHECKING:  # knowledge.search (BM25, numpy) is imported on the first search, not at start-up
@@ -80,7 +81,7 @@ def leaflet_result(ctx: ToolContext, query: str, outcome: SearchOutcome) -> Tool
             ),
             total=0,
         )
-    lines = [f"{len(outcome.passages)} leaflet passage(s) for {query!r}:"]
+    lines = [f"{counted(len(outcome.passages), 'leaflet passage')} for {query!r}:"]
     rows: list[dict[str, Any]] = []
     citations = []
     for p in outcome.passages:
@@ -135,7 +136,7 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
             ),
             total=0,
         )
-    lines = [f"{len(outcome.passages)} note passage(s){window} for {query!r}:"]
+    lines = [f"{counted(len(outcome.passages), 'note passage')}{window} for {query!r}:"]
     rows: list[dict[str, Any]] = []
     citations = []
     for p in outcome.passages:

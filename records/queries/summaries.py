@@ -27,6 +27,7 @@ from records.models import (
     Procedure,
 )
 from records.queries.common import did_not_happen_excluded, not_entered_in_error, window
+from records.queries.conditions import condition_terms_match
 from records.queries.observations import list_observations
 from records.queries.vocabulary import BP_PANEL_CODES, DIASTOLIC_CODE, SYSTOLIC_CODE
 
@@ -151,10 +152,31 @@ class EncounterCounts:
 
 
 def encounter_counts(
-    conn: Connection, *, patient_id: str, since: dt.date | None = None, until: dt.date | None = None
+    conn: Connection,
+    *,
+    patient_id: str,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    reason: str | None = None,
 ) -> EncounterCounts:
-    """Visits that took place (not cancelled, not entered in error) in the window, counted."""
+    """Visits that took place (not cancelled, not entered in error) in the window, counted.
+    With `reason`, only the visits for it: the visit's own reason names it, or a diagnosis
+    of it was recorded at the visit ("how many times was I seen for my ear infection")."""
     t = Encounter.__table__
+    by_reason = []
+    if reason and (named := condition_terms_match(t.c.reason_display, t.c.reason_code, reason)) is not None:
+        c = Condition.__table__
+        diagnosed = (
+            select(c.c.id)
+            .where(
+                c.c.patient_id == t.c.patient_id,
+                c.c.encounter_id == t.c.id,
+                not_entered_in_error(c.c.verification_status),
+                condition_terms_match(c.c.display, c.c.code, reason),
+            )
+            .exists()
+        )
+        by_reason.append(or_(named, diagnosed))
     rows = conn.execute(
         select(
             t.c.id,
@@ -169,6 +191,7 @@ def encounter_counts(
             t.c.patient_id == patient_id,
             did_not_happen_excluded(t.c.status, "cancelled"),
             *window(t.c.start, since, until),
+            *by_reason,
         )
         .order_by(t.c.start.desc().nulls_last(), t.c.id)
     ).all()

@@ -4,12 +4,17 @@ reason, conclusions first and plain plurals. Each test failed before its fix."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 
-from agent.base import Turn
-from agent.offline import Planner, render_result
+from agent.base import AgentRequest, Turn
+from agent.events import DoneEvent
+from agent.offline import OfflineAgent, Planner, render_result
+from tests.agent.conftest import COHORT_NOW, run
 from tests.agent.test_offline import ALL_TOOLS
+from tools.catalog import build_registry
+from tools.scope import PatientScope
 
 TODAY = dt.date(2026, 12, 1)
 OFFER = (
@@ -72,3 +77,108 @@ def test_a_tool_explanation_keeps_its_sentence_for_people_and_drops_the_one_for_
     assert render_result(text) == (
         "No free slots in Paediatrics (RIVERBEND MEDICAL CENTER) from 2027-02-26 to 2027-02-26."
     )
+
+
+# --- counts for a reason, on a generated cohort -------------------------------------------------
+
+VISITS_FOR = re.compile(r"has (\d+) visits? for |has no visit for ")
+
+
+def _visits_for(conn, patient_id: str, display: str) -> int:
+    """The truth, read here in plain SQL: visits (not cancelled or entered in error) whose
+    reason is this condition, or at which this condition was recorded."""
+    return conn.exec_driver_sql(
+        """
+        SELECT count(*) FROM encounters e
+        WHERE e.patient_id = %(p)s
+          AND coalesce(e.status, '') NOT IN ('cancelled', 'entered-in-error')
+          AND (e.reason_display = %(d)s OR EXISTS (
+                SELECT 1 FROM conditions c
+                WHERE c.patient_id = e.patient_id AND c.encounter_id = e.id AND c.display = %(d)s
+                  AND coalesce(c.verification_status, '') <> 'entered-in-error'))
+        """,
+        {"p": patient_id, "d": display},
+    ).scalar_one()
+
+
+def test_how_many_times_seen_for_a_condition_counts_the_visits_for_it_not_every_visit(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    asked = differs = 0
+    for record in records:
+        scope = PatientScope(
+            patient_id=record.patient.patient_id, role="patient", actor="test", conversation_id="reason"
+        )
+        names = {c.display for c in record.conditions if c.verification_status != "entered-in-error"}
+        # one name per condition word, so the question names one condition of this record
+        for display in sorted(names)[:4]:
+            short = re.sub(r"\s*\([^)]*\)\s*$", "", display).lower()
+            with db.admin.connect() as conn:
+                truth = _visits_for(conn, record.patient.patient_id, display)
+                every = conn.exec_driver_sql(
+                    "SELECT count(*) FROM encounters WHERE patient_id = %(p)s AND coalesce(status, '') "
+                    "NOT IN ('cancelled', 'entered-in-error')",
+                    {"p": record.patient.patient_id},
+                ).scalar_one()
+            if any(other != display and short in other.lower() for other in names):
+                continue  # "sinusitis" would also name "chronic sinusitis": not one condition
+            done = run(agent, AgentRequest(scope=scope, question=f"How many times was I seen for {short}?", now=COHORT_NOW))[-1]  # fmt: skip
+            assert isinstance(done, DoneEvent)
+            lead = done.answer.split("\n\n")[1]
+            m = VISITS_FOR.search(lead)
+            assert m, (short, lead)
+            assert int(m.group(1) or 0) == truth, (short, truth, lead)
+            assert "(s)" not in done.answer
+            asked += 1
+            differs += truth != every
+    # the questions were asked, and the reason changed the count (not every visit counted)
+    assert asked >= 5 and differs >= 3
+
+
+def _ask(agent, record, question: str) -> str:
+    scope = PatientScope(
+        patient_id=record.patient.patient_id, role="patient", actor="test", conversation_id="r4"
+    )
+    done = run(agent, AgentRequest(scope=scope, question=question, now=COHORT_NOW))[-1]
+    assert isinstance(done, DoneEvent) and done.answer.strip()
+    return done.answer
+
+
+def test_an_allergy_question_with_a_typo_leads_with_its_verdict_and_lists_no_medicines(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    allergic = 0
+    for record in records:
+        has = any(
+            "penicillin" in a.display.lower() and a.verification_status != "entered-in-error"
+            for a in record.allergies
+        )
+        answer = _ask(agent, record, "r u sure im not allergic to pencillin")
+        first = answer.split("\n\n")[1]
+        assert first.startswith("Yes" if has else "No"), first
+        assert "active medication" not in answer.lower()
+        allergic += has
+    assert allergic >= 1  # the cohort's hard case: a penicillin allergy
+
+
+PLAIN_COUNTS = (
+    "What medications am I taking right now?",
+    "What am I allergic to?",
+    "How many visits do I have?",
+    "Any ER visits?",
+    "Which vaccines have I had?",
+    "Any drug-allergy contraindications?",
+)
+
+
+def test_user_facing_counts_are_plain_english_and_a_list_is_introduced_once(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        for question in PLAIN_COUNTS:
+            answer = _ask(agent, record, question)
+            assert not re.search(r"\w\((s|es|y/ies)\)", answer), (question, answer[:400])
+        meds = _ask(agent, record, "What medications am I taking right now?").split("\n\n")
+        if meds[1].endswith(":"):  # "You have 3 active medications:" then the rows, no second header
+            assert not re.match(r"Active medications \(\d+\):", meds[2]), meds[1:3]
+            assert re.fullmatch(r"You have 1 active medication:|You have \d+ active medications.*:", meds[1])
