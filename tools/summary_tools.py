@@ -26,6 +26,7 @@ from records.queries.summaries import (
     record_vocabulary,
 )
 from tools.lexicon import load_lexicon
+from tools.planted import withhold_planted
 from tools.record_tools import SINCE_FIELD, TEST_QUERY, UNTIL_FIELD, DateWindow
 from tools.registry import ToolContext, ToolInput, Toolset
 from tools.render import ResultBuilder, counted, facts_of, fmt_date, fmt_num
@@ -403,7 +404,8 @@ def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
     out = ResultBuilder(ctx)
     for n in rows:
         when = fmt_date(n.date)
-        text = " ".join(n.text.split())
+        clean, withheld = withhold_planted(n.text)  # orders to an AI in a note: never passed on
+        text = " ".join(clean.split())
         body = (
             text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + " … (the rest of the note is not shown)"
         )
@@ -413,7 +415,7 @@ def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
             f"note of {when or 'undated'} — {n.type_display or 'clinical note'}; by {n.author_name or 'author not recorded'}: {body}",
             label=f"note {when or ''}".strip(),
             facts=facts_of(when, n.author_name, n.type_display, *re.findall(r"\d+(?:\.\d+)?", body)),
-            fields={"date": n.date, "type": n.type_display, "author": n.author_name},
+            fields={"date": n.date, "type": n.type_display, "author": n.author_name, "withheld": withheld},
         )  # fmt: skip
     window = (
         f" between {args.since or 'the first note'} and {args.until or 'today'}"

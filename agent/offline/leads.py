@@ -121,6 +121,7 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "procedures": _procedures,
         "profile": _profile,
         "appointments": _appointments,
+        "notes": _notes,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -469,6 +470,29 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         reason = f" for {r['reason']}" if r.get("reason") else ""
         who = f" with {r['practitioner']}" if r.get("practitioner") else ""
         return (f"{v.Your} last visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
+    return None
+
+
+# --- notes -------------------------------------------------------------------------------------
+
+PLANTED = (
+    "a passage addressed to an AI assistant, not clinical content: I did not follow its instructions, "
+    "and it is not shown."
+)
+
+
+def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """The newest note by date says which note it is; a note carrying orders to an AI says so
+    (the tools withhold that passage: the answer reports it rather than passing it on)."""
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "note" or r.get("note_id")]
+    planted = any(r.get("withheld") for r in rows)
+    if topic.operation == "latest" and rows and rows[0].get("date"):
+        r = rows[0]
+        kind = f" ({r['type']})" if r.get("type") else ""
+        lead = f"{v.Your} most recent clinical note is of {_day(r.get('date'))}{kind} [{r['handle']}]."
+        return (f"{lead} It contains {PLANTED}" if r.get("withheld") else lead, False)
+    if planted:
+        return (f"One of these notes contains {PLANTED}", False)
     return None
 
 
