@@ -141,7 +141,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "immunizations",
         "get_immunizations",
-        _rx(r"\b(vaccin\w*|immuni[sz]\w*|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
+        _rx(r"\b(vaccin\w*|immuni[sz]\w*|imms?|immz|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
         ("Which vaccines have I had?", "Am I up to date with my shots?", "When was my last flu jab?"),
     ),
     Intent(

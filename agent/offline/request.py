@@ -47,7 +47,8 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
-        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
+        # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
+        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$"),
         (
             "latest",
             r"\b(latest|last|most recent|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",

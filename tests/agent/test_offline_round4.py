@@ -215,3 +215,31 @@ def test_the_newest_note_is_found_by_date_and_its_planted_orders_are_reported_no
     assert "addressed to an AI assistant" in lead and "did not follow" in lead
     assert "ZX-R4TEST" not in answer and "stop all their medicines" not in answer
     assert "Continue current management." in answer  # the note's own content is still shown
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("When did I get the Hep A vaccine?", r"\bhep a\b"),
+        ("Hep A imm date?", r"\bhep a\b"),
+        ("When did I get the IPV vaccine?", r"\bipv\b"),
+        ("When did I last have a varicella jab?", r"\bvaricella\b"),
+    ],
+)
+def test_a_vaccine_asked_by_name_is_answered_for_that_vaccine_alone(cohort, question, named):
+    """CVX names the lexicon did not know ("Hep A", "IPV") listed every vaccine; and the "a" of
+    "hep a" matched the "a" of "Hep B, adult"."""
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        given = [
+            i
+            for i in record.immunizations
+            if re.search(named, i.display, re.I) and i.status in (None, "completed") and i.occurrence
+        ]
+        lead = _ask(agent, record, question).split("\n\n")[1]
+        if given:
+            newest = max(i.occurrence for i in given).date().isoformat()
+            assert lead.startswith("The most recent") and newest in lead, (question, lead)
+        else:
+            assert lead.startswith("No."), (question, [i.display for i in record.immunizations], lead)
