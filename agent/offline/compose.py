@@ -189,7 +189,11 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
         return []
-    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha()][:3]
+    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
+
+
+# words that say what is asked of a section (a date, any kind), not which thing in it
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

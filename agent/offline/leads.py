@@ -341,8 +341,21 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             True,
         )
     if topic.operation == "latest" or "count" not in rows[0]:
-        if topic.concept is None:
-            return (f"{v.Your} latest results, newest first:", False)
+        if topic.concept is None:  # "when was my last test of any kind": the newest date leads
+            dates = [r for r in rows if r.get("effective")]
+            # a measured value (not a certificate entry such as a cause of death), when there is one
+            measured = [
+                r for r in dates if isinstance(r.get("value"), int | float) or r.get("systolic") is not None
+            ]
+            dates = measured or dates
+            if not dates:
+                return (f"{v.Your} latest results, newest first:", False)
+            newest = max(dates, key=lambda r: str(r["effective"]))
+            return (
+                f"{v.Your} most recent result was recorded on {_day(newest['effective'])} [{newest['handle']}]. "
+                "The latest of each test, newest first:",
+                False,
+            )
         r = rows[0]
         return (
             f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
@@ -463,6 +476,14 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         cite = f" [{per_call[0][0]['handle']}]" if per_call[0] and per_call[0][0].get("handle") else ""
         return (f"{v.record.capitalize()} has {counted(windowed['total'], 'visit')}{when}" + (f" ({classes})" if classes else "") + f"{cite}.", False)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
+    if topic.operation == "list" and topic.window is not None and all(o.result.ok for o in outcomes):
+        # "visits in the last 30 days?": how many, then the visits; every visit of the period
+        # was searched, so 0 is the answer, not an abstention
+        n = sum(o.result.total for o in outcomes)
+        return (
+            f"{v.record.capitalize()} has {counted(n, 'visit')}{_when(topic)}" + (":" if n else "."),
+            False,
+        )
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
     if topic.operation == "latest":

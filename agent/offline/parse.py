@@ -101,7 +101,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_labs",
         _rx(
             r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
-            r"vital signs|measurements?)\b",
+            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on)\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
         (
@@ -127,7 +127,7 @@ INTENTS: tuple[Intent, ...] = (
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
             r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
-            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|(number of|how many|total|count of) "
+            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|contacts? with|(number of|how many|total|count of) "
             r"(appointments|encounters|visits)|encounter count|visit count)\b",
         ),
         (
@@ -170,7 +170,10 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(my (upcoming |next |booked |scheduled |future )?appointments?|when is my (next )?appointment|"
             r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?|"
             r"(next|am i|are they|is she|is he) booked|booked in|anything (booked|coming up|scheduled)|"
-            r"upcoming|next (appointment|visit|booking))\b"
+            r"upcoming|next (appointment|visit|booking))\b",
+            # "any future appointments?", "any appointments for me coming up?", "an appt soon"
+            r"\b((any|future|forthcoming) (appointments?|appts?|bookings?)|(appointments?|appts?)\b.{0,25}"
+            r"\b(coming up|soon|in the future|planned|ahead)|do i have (an |any )?appts?)\b"
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),

@@ -311,6 +311,8 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
     text = f" {request.text} "
+    if request.window is not None:  # its words say when, not what (as in read_request)
+        text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
         if " " in c.said or len(c.said) > 3:
             text = text.replace(f" {c.said} ", " ")
@@ -922,7 +924,7 @@ class Planner:
         if "leaflets" in scores and ((not personal and not reason) or not record or general):
             return ["leaflets"]
         if "find_slots" in record and (
-            "appointments" not in record or re.search(r"\bbook\b", _clean(question))
+            "appointments" not in record or re.search(r"\b(book|free|available|open|slots?)\b", _clean(question))
         ):
             return ["find_slots"]
         record.pop("find_slots", None)

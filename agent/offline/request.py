@@ -43,7 +43,8 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "count",
-            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b",
+            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b"
+            r"|^(count|tally|#)\s|^(please |can you )?count (my|the|all|his|her|their)\b|^# ?\w",
         ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         ("earliest", r"\b(first|earliest|initial|very first|originally|start(ed)? (on|taking|using))\b"),
@@ -90,10 +91,13 @@ def operation_of(text: str) -> str:
 
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
+    window = read_window(question, today)
+    # the window's own words say when, not what: the "last" of "in the last 30 days" is no "latest"
+    asked = text.replace(window.said, " ") if window is not None and window.said in text else text
     return Request(
         text=text,
-        operation=operation_of(text),
-        window=read_window(question, today),
+        operation=operation_of(asked),
+        window=window,
         history=bool(HISTORY_WORDS.search(text)),
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,

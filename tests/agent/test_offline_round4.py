@@ -243,3 +243,47 @@ def test_a_vaccine_asked_by_name_is_answered_for_that_vaccine_alone(cohort, ques
             assert lead.startswith("The most recent") and newest in lead, (question, lead)
         else:
             assert lead.startswith("No."), (question, [i.display for i in record.immunizations], lead)
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "operation"),
+    [
+        # the "last" of a window says when, not "the latest one"
+        ("visits in the last 24 hours?", "get_encounters", "list"),
+        ("Count my visits in the last 30 days.", "count_encounters", "count"),
+        ("Any future appointments?", "list_appointments", "list"),
+        ("do i have an appt soon", "list_appointments", "list"),
+        ("Any appointments for me coming up?", "list_appointments", "list"),
+        ("most recent contact with this pt?", "get_encounters", "latest"),
+        ("My last test of any sort, when was it?", "get_labs", "latest"),
+        ("last obs date", "get_labs", "latest"),
+    ],
+)
+def test_shorthand_and_window_words_plan_the_operation_asked(question, tool, operation):
+    plan = Planner(ALL_TOOLS).plan(question, [], TODAY)
+    assert [c.name for c in plan.calls][:1] == [tool]
+    assert [t.operation for t in plan.topics][:1] == [operation]
+
+
+def test_visits_in_an_empty_window_are_counted_as_zero(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        scope = PatientScope(
+            patient_id=record.patient.patient_id, role="patient", actor="t", conversation_id="w"
+        )
+        # the cohort's "now" is after every visit: the last day has none
+        done = run(agent, AgentRequest(scope=scope, question="visits in the last 24 hours?", now=COHORT_NOW + dt.timedelta(days=400)))[-1]  # fmt: skip
+        assert done.answer.split("\n\n")[1] == "Your record has 0 visits in the period you asked about."
+
+
+def test_the_newest_result_of_any_kind_leads_with_its_date(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        if not record.measurements:
+            continue
+        newest = max(m.effective for m in record.measurements).date().isoformat()
+        answer = _ask(agent, record, "When did I last have any test done?")
+        lead = answer.split("\n\n")[1]
+        assert lead.startswith(f"Your most recent result was recorded on {newest}"), answer
