@@ -131,6 +131,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if plan.then == "meds_after_onset" and topic.section == "conditions" and lead is not None:
+            shown = []  # the diagnosis is the starting date, said and cited in its lead; the medicines are the list
         limit = FOCUSED_ROWS if focused(topic) else None
         keep = set(_HANDLE.findall(lead[0])) if lead else set()
         drop = ROW_FILTERS.get(topic.operation)

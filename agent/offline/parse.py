@@ -52,7 +52,7 @@ INTENTS: tuple[Intent, ...] = (
         "profile",
         "get_patient_profile",
         _rx(
-            r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
+            r"\b(who am i|my name|full name|date of birth|birth ?date|birth ?days?|born|dob|d\.o\.b|how old|age|years old|"
             r"down as|registered as|on file as|(am i|is this|is the patient|are they) \w+\d+|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
             r"(doctor|physician)?|who is my (doctor|gp|physician))\b"
@@ -101,7 +101,7 @@ INTENTS: tuple[Intent, ...] = (
         "get_labs",
         _rx(
             r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
-            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on)\b",
+            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on|(my|her|his|their) numbers|abnormals)\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
         (

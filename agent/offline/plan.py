@@ -396,7 +396,7 @@ DETAIL_WORDS = re.compile(
     r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
     r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
 )
-AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
+AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
 

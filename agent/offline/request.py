@@ -28,18 +28,18 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "range",
-            r"\b(normal|abnormal|abnl|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
         ("max", r"\b(highest|maximum|max|peak|heaviest|most ever|top reading|worst|how high)\b"),
         ("min", r"\b(lowest|minimum|min|lightest|best reading|nadir|how low)\b"),
-        ("mean", r"\b(average|mean|typical)\b"),
+        ("mean", r"\b(averag\w*|avg|mean|typical(ly)?)\b"),
         (
             "change",
             r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test))\b",
         ),
         (
             "trend",
-            r"\b(trends?|trending|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"\b(trend\w*|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         (
             "count",

@@ -140,6 +140,11 @@ def lab_series(
             series.points.append(
                 Point(r.id, code, name, float(value), unit, r.effective, r.ref_low, r.ref_high)
             )
+    words = set(query.lower().split())
+    if {"systolic", "sbp"} & words and not {"diastolic", "dbp"} & words:  # one part of the panel asked
+        by_code.pop(DIASTOLIC_CODE, None)
+    elif {"diastolic", "dbp"} & words and not {"systolic", "sbp"} & words:
+        by_code.pop(SYSTOLIC_CODE, None)
     return sorted(by_code.values(), key=lambda s: (-s.count, s.name))
 
 
