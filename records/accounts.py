@@ -11,9 +11,11 @@ application role may only read them.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
@@ -116,8 +118,18 @@ def _account_from_row(conn: Connection, row) -> Account:
     )
 
 
-def load_account(engine: Engine, account_id: int) -> Account | None:
-    with engine.connect() as conn:
+@contextlib.contextmanager
+def _connected(target: Engine | Connection) -> Iterator[Connection]:
+    """The caller's connection (the read joins its transaction), or a fresh one of the engine."""
+    if isinstance(target, Connection):
+        yield target
+    else:
+        with target.connect() as conn:
+            yield conn
+
+
+def load_account(target: Engine | Connection, account_id: int) -> Account | None:
+    with _connected(target) as conn:
         row = conn.execute(
             text(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE id = :id"), {"id": account_id}
         ).one_or_none()
@@ -137,10 +149,10 @@ def authenticate_password(engine: Engine, username: str, password: str) -> Accou
         return _account_from_row(conn, row)
 
 
-def authenticate_token(engine: Engine, token: str) -> Account | None:
+def authenticate_token(target: Engine | Connection, token: str) -> Account | None:
     if not token.startswith(TOKEN_PREFIX):
         return None
-    with engine.connect() as conn:
+    with _connected(target) as conn:
         row = conn.execute(
             text(f"SELECT {_ACCOUNT_COLUMNS} FROM accounts WHERE api_token_hash = :h"),
             {"h": token_digest(token)},

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from sqlalchemy import Connection
 from starlette.requests import Request
 
 from records.accounts import Account, authenticate_token, load_account
@@ -57,16 +58,18 @@ def bearer_token(request: Request) -> str | None:
     return None
 
 
-def resolve_principal(db: Database, request: Request) -> Principal | None:
-    """Blocking (database): call from a worker thread."""
+def resolve_principal(db: Database, request: Request, conn: Connection | None = None) -> Principal | None:
+    """Blocking (database): call from a worker thread. Given `conn`, the account is read in
+    that connection's transaction (the guard's one transaction per request)."""
+    source = conn if conn is not None else db.app
     token = bearer_token(request)
     if token is not None:
-        account = authenticate_token(db.app, token)
+        account = authenticate_token(source, token)
         return Principal(account, "token") if account else None
     uid = request.session.get(SESSION_ACCOUNT)
     if not isinstance(uid, int):
         return None
-    account = load_account(db.app, uid)
+    account = load_account(source, uid)
     if account is None or account.disabled or _revoked(account, request.session.get(SESSION_ISSUED)):
         request.session.clear()
         return None

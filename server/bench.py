@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import socket
 import statistics
 import time
@@ -176,6 +177,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
             "db_pool_size": max(settings.db_pool_size, 10),
         }
     )
+    load_before = _load_average()
     db = open_database(bench_settings, database_name=name)
     try:
         migrate.upgrade(db)
@@ -229,3 +231,14 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
         f"{samples} answer streams ({runs} answered messages incl. warm-up), {len(base['done'])} trivial streams; "
         f"mean done {statistics.fmean(ans['done']):.2f} ms vs {statistics.fmean(base['done']):.2f} ms"
     )
+    console.print(
+        f"load average (1 min) before: {load_before}, after: {_load_average()} on {os.cpu_count()} cores"
+    )
+
+
+def _load_average() -> str:
+    """The machine's load, printed with the ratios: under load both endpoints wait for a core."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"

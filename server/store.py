@@ -198,12 +198,20 @@ def claim(db: Database, message: StoredMessage, owner: str | None = None) -> lis
     everything before it durable too.
     """
     with patient_transaction(db.app, message.patient_id) as conn:
-        conn.execute(text("SET LOCAL synchronous_commit = off"))
         return claim_in(conn, message, owner)
 
 
 def claim_in(conn: Connection, message: StoredMessage, owner: str | None = None) -> list[Turn] | None:
-    """`claim` inside a transaction the caller holds (bound to the message's patient)."""
+    """`claim` inside a transaction the caller holds (bound to the message's patient).
+
+    A won claim makes the caller's transaction commit without waiting for its disk flush
+    (`claim`'s reasons). The events route's transaction also holds the guard's "ok" audit
+    row, which is then exactly as durable as the claim: a tool result reaches a reader only
+    after that call's own audited, synchronous transaction, and `done` only after the
+    synchronous closing write, and either flush makes both durable (WAL is flushed in order).
+    A PostgreSQL crash in the fraction of a second before such a flush loses the claim and
+    the audit row together (one transaction), never one without the other.
+    """
     won = conn.execute(
         text(
             "UPDATE messages SET status = 'running' WHERE patient_id = :p AND id = :m AND status = 'pending'"
@@ -212,6 +220,7 @@ def claim_in(conn: Connection, message: StoredMessage, owner: str | None = None)
     ).rowcount
     if won != 1:
         return None
+    conn.execute(text("SET LOCAL synchronous_commit = off"))
     if owner is not None:
         conn.execute(
             text("INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (:m, :p, :o)"),

@@ -235,3 +235,44 @@ def test_evaluators_may_pin_now_and_it_reaches_the_agent(serve, world):
         mid = ask(client, A, now="2024-06-01T12:00:00+00:00").json()["message_id"]
         stream(client, A, mid)
     assert served.agent.requests[0].now.isoformat() == "2024-06-01T12:00:00+00:00"
+
+
+def test_the_first_event_waits_for_one_checkout_and_one_transaction(serve, world):
+    """On the way to an answer's first event the server does one pool checkout and commits one
+    transaction (account, patient, audit row, message, claim, history); everything else — the
+    event writes, the closing write — happens after it. Counted on the app engine while the
+    run is held before its first event."""
+    from sqlalchemy import event
+
+    gate = Gate("before-first-event")
+    served = serve([gate, StatusEvent(text="Looking…"), DoneEvent(answer="ok", mode="offline")])
+    counts = {"checkout": 0, "commit": 0}
+
+    def checkout(*_args):
+        counts["checkout"] += 1
+
+    def commit(*_args):
+        counts["commit"] += 1
+
+    for headers, login_as in ((_bearer(world), None), ({}, "alice")):
+        gate.opened.clear()
+        gate.reached.clear()
+        with served.client(headers=headers) as client:
+            csrf = login(client, login_as) if login_as else None
+            mid = ask(client, A, csrf=csrf).json()["message_id"]
+            event.listen(world.db.app, "checkout", checkout)
+            event.listen(world.db.app, "commit", commit)
+            try:
+                counts.update(checkout=0, commit=0)
+                with ThreadPoolExecutor(1) as pool:
+                    reading = pool.submit(stream, client, A, mid)
+                    assert gate.reached.wait(10)
+                    seen = dict(counts)
+                    gate.open()
+                    status, events = reading.result(20)
+            finally:
+                event.remove(world.db.app, "checkout", checkout)
+                event.remove(world.db.app, "commit", commit)
+        assert seen == {"checkout": 1, "commit": 1}, login_as or "token"
+        assert status == 200 and [e[1] for e in events] == ["status", "done"]
+        assert _stored(world.db, mid)[0] == "done"
