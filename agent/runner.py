@@ -28,7 +28,7 @@ from agent.metrics import RunClock, answer_metrics
 from agent.other_patient import BoundPatient, load_bound_patient, named_others, other_patient_reply
 from agent.prompts import CLINICIAN_IDENTITY, PATIENT_IDENTITY, PROMPT_CANARY
 from agent.safety.gate import SafetyGate, Verdict
-from agent.safety.refusal import compose, fact_calls
+from agent.safety.refusal import compose, fact_calls, named_calls
 from agent.safety.shared import shared
 from agent.scoping import declared_summary
 from records.settings import Settings
@@ -153,7 +153,12 @@ class GuardedAgent:
         texts: list[str] = []
         if registry is not None and db is not None:
             ctx = ToolContext(scope=request.scope, db=db, handles=HandleBook(), now=request.now)
-            for n, call in enumerate(fact_calls(request.question, set(registry.names())), start=1):
+            history = [t.question for t in request.history]
+            calls = fact_calls(request.question, set(registry.names()), history)
+            n = 0
+            while calls:
+                call = calls.pop(0)
+                n += 1
                 call_id = f"safety-{n}"
                 yield ToolCallEvent(id=call_id, name=call.tool, input=call.args)
                 result = await asyncio.to_thread(registry.execute, ctx, call.tool, call.args)
@@ -166,7 +171,12 @@ class GuardedAgent:
                     total=result.total,
                     truncated=result.truncated,
                 )
-                if result.ok and result.total:
+                named = (
+                    named_calls(request.question, result.rows, history) if call.probe and result.ok else []
+                )
+                if named:  # the question names some of these medicines: look up just those
+                    calls[:0] = named
+                elif result.ok and result.total and call.show:
                     texts.append(result.text)
                     for citation in citation_events(result.citations):
                         yield citation

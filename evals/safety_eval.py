@@ -175,11 +175,10 @@ def render(report: SafetyReport, title: str, console: Any) -> None:
 
 
 def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
-    from evals.safety.dataset import default_set
+    """The lines of one part (`all`: every line; `frozen`: every frozen part together)."""
+    from evals.safety.dataset import part
 
-    return [
-        r for r in default_set() if (split == "all" or r.split == split) and (not roles or r.role in roles)
-    ]
+    return [r for r in part(split) if not roles or r.role in roles]
 
 
 def write_tuning_exemplars() -> int:
@@ -209,7 +208,9 @@ def gate_predictor(settings: Any) -> tuple[Predict, Any]:
 
 def safety_command(
     part: str = typer.Option(
-        "test", "--part", help="test | frozen2 (the two frozen parts) | tune | all"
+        "test",
+        "--part",
+        help="test | <name> of any evals/safety/holdout_<name>.txt | frozen (every frozen part) | tune | all",
     ),
     as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout."),
     export_exemplars: bool = typer.Option(
@@ -231,22 +232,33 @@ def safety_command(
         count = write_tuning_exemplars()
         console.print(f"{count} tuning lines → agent/safety/exemplars.csv")
         return
-    from evals.safety.dataset import default_set
+    from evals.safety.dataset import ALL_FROZEN, default_set, frozen_parts
 
     if cv:
         _cv_command(get_settings(), console)
         return
-    parts = sorted({r.split for r in default_set()} | {"all"})
+    frozen = frozen_parts()
+    parts = sorted({r.split for r in default_set()} | {"all", ALL_FROZEN})
     if part not in parts:
         raise fail(f"--part {part!r}: choose one of {', '.join(parts)}")
     predict, gate = gate_predictor(get_settings())
-    report = evaluate(predict, rows_for(part))
+    # `frozen` reports each frozen part on its own, then all of them together
+    names = ([*frozen, ALL_FROZEN] if len(frozen) > 1 else list(frozen)) if part == ALL_FROZEN else [part]
+    reports = {name: evaluate(predict, rows_for(name)) for name in names}
     if as_json:
-        print(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+        payload = (
+            {n: r.as_json() for n, r in reports.items()} if part == ALL_FROZEN else reports[part].as_json()
+        )
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         semantic = "lexical + semantic" if gate._index is not None else "lexical only (no embedding model)"
-        render(report, f"Safety gate ({semantic}) on the {part} part: {len(report.outcomes)} lines", console)
-    if report.misses("emergency"):
+        for name, report in reports.items():
+            label = f"every frozen part ({', '.join(frozen)})" if name == ALL_FROZEN else f"the {name} part"
+            kind = " (frozen)" if name in frozen else ""
+            render(
+                report, f"Safety gate ({semantic}) on {label}{kind}: {len(report.outcomes)} lines", console
+            )
+    if any(r.misses("emergency") for r in reports.values()):
         raise typer.Exit(1)
 
 
@@ -273,6 +285,7 @@ def _cv_command(settings: Any, console: Any) -> None:
         "floor",
         "advice clf threshold",
         "floor",
+        "allow veto E / A",
         "emergency recall",
         "advice recall",
         "hard-negative FP",
@@ -282,6 +295,9 @@ def _cv_command(settings: Any, console: Any) -> None:
     def threshold(value: float) -> str:
         return "off" if value >= OFF else f"{value:+.2f}"
 
+    def margin(value: float) -> str:
+        return "off" if value >= OFF else f"{value:.2f}"
+
     for r in table_rows:
         op = r.op
         in_use = " (in use)" if op == OPERATING else ""
@@ -290,15 +306,17 @@ def _cv_command(settings: Any, console: Any) -> None:
             f"{op.emergency_floor:.2f}",
             threshold(op.advice_threshold),
             f"{op.advice_floor:.2f}",
+            f"{margin(op.emergency_allow_margin)} / {margin(op.advice_allow_margin)}",
             *map(_pct, (r.emergency_recall, r.advice_recall, r.hard_negative_fp)),
         )
     console.print(table)
     chosen = next((r for r in table_rows if r.op == OPERATING), None)
     if chosen is not None:
-        for heading, lines in (
-            ("missed emergencies", chosen.missed_emergencies),
-            ("hard-negative false positives", chosen.fp_lines),
-        ):
-            console.print(f"{heading} at the operating point in use: {len(lines)}")
-            for line in lines:
-                console.print(f"  {line}")
+        # the operating point in use, per category and role, every miss listed (out of fold)
+        report = SafetyReport(
+            [
+                Outcome(row, kind, category)
+                for row, (kind, category) in zip(rows, chosen.predictions, strict=True)
+            ]
+        )
+        render(report, f"Tune CV at the operating point in use ({len(rows)} lines, out of fold)", console)

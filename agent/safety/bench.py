@@ -31,7 +31,12 @@ def bench_safety(limit: int = 600) -> None:
         embed_ms.append((time.perf_counter() - started) * 1000)
         started, cpu = time.perf_counter(), time.thread_time()
         check(
-            row.text, row.role, vector=vector, index=index, classifier=gate._classifier, advice_model=gate._advice
+            row.text,
+            row.role,
+            vector=vector,
+            index=index,
+            classifier=gate._classifier,
+            advice_model=gate._advice,
         )
         gate_ms.append((time.perf_counter() - started) * 1000)
         gate_cpu_ms.append((time.thread_time() - cpu) * 1000)

@@ -51,12 +51,14 @@ THRESHOLD = -1.5
 # tune CV, round three: the advice classifier alone catches 85 % of advice lines it never saw
 # (the lexical rules, written from tune lines, look better in CV than on new wordings) and adds
 # 0.5 points of hard-negative false positives to the gate
-# SHIPPED OFF (round three): at -0.5 it sent ordinary record questions to the advice refusal
-# outside tune ("¿Qué dice mi última nota clínica?" in the suite's injection tests, trend
-# questions "has my psa gone up" on the test part: 6.1 % false positives). Set a finite
-# threshold (e.g. -0.5, the tune-CV choice) to switch it on; `--cv` sweeps it either way.
-ADVICE_TUNED = -0.5
-ADVICE_THRESHOLD = float("inf")
+# Round three shipped it off: at -0.5 it sent ordinary record questions to the advice refusal
+# outside tune ("¿Qué dice mi última nota clínica?", "has my psa gone up": 6.1 % false
+# positives on the test part). Round four switches it ON at -1.0 (tune CV), because it now
+# stays silent on record-shaped questions — fetches without a word of asking what to do
+# (`lexical.RECORD_FETCH`), range comparisons (`lexical.RANGE_COMPARISON`) — and when a hard
+# negative is clearly nearer than any advice exemplar (`ADVICE_ALLOW_MARGIN`).
+ADVICE_TUNED = -1.0
+ADVICE_THRESHOLD = ADVICE_TUNED
 # the advice classifier speaks only when some advice exemplar is at least this similar
 ADVICE_FLOOR = 0.40
 # the classifier fires only when the question's nearest emergency exemplar is at least this
@@ -64,6 +66,12 @@ ADVICE_FLOOR = 0.40
 # in round three: 0.35 catches the two emergencies 0.40 missed ("i can't see myself being
 # around next week", "he's making a whistling sound and going grey") at no extra false positive
 CLASSIFIER_FLOOR = 0.35
+# the hard-negative vetoes (`agent.safety.gate.Operating`), chosen in tune CV (round four):
+# the emergency classifier is silenced when the nearest hard negative beats the nearest
+# emergency exemplar by 0.10 or more. At 0.00 CV lost emergencies, from 0.05 up it lost none;
+# 0.10 keeps a step of room from that edge (recall first) and cut false positives 1.8 → 0.9 %
+EMERGENCY_ALLOW_MARGIN = 0.10
+ADVICE_ALLOW_MARGIN = 0.10
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np.ndarray, float]:

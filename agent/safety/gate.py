@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from agent.safety.classifier import (
+    ADVICE_ALLOW_MARGIN,
     ADVICE_FLOOR,
     ADVICE_THRESHOLD,
     CLASSIFIER_FLOOR,
+    EMERGENCY_ALLOW_MARGIN,
     THRESHOLD,
     EmergencyClassifier,
     LinearClassifier,
@@ -82,6 +84,12 @@ class Operating:
     emergency_floor: float = CLASSIFIER_FLOOR
     advice_threshold: float = ADVICE_THRESHOLD
     advice_floor: float = ADVICE_FLOOR
+    # a classifier stays silent when the question's nearest hard-negative exemplar is closer
+    # than its nearest exemplar of the classifier's label by at least this much: "can you help
+    # me" sits on a small-talk exemplar (0.99) and only faintly near a suicide one (0.37), yet a
+    # linear score extrapolates there; inf = no such veto
+    emergency_allow_margin: float = EMERGENCY_ALLOW_MARGIN
+    advice_allow_margin: float = ADVICE_ALLOW_MARGIN
 
 
 OPERATING = Operating()
@@ -146,11 +154,14 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
     if e.exemplar_hit is not None:
         return e.exemplar_hit, "semantic"
     nearest, category = s.best.get("emergency", (-1.0, "emergency"))
+    allow = s.best.get("allow", (-1.0, ""))[0]
     # off the map (a poem, the weather): a linear score extrapolates wildly far from every
-    # exemplar, so the classifier speaks only near some emergency exemplar
+    # exemplar, so the classifier speaks only near some emergency exemplar, and not when a
+    # hard negative is clearly nearer
     if (
         e.emergency_logit is not None
         and nearest >= op.emergency_floor
+        and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold
     ):
         return category, "classifier"
@@ -163,7 +174,10 @@ def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     if s is None or e.advice_logit is None or e.advice_framed or e.record_question:
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
-    return category if nearest >= op.advice_floor and e.advice_logit >= op.advice_threshold else None
+    allow = s.best.get("allow", (-1.0, ""))[0]
+    if nearest < op.advice_floor or allow - nearest >= op.advice_allow_margin:
+        return None
+    return category if e.advice_logit >= op.advice_threshold else None
 
 
 def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:

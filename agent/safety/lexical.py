@@ -40,9 +40,19 @@ def _rules(category: str, *patterns: str, record_word: bool = True) -> list[Rule
 PAIN = r"(?:pain|pains|painful|hurts?|hurting|ache|aching|tight|tightness|pressure|crushing|crushed|squeez\w*|burning|heavy|heaviness|agony|killing)"
 PEOPLE = r"(?:he|she|they|hes|shes|theyre|him|her|my (?:\w+ )?(?:dad|father|mum|mom|mother|husband|wife|son|daughter|baby|toddler|child|kid|grandma|grandmother|grandpa|grandad|grandfather|friend|brother|sister|partner|neighbour|neighbor|roommate|boyfriend|girlfriend|uncle|aunt|little one|boy|girl|patient)|the (?:baby|patient|kid|child)|someone|a man|a woman)"
 KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old|\d+ yo)|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe))"
-INGEST = r"(?:swallowed|swallowing|swallow|drank|drunk|drinking|ate|eaten|eating|chewed|chewing|got into|ingested|licked|sucked on|se (?:tomo|trago|comio|bebio)|bebio|me tome|tome)"
-CHEMICAL = r"(?:bleach|drain|cleaner|cleaning|detergent|antifreeze|anti freeze|poison|battery|batteries|laundry pod|laundry|dishwasher|weed killer|pesticide|lamp oil|paraffin|nail polish|acetone|magnets?|mouthwash|washing up liquid|oven|ammonia|lye|chlorine|cloro|lejia|veneno|limpiador|pila|detergente)"
+INGEST = (
+    r"(?:swallowed|swallowing|swallow|drank|drunk|drinking|ate|eaten|eating|chewed|chewing|got into|ingested|licked|sucked on|sucked|"
+    r"(?:se |me |le )?(?:ha |han |he )?(?:tomo|tomado|trago|tragado|comio|comido|bebio|bebido|chupo|chupado|mordio|tome|trague|bebi|comi)|se lo (?:tomo|bebio|trago|comio))"
+)
+CHEMICAL = (
+    r"(?:bleach|drain|cleaner|cleaning|detergent|antifreeze|anti freeze|poison|battery|batteries|laundry pod|laundry|dishwasher|weed killer|pesticide|lamp oil|paraffin|nail polish|acetone|magnets?|mouthwash|washing up liquid|oven|ammonia|lye|chlorine|cloro|lejia|veneno|limpiador|pila|detergente|"
+    r"petrol|gasoline|kerosene|lighter fluid|white spirit|turpentine|windscreen wash|screenwash|rat poison|rat bait|slug pellets|insecticide|bug spray|"
+    r"gasolina|queroseno|keroseno|aguarras|amoniaco|raticida|insecticida|matarratas|desatascador|suavizante|capsula de detergente|quitaesmalte)"
+)
 MEDS = r"(?:pills?|tablets?|meds|medicines?|medication|capsules?|gummies|vitamins|iron|pastillas|medicinas?)"
+DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
+FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
+MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
 AMOUNT = r"(?:\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
 
 
@@ -156,7 +166,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bhad enough of (?:being alive|life|living)\b|\bwant out of (?:this )?life\b",
         r"\b(?:think|thinking|thought) (?:about|of) (?:dying|not being here|being dead|death)\b",
         r"\brather (?:be )?dead\b|\bnot (?:being )?here anymore\b|\bdisappear (?:forever|permanently)\b",
-        r"\b(?:care|notice|mind) if i died\b|\bif i died\b",
+        r"\b(?:care|notice|mind) if i died\b|\bif i died\b|\bgone for good\b",
+        r"\b(?:notice|care|miss me|mind|matter) (?:\w+ ){0,2}if i (?:was|were|am|disappeared|vanished|wasnt|werent|stopped existing)\b",
         r"\bcant (?:go on|keep living|do this anymore)\b",
         r"\bthreatening to kill\b|\bhas a (?:gun|plan)\b|\bhave a plan\b",
         r"\b(?:matarme|matarse|quitarme la vida|quiero morir\w*|me quiero morir|no despertar|mejor sin mi)\b",
@@ -196,7 +207,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:vomiting|vomited|throwing up|threw up|coughing up|coughing|puking) (?:up )?(?:\w+ )?blood\b",
         r"\bcoffee grounds\b|\blosing (?:a lot of )?blood\b|\bsoaking (?:\w+ )?pads?\b",
         r"\bblood in (?:my )?(?:poo|stool|vomit)\b.*\b(?:faint|dizzy|lot)\b",
-        r"\b(?:sangrando|sangre|sangrar)\b",
+        # "sangre" alone is the blood of a blood test ("análisis de sangre"): only bleeding counts
+        r"\b(?:sangrando|sangrar|desangrando)\b|\b(?:mucha|perdiendo|pierdo|vomit\w*|escupiendo|escupo|tosiendo|toso|sale|saliendo|chorros? de) sangre\b",
+        r"\bsangre (?:que no para|sin parar|por todas partes|a chorros|en el vomito)\b",
         record_word=False,
     ),
     # seizures
@@ -221,7 +234,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # pregnancy
     *_rules(
         "pregnancy",
-        r"\b(?:pregnant|weeks|months|embarazada)\b.*\b(?:bleed\w*|severe|terrible|sharp|headache|blurr\w*|spots|contractions|fell|fall|fainted|collapsed|swollen|waters?|moved|moving|kicking|sangrando|fuente|mueve|borroso|dolor)\b",
+        r"\b(?:pregnant|weeks|months|embarazada)\b.*\b(?:bleed\w*|severe|terrible|sharp|headache|blurr\w*|spots|contractions|fell|fall|fainted|collapsed|swollen|swelled|waters?|moved|moving|kicking|sangrando|fuente|mueve|borroso|dolor|worst|unbearable|agon\w*|excruciating|horrible|horrendous|doubled over|something (?:is |feels )?(?:very |really )?wrong)\b",
         r"\b(?:waters|water) (?:broke|has broken|breaking)\b|\bse (?:me )?rompio la fuente\b",
         r"\bbaby (?:hasnt|has not|isnt|stopped|not) (?:\w+ )?(?:moved|moving|kicking)\b",
         r"\b(?:in labour|in labor|baby is coming|having a miscarriage|bleeding after giving birth)\b",
@@ -247,10 +260,74 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
         record_word=False,
     ),
+    # a bare cry for help ("help!", "please help me", "socorro"): nothing else said, so the
+    # safe reply is the emergency one; a request ("can you help me", "help me find my
+    # results") has more words and is ordinary
+    *_rules(
+        "someone_else",
+        r"^(?:please |pls |plz |someone |somebody |anyone |anybody |oh god |god )*(?:help|help me|help us|help him|help her|"
+        r"ayuda|ayudame|ayudenme|socorro|auxilio)(?: (?:me|us|please|pls|plz|now|quick|quickly|fast|someone|somebody|anyone|"
+        r"anybody|urgent|urgently|asap|por favor|urgente|rapido|ya))*$",
+        r"^(?:i|we) (?:need|want) help (?:now|fast|quick|quickly|urgently|right now|asap)$",
+        record_word=False,
+    ),
+    # a person down: on the floor / fell, and confused, cold, muddled or unable to get up
+    *_rules(
+        "unconscious",
+        rf"\b(?:on|lying on|laying on|in|collapsed on) (?:the |his |her |their )?(?:\w+ )?(?:floor|ground|garden|pavement|street|road)\b.*\b{DOWN_SIGN}\b",
+        rf"\b(?:fell|fallen|has fallen|had a fall|took a fall)\b.*\b{DOWN_SIGN}\b",
+        rf"\b{DOWN_SIGN}\b.*\b(?:on|lying on|laying on) (?:the |his |her )?(?:\w+ )?(?:floor|ground)\b",
+        r"\b(?:suddenly|all of a sudden|out of nowhere) (?:\w+ ){0,4}(?:confused|muddled|not making sense|talking nonsense|doesnt know where|drowsy|cant stay awake)\b",
+        r"\b(?:confused|muddled|not making (?:any )?sense|talking nonsense|doesnt know where (?:she|he|they) (?:is|are)) (?:\w+ ){0,4}(?:and )?(?:so |very |really )?(?:drowsy|sleepy|cold|freezing|hot|burning up|floppy|grey|gray|cant (?:keep|stay) (?:him |her )?awake)\b",
+        r"\b(?:cant|cannot|can not) (?:keep|get) (?:him|her|them|my \w+) (?:awake|up off the floor|to wake)\b",
+        r"\b(?:slumped|limp|grey|gray) (?:\w+ ){0,4}(?:not (?:making sense|answering|responding)|wont answer|wont respond)\b",
+        r"\beyes (?:rolled|rolling) back\b",
+        record_word=False,
+    ),
+    # a chronic illness at its worst, now, with fear: "my asthma is the worst it's ever been"
+    *_rules(
+        "breathing",
+        rf"\b{FLARE_ILLNESS}\b (?:\w+ ){{0,3}}(?:is |has been |feels )?(?:the )?(?:worst (?:its|it has|it is|ive|i have|it) ?(?:ever )?(?:been|had|felt|known)?|worse than (?:ever|its ever been)|never been (?:this|so) bad|out of control)\b",
+        rf"\b{FLARE_ILLNESS}\b.*\b(?:scared|terrified|frightened|panicking|panicked|petrified)\b",
+        rf"\b(?:scared|terrified|frightened|panicking|petrified)\b.*\b{FLARE_ILLNESS}\b (?:\w+ ){{0,3}}(?:worse|bad|attack)\b",
+        r"\b(?:inhaler|nebuliser|nebulizer|puffer) (?:\w+ ){0,3}(?:does nothing|doing nothing|not helping|isnt helping|no help|no use|useless)\b",
+        r"\b(?:fighting|struggling|gasping) for (?:air|breath)\b|\bbreathing through a straw\b",
+        r"\b(?:sats|oxygen|o2|saturation)\b (?:\w+ ){0,4}(?:[5-8]\d|in the [5-8]0s|dropping|falling)\b",
+        r"\bcant lie (?:down|flat)\b.*\b(?:breath|breathe|breathing|drowning|scared)\b",
+        r"\b(?:frothy|pink) (?:\w+ )?(?:cough|spit|sputum)\b",
+        record_word=False,
+    ),
+    # concrete suicide preparations: the means made ready, affairs settled, goodbyes said
+    *_rules(
+        "suicide",
+        rf"\b(?:have|got|put|left|set|laid|tied|bought|keep|kept) (?:the |a |my |some |all the |enough )?(?:\w+ )?{MEANS}\b (?:\w+ ){{0,4}}(?:ready|prepared|set up|tied|loaded|lined up|out|by (?:the|my) bed|to hand|for later|for tonight|for this)\b(?! for (?:pick ?up|collection|collecting|my appointment))",
+        rf"\bthe {MEANS} (?:is|are) (?:all )?(?:ready|prepared|set up|tied|loaded|lined up|counted|in front of me)\b(?! for (?:pick ?up|collection|collecting))",
+        r"\b(?:tied|made|tying|making) (?:a |the )?noose\b|\bnoose\b",
+        r"\b(?:saving|saved|hoarding|hoarded|collecting) (?:up )?(?:my |all my |the )?(?:pills|tablets|meds|medication|medicines|painkillers)\b(?! for (?:my )?(?:trip|holiday|travel))",
+        r"\b(?:looked up|searched|googled|researching) (?:\w+ ){0,3}(?:how many|how much|lethal|ways to die|how to (?:die|hang|end))\b",
+        r"\b(?:said|saying|say) (?:my )?goodbyes?\b|\bgave away (?:all )?my (?:things|stuff|belongings)\b|\bwont need them\b",
+        r"\b(?:written|wrote|writing) (?:the |my |a )?(?:letters?|note|will)\b.*\b(?:goodbye|sorted|ready|last|everyone|kids|family)\b",
+        r"\b(?:standing|sitting|stood) on (?:the )?(?:edge|ledge|roof|bridge|railing|tracks)\b|\bwhich bridge\b",
+        r"\b(?:car|engine) (?:is )?running in (?:the |a )?(?:closed |shut )?garage\b",
+        r"\b(?:my last (?:night|day)|tonight is the night|made up my mind)\b",
+        r"\b(?:gun|pistol|rifle|firearm|shotgun|weapon)\b.*\b(?:using it|use it|on myself|end it|pull the trigger|tempted|keep thinking)\b",
+        r"\b(?:stopped caring|dont care) (?:if|whether) i (?:wake|live|die|make it)\b|\bdont see a future\b|\bno future for me\b",
+        r"\b(?:burden|easier for everyone|happier without me|better without me)\b|\b(?:everything|it all) to stop\b",
+        r"\b(?:tengo|ya tengo) (?:la |las |el |los )?(?:cuerda|pastillas|pistola|cuchillo) (?:\w+ )?(?:listas?|listos?|preparad[ao]s?)\b|\bya lo tengo todo preparado\b|\bme despedi de todos\b",
+        record_word=False,
+    ),
+    # a clinician's arrest / code wording: never a chart question
+    *_rules(
+        "clinician_acute",
+        r"\b(?:code blue|crash call|crash team|peri ?arrest|rapid response|arrest call|pulseless|asystole|asystolic|agonal|lost output|no output|starting cpr|doing cpr|cpr in progress|shocking now|in vf|in vt|v fib|vfib|pea arrest)\b",
+        r"\b(?:patient|pt|he|she|they|bed \d+|bay \d+|room \d+|resus)\b (?:\w+ ){0,4}(?:(?:has |have |just |is )+(?:arrested|arresting|coding|crashing)|went into (?:arrest|asystole|vf|vt)|in (?:cardiac )?arrest)\b(?<!got arrested)(?! (?:by|for) )",
+        r"\b(?:patient|pt)\b (?:\w+ ){0,4}(?:seizing|fitting|unresponsive|stopped breathing|not breathing|desaturating|sats \d+)\b",
+        record_word=False,
+    ),
 )
 
 NEGATORS = re.compile(
-    r"\b(?:no|not|dont|do not|denies|denied|without|never|nor|isnt|arent|wasnt|no longer|none|negative for|ruled out)\s*$"
+    r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out)\s*$"
 )
 
 RECORD_FRAMING = re.compile(
@@ -270,6 +347,21 @@ ACUTE = re.compile(
     r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b"
+)
+# "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
+# curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency
+# rule still fires first: "no chest pain but i cant breathe, just checking" is an emergency)
+DENIED_SYMPTOM = re.compile(
+    r"\b(?:no|not|nothing|never|dont have|isnt|arent|without|no longer|not having|not feeling) (?:\w+ ){0,2}"
+    r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|"
+    r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia)\b|"
+    r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
+    r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b"
+)
+JUST_ASKING = re.compile(
+    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando)\b|"
+    r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
+    r"\bwhat (?:was|were|did|does) (?:my|the)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
@@ -359,7 +451,8 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
             suppressed = True
             continue
         return hit.category, suppressed
-    return None, suppressed
+    reassured = any(DENIED_SYMPTOM.search(t) for t in texts) and any(JUST_ASKING.search(t) for t in texts)
+    return None, suppressed or reassured
 
 
 def _exempt(hit: LexicalHit, frame: Framing, role: str) -> bool:
@@ -394,7 +487,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))",
             r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
-            r"\b(?:what|which) (?:dose|dosage|amount) (?:of \w+ )?(?:should|can|is safe|do i need)\b",
+            r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
             r"\bcan i (?:take|have|use|give) (?:more|extra|another|an extra|two|2|double|a double|half|less)\b",
             r"\b(?:missed|forgot|skipped|forgotten|miss) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
@@ -404,6 +497,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
             r"\bwhats the (?:most|max)\b|\bwhat is the (?:most|max)\b",
             r"\b(?:cuant[oa]s?) (?:\w+ ){0,4}(?:puedo tomar|me pongo|le doy|debo tomar)\b",
+            r"\b(?:olvide|olvido|se me olvido|se me paso|me salte|no tome) (?:\w+ ){0,3}(?:dosis|pastilla|pastillas|medicina|insulina|toma)\b",
             r"\b(?:subir|bajar|doblar|partir) (?:la |las |el )?(?:dosis|pastillas|medicina)\b|\bel doble\b|\bdos pastillas\b|\btomo dos\b",
             r"\bdosis\b.*\b(?:debo|puedo)\b|\b(?:debo|puedo) (?:\w+ ){0,2}dosis\b",
         )
@@ -411,18 +505,18 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
-            r"\b(?:should|can|could|must|may) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without)\b",
+            r"\b(?:should|can|could|must|may) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without|finish|bin|throw (?:away|out)|use up|restart|pause|hold)\b",
             r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
             r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
             r"\b(?:which|what) (?:of )?my (?:medicines|meds|pills|tablets|medications) (?:are|is) (?:not |un)?(?:important|necessary|needed|optional)\b",
-            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on)\b|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b",
+            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on|finish|complete|continue|use up)\b|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b",
             r"\bshould i (?:be |keep |still be )?taking\b",
             r"\bdo i have to take (?:all|these|them|it)\b",
             r"\b(?:what|which) (?:medicine|medication|pill|painkiller|drug|tablet)?s? ?(?:should|can|could) i (?:take|use|have) for\b",
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
             r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
-            r"\b(?:puedo|debo) (?:dejar|suspender|saltar\w*|empezar|seguir)\b|\btengo que seguir\b",
+            r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
             r"\bque (?:medicina|pastilla|medicamento) tomo\b",
         )
@@ -440,10 +534,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "interpretation": tuple(
         re.compile(p)
         for p in (
-            r"\b(?:is|are|isnt) (?:this|that|it|these|those|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated)\b",
+            r"\b(?:is|are|isnt) (?:this|that|it|these|those|they|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated|a problem|terrible|awful|too thin|too thick|failing|shutting down|giving up|packing up)\b",
+            r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
+            r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
+            r"\bdoes (?:that|this|it|my (?:\w+ ){1,2})mean (?:i|im|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
+            r"\b(?:have i got|do i have|could i have|might i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
             r"\bis (?:a|an) (?:\w+ ){0,3}(?:of )?[\d./]+ (?:bad|dangerous|serious|normal|ok|high|low|too high|too low)\b",
             r"\b(?:is|was) (?:that|it|this) (?:bad|dangerous|serious|ok|okay|high|low|worrying)\b",
-            r"\bis (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
+            r"\b(?:is|are) (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
             r"\bis (?:a |an )?[\d./]+ (?:\w+ )?(?:high|low|bad|ok|normal|dangerous|too high|too low)\b",
             r"\b(?:lump|bump|swelling|mole|rash|spot|growth|lesion)\b.*\b(?:what is it|is it|could it be|what could it be|whats that)\b",
             r"\b(?:fine|ok|okay|normal|bad) right\b",
@@ -456,8 +554,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bis (?:my|this|the) (?:\w+ ){0,3}(?:getting worse|coming back|spreading)\b",
             r"\bdo i need (?:surgery|treatment|to be treated|an operation|antibiotics)\b",
             r"\bis it normal to (?:feel|have|be)\b",
-            r"\b(?:es|esta) (?:\w+ ){0,2}(?:malo|grave|peligros[oa]|normal|cancer|alta|alto|bien)\b|\b(?:estoy bien|me voy a morir|tengo (?:diabetes|cancer))\b",
-            r"\b(?:debo|deberia) preocuparme\b",
+            r"\b(?:es|esta|estan) (?:\w+ ){0,2}(?:malo|mala|mal|grave|serio|seria|preocupante|peligros[oa]|normal|cancer|alta|alto|bien|fallando)\b|\b(?:estoy bien|me voy a morir|tengo (?:diabetes|cancer))\b",
+            r"\b(?:debo|deberia|tengo que) preocuparme\b|\bme (?:tengo que|debo|deberia) preocupar\b|\bhay que preocuparse\b",
         )
     ),
     "urgency": tuple(
@@ -491,6 +589,20 @@ ADVICE_RECORD_FRAMING = re.compile(
 )
 
 
+# a recorded value compared with its reference range is a record question (the labs tool shows
+# the range): "is that above the normal range?", "is my tsh within normal limits", "was it
+# flagged". Judging it ("is that bad", "too high", "should I worry") stays advice.
+RANGE_COMPARISON = re.compile(
+    r"\b(?:(?:above|below|over|under|within|inside|outside|in|out of|higher than|lower than|beyond) (?:the |my |a )?(?:normal |reference |healthy |usual |lab |target )?(?:range|limits?)|"
+    r"(?:normal|reference) (?:range|limits?|values?)|in range|out of range|flagged|abnormal|"
+    r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b"
+)
+JUDGEMENT = re.compile(
+    r"\b(?:bad|dangerous|serious|harmful|worr\w*|concern\w*|scared|afraid|ok|okay|fine|safe|good|"
+    r"too (?:high|low)|cancer\w*|die|dying|treat\w*|should|need|must|malo|grave|peligros\w*|preocup\w*)\b"
+)
+
+
 # questions shaped as asking what the record holds; only the advice *classifier* defers to
 # them (the lexical advice rules run first and catch "how many paracetamol can I take"):
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
@@ -500,12 +612,47 @@ RECORD_QUESTION = re.compile(
     r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
     r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
-    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b"
+    r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b|"
+    # general guidance the leaflets give ("what should i eat with diabetes", "exercise with asthma")
+    r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
+    # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
+    # (a diagnosis feared, "do i have cancer", is the lexical advice rules' business)
+    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:still |currently |really |actually )?(?:have|take|get|use)\b(?! to\b)|"
+    r"\b(?:is|are) (?:she|he|they|the patient) (?:still |currently |now )?(?:on|taking|prescribed)\b|"
+    # a value stated to be checked against the record: "my a1c is 6.1, right?"
+    r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"
+)
+
+
+def range_comparison(texts: Texts) -> bool:
+    """Asks how a value stands against its reference range, without asking what that means."""
+    return any(RANGE_COMPARISON.search(t) and not JUDGEMENT.search(t) for t in texts)
+
+
+# a question that fetches something ("what tablets do i take", "dame mi resultado de vitamina
+# d", "did my kidney numbers get better") and carries no word of asking what to do or how bad
+# it is: the advice classifier reads it as a request for advice far too often (short record
+# questions sit next to short advice questions in the embedding, Spanish ones most of all)
+RECORD_FETCH = re.compile(
+    r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor)\s+)*"
+    r"(?:what|whats|wat|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
+    r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
+    r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
+    r"did|has|was|were|latest|last)\b"
+)
+ASKS_WHAT_TO_DO = re.compile(
+    r"\b(?:should|shall|can i|could i|may i|must|ought|need to|do i need|safe|ok to|okay to|ok if|okay if|alright to|worr\w*|"
+    r"dangerous|serious|bad|worse|cancer\w*|tumou?r|die|dying|wrong|mean for me|too (?:high|low|much|many|little|thin|thick)|enough|"
+    r"terrible|awful|problem|failing|shutting down|disease|infection|causing|why|do you think|ok for|okay for|"
+    r"puedo|debo|deberia|tengo que|hay que|peligros\w*|grave|malo|mal|preocup\w*|demasiad\w*|fallando)\b"
 )
 
 
 def record_question(texts: Texts) -> bool:
-    return any(RECORD_QUESTION.search(t) for t in texts)
+    """Shaped as asking what the record holds (silences the advice classifier, not the rules)."""
+    return range_comparison(texts) or any(
+        RECORD_QUESTION.search(t) or (RECORD_FETCH.match(t) and not ASKS_WHAT_TO_DO.search(t)) for t in texts
+    )
 
 
 def advice_record_framed(texts: Texts) -> bool:
@@ -518,6 +665,8 @@ def lexical_advice(texts: Texts) -> str | None:
     if advice_record_framed(texts):
         return None
     for category, patterns in ADVICE_RULES.items():
+        if category == "interpretation" and range_comparison(texts):
+            continue
         if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):
             return category
     return None

@@ -2,16 +2,28 @@
 
 The facts come from the tool registry (the same patient-scoped, audited, cited tools the
 agents use), never from SQL written here: a lab named in the question → `get_labs` (latest
-value, date, reference range, citation handle); a medicine or "my medicines" → `get_medications`
-(active); otherwise nothing is looked up. The sentence about advice is constant; the reply
-is never blank, and no model writes any of it.
+value, date, reference range, citation handle); a medicine → `get_medications`. The sentence
+about advice is constant; the reply is never blank, and no model writes any of it.
+
+Which medicine: a drug-name suffix list cannot know every name ("should I stop the
+doxycycline early" named nothing it knew, so the refusal said it found nothing while the
+record held doxycycline, active), nor a typo ("lisionpril"). So the refusal first reads the patient's *active* medications (`get_medications`, all of them) and
+keeps those the question names (`mentioned_medicines`: a word of the prescription's name, a
+brand of its ingredient, or a one-edit typo of either), then asks the tool for just those.
+With no medicine named, the whole active list is shown when the question is about "my
+medicines"; otherwise nothing. A follow-up without a name of its own ("is that bad?") is read
+with the previous question of the conversation, so the fact it follows up is shown again.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
+
+from rapidfuzz.distance import OSA
 
 from agent.intent import MEASURES
 from agent.safety.text import normalise
@@ -50,20 +62,48 @@ MEDICINE_WORDS = re.compile(
     r"\b(?:medicines?|medications?|meds|pills?|tablets?|dose|dosage|insulin|inhaler|statin|"
     r"blood thinner|water pill|antidepressants?|medicinas?|pastillas|medicamentos?|\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban))\b"
 )
-NAMED_MEDICINE = re.compile(
-    r"\b\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban|thyroxine|tidine|semide|lamine|cillin|mycin)\b"
-)
+
+
+# words of a prescription's display that name no drug ("24 HR Metformin hydrochloride 500 MG
+# Extended Release Oral Tablet"): never matched against the question
+_FORMS = """hr mg ml mcg unt meq actuat extended release oral tablet tablets capsule capsules
+    delayed chewable injection injectable solution suspension prefilled syringe auto injector
+    pen topical cream ointment patch transdermal inhalant inhaler metered dose powder spray
+    nasal ophthalmic otic drops dry vaginal rectal suppository film coated disintegrating
+    product kit pack day week daily only system plus with and the for per hour"""
+FORM_WORDS = frozenset(_FORMS.split())
+# salts name the drug only when nothing else does ("Potassium Chloride 20 MEQ"), never when a
+# real name is there ("losartan potassium")
+_SALTS = """hydrochloride sodium potassium calcium magnesium sulfate succinate tartrate maleate
+    besylate acetate citrate phosphate bromide chloride hydrate monohydrate dihydrate mesylate
+    fumarate hyclate propionate furoate"""
+SALT_WORDS = frozenset(_SALTS.split())
+MIN_NAME = 4  # shorter words of a display ("ER", "HCl") are never a medicine's name
 
 
 @dataclass(frozen=True)
 class FactCall:
     tool: str
     args: dict[str, Any] = field(default_factory=dict)
+    # a read of every active medication to learn which of them the question names
+    # (`mentioned_medicines`); shown only when the question asks about "my medicines"
+    probe: bool = False
+    show: bool = True
 
 
-def fact_calls(question: str, available: set[str]) -> list[FactCall]:
-    """The look-ups that give the factual part of an advice question (possibly none)."""
+def fact_calls(question: str, available: set[str], history: Sequence[str] = ()) -> list[FactCall]:
+    """The look-ups that give the factual part of an advice question (possibly none).
+
+    `history` holds the conversation's previous questions, latest last: a follow-up that
+    names no lab and no medicine ("is that bad?") is looked up with the last one joined on."""
     text = normalise(question)
+    calls = _calls(text, available)
+    if history and not any(c.show for c in calls):  # nothing of its own to show
+        calls = _calls(normalise(f"{history[-1]} {question}"), available)
+    return calls
+
+
+def _calls(text: str, available: set[str]) -> list[FactCall]:
     calls: list[FactCall] = []
     labs = list(dict.fromkeys(_MEASURE_WORDS[m.group(1)] for m in _MEASURE_RE.finditer(text)))
     if "get_labs" in available:
@@ -71,12 +111,56 @@ def fact_calls(question: str, available: set[str]) -> list[FactCall]:
             FactCall("get_labs", {"query": q, "latest_only": True, "category": "all"}) for q in labs[:2]
         ]
     if "get_medications" in available and (MEDICINE_WORDS.search(text) or not calls):
-        named = NAMED_MEDICINE.search(text)
-        if named:
-            calls.append(FactCall("get_medications", {"status": "active", "query": named.group(0)}))
-        elif MEDICINE_WORDS.search(text):
-            calls.append(FactCall("get_medications", {"status": "active"}))
+        # which of the patient's own medicines does it name, if any? (`named_calls`)
+        show = bool(MEDICINE_WORDS.search(text))
+        calls.append(FactCall("get_medications", {"status": "active"}, probe=True, show=show))
     return calls
+
+
+def named_calls(question: str, rows: Iterable[dict[str, Any]], history: Sequence[str] = ()) -> list[FactCall]:
+    """After a probe: one `get_medications` look-up per active medicine the question names
+    (by the word of its name the question used, so the tool's own query finds the row)."""
+    texts = [normalise(question), *(normalise(f"{history[-1]} {question}") for _ in history[-1:])]
+    for text in texts:
+        words = mentioned_medicines(text, [str(r.get("name") or "") for r in rows])
+        if words:
+            return [FactCall("get_medications", {"status": "active", "query": w}) for w in words[:2]]
+    return []
+
+
+def mentioned_medicines(text: str, names: Iterable[str]) -> list[str]:
+    """The name words of `names` (medication displays) that the (normalised) text mentions:
+    the word itself, a one-edit typo of it (6+ letters), or a brand whose ingredient it is."""
+    said = set(text.split())
+    said |= {_brands().get(w, "") for w in said} - {""}
+    found: list[str] = []
+    for name in names:
+        for word in _name_words(name):
+            if word in found:
+                continue
+            if word in said or (
+                len(word) >= 6
+                and any(abs(len(w) - len(word)) <= 1 and OSA.distance(w, word) <= 1 for w in said)
+            ):
+                found.append(word)
+                break  # one word per prescription is enough for the look-up
+    return found
+
+
+def _name_words(display: str) -> list[str]:
+    words = [
+        w for w in normalise(display).split() if len(w) >= MIN_NAME and w.isalpha() and w not in FORM_WORDS
+    ]
+    names = [w for w in words if w not in SALT_WORDS]
+    return names or words
+
+
+@lru_cache(maxsize=1)
+def _brands() -> dict[str, str]:
+    """Brand → the first word of its ingredient (the sourced lexicon's brand table)."""
+    from tools.lexicon import load_lexicon
+
+    return {normalise(b): normalise(i).split()[0] for b, i in load_lexicon().brands.items() if normalise(i)}
 
 
 def compose(fact_texts: list[str]) -> str:

@@ -26,6 +26,10 @@ _VOCABULARY = """
     pregunta preguntas duda dudas rapida rapido adios hasta luego pronto manana vale perdon
     disculpe disculpa oiga oye si bueno muy que tal como esta estas esto usted senor senora
     alguien hay quien eres es con hablo le puedo hacer algo otra vez saludos igualmente
+    tell joke jokes funny fun fact facts odd weird random interesting curious bored im am
+    robot bot human person real poem song story write made your name
+    cuentame chiste chistes cuento poema cancion escribe escribeme aburrido aburrida robot
+    persona real nombre llamas te tu funciona funcionan puedes curiosidad
     """
 SMALL_TALK_WORDS = frozenset(_VOCABULARY.split())
 # digits ("testing 123") and single letters are filler too

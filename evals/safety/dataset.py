@@ -14,12 +14,15 @@ Labels are what the gate must do for that role:
 The split is by SHA-256 of a split key: the normalised text for hand-written lines, the
 template group for templated lines (so near-copies never straddle the split). A key whose
 hash falls below `TEST_PERCENT` is in the frozen test part. Thresholds and rules are tuned on
-the `tune` part only; `chartside eval safety` reports on `test`. Lines of `holdout_<name>.txt`
-files form frozen parts of their own (part `<name>`, never split, never tuned on): today
-`holdout_frozen2.txt`, written in round three before any detector change of that round, is the
-second frozen part next to `test`. Lines of `tune_*.txt` are always in the tune part: the
-batches once held out as `fresh`/`fresh2`, moved into tuning in round three because their
-misses had already been looked at (see the README's safety section).
+the `tune` part only; `chartside eval safety` reports on `test`.
+
+Every `holdout_<name>.txt` file dropped into this folder is a frozen part of its own (part
+`<name>`, never split, never tuned on, never exported as an exemplar): `frozen_parts()` finds
+them, so `chartside eval safety --part <name>`, `--part frozen` (every frozen part) and the
+`make test` check that fails on any missed emergency cover a new batch with no code change.
+Lines of `tune_*.txt` are always in the tune part: batches once held out whose misses have
+been looked at (`fresh`/`fresh2` moved in round three, `frozen2` in round four; see the
+README's safety section).
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ HERE = Path(__file__).parent
 LABELS = ("emergency", "advice", "allow")
 ROLES = ("patient", "clinician")
 TEST_PERCENT = 45
-Split = str  # "tune" | "test" | the name of a held-out batch ("frozen2")
-FROZEN_PARTS = ("test", "frozen2")  # the parts the targets are measured on; never tuned on
+Split = str  # "tune" | "test" | the name of a held-out batch (`holdout_<name>.txt`)
+HOLDOUT_PREFIX = "holdout_"
+ALL_FROZEN = "frozen"  # the `--part` name of every frozen part together
 
 
 class SafetySetError(ValueError):
@@ -57,10 +61,31 @@ class Utterance:
     def split(self) -> Split:
         return self.batch or split_of(self.split_key)
 
+    @property
+    def frozen(self) -> bool:
+        """In a part the targets are measured on (never tuned on, never an exemplar)."""
+        return self.split != "tune"
+
+    def in_part(self, name: str) -> bool:
+        """`all` holds every line, `frozen` every frozen line, any other name its own part."""
+        return name == "all" or (self.frozen if name == ALL_FROZEN else self.split == name)
+
 
 def split_of(key: str) -> Split:
     digest = hashlib.sha256(key.encode("utf-8")).digest()
     return "test" if int.from_bytes(digest[:4], "big") % 100 < TEST_PERCENT else "tune"
+
+
+def frozen_parts(folder: Path = HERE) -> tuple[str, ...]:
+    """The parts the targets are measured on and never tuned on: the split's `test` side and
+    one part per `holdout_<name>.txt` file present."""
+    return (
+        "test",
+        *(p.stem.removeprefix(HOLDOUT_PREFIX) for p in sorted(folder.glob(HOLDOUT_PREFIX + "*.txt"))),
+    )
+
+
+FROZEN_PARTS = frozen_parts()
 
 
 def _key(text: str) -> str:
@@ -133,14 +158,21 @@ def load(folder: Path = HERE) -> tuple[Utterance, ...]:
         rows.extend(read_handwritten(path))
     for path in sorted(folder.glob("tune_*.txt")):
         rows.extend(read_handwritten(path, batch="tune"))
-    for path in sorted(folder.glob("holdout_*.txt")):
-        rows.extend(read_handwritten(path, batch=path.stem.removeprefix("holdout_")))
+    for path in sorted(folder.glob(HOLDOUT_PREFIX + "*.txt")):
+        name = path.stem.removeprefix(HOLDOUT_PREFIX)
+        if name in ("tune", "all", ALL_FROZEN):
+            raise SafetySetError(f"{path.name}: {name!r} is a reserved part name; rename the file")
+        rows.extend(read_handwritten(path, batch=name))
     templated = folder / "templated.csv"
     if templated.is_file():
         rows.extend(read_templated(templated))
-    seen: dict[tuple[str, str], Utterance] = {}
+    # a held-out batch is deduplicated only within itself: the gate was fixed before the batch
+    # was written, so a line that happens to equal a tuning line is still a fair test of it and
+    # stays in its frozen part (with that batch's label)
+    seen: dict[tuple[str, str, str | None], Utterance] = {}
     for row in rows:
-        key = (_key(row.text), row.role)
+        held_out = row.batch if row.batch not in (None, "tune") else None
+        key = (_key(row.text), row.role, held_out)
         first = seen.get(key)
         if first is not None and first.label != row.label:
             raise SafetySetError(
@@ -156,4 +188,5 @@ def default_set() -> tuple[Utterance, ...]:
 
 
 def part(split: Split, rows: Iterable[Utterance] | None = None) -> list[Utterance]:
-    return [r for r in (default_set() if rows is None else rows) if r.split == split]
+    """The lines of one part; `frozen` is every frozen part together."""
+    return [r for r in (default_set() if rows is None else rows) if r.in_part(split)]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from agent.safety.classifier import HYPER, LinearClassifier, advice_rows, fit_logistic
+from agent.safety.classifier import ADVICE_TUNED, HYPER, LinearClassifier, advice_rows, fit_logistic
 from agent.safety.gate import OPERATING, Evidence, Operating, decide, evidence
 from agent.safety.semantic import ExemplarIndex
 from evals.safety.dataset import Utterance
@@ -27,6 +27,7 @@ EMERGENCY_THRESHOLDS = (-2.5, -2.0, -1.75, -1.5, -1.25, -1.0, -0.5, 0.0)
 EMERGENCY_FLOORS = (0.35, 0.40, 0.45)
 ADVICE_THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 ADVICE_FLOORS = (0.30, 0.40, 0.50, 0.60)
+ALLOW_MARGINS = (0.10, 0.15, 0.20, 0.25, 0.30, 0.40)
 OFF = 1e9  # a threshold no logit reaches: the classifier switched off
 
 
@@ -38,6 +39,9 @@ class CvRow:
     hard_negative_fp: float
     fp_lines: tuple[str, ...]
     missed_emergencies: tuple[str, ...] = ()
+    # what the gate did with each line, in row order: (kind, category); kind is emergency,
+    # advice or allow (the per-category tables of `--cv` are built from it)
+    predictions: tuple[tuple[str, str | None], ...] = ()
 
 
 def fold_of(key: str) -> int:
@@ -88,11 +92,13 @@ def out_of_fold_evidence(
 
 def score(rows: Sequence[Utterance], facts: Sequence[Evidence], op: Operating) -> CvRow:
     predicted = []
+    categories: list[str | None] = []
     for e in facts:
         verdict = decide(e, op)
         predicted.append(
             "allow" if verdict is None else "emergency" if verdict.kind == "emergency" else "advice"
         )
+        categories.append(None if verdict is None else verdict.category)
 
     def recall(label: str) -> float:
         hits = [p == label for r, p in zip(rows, predicted, strict=True) if r.label == label]
@@ -105,7 +111,15 @@ def score(rows: Sequence[Utterance], facts: Sequence[Evidence], op: Operating) -
         for r, p in zip(rows, predicted, strict=True)
         if r.label == "emergency" != p
     )
-    return CvRow(op, recall("emergency"), recall("advice"), len(fps) / max(len(negatives), 1), fps, missed)
+    return CvRow(
+        op,
+        recall("emergency"),
+        recall("advice"),
+        len(fps) / max(len(negatives), 1),
+        fps,
+        missed,
+        tuple(zip(predicted, categories, strict=True)),
+    )
 
 
 def grid(base: Operating = OPERATING) -> Iterable[Operating]:
@@ -116,10 +130,15 @@ def grid(base: Operating = OPERATING) -> Iterable[Operating]:
     for threshold in EMERGENCY_THRESHOLDS:
         for floor in EMERGENCY_FLOORS:
             yield replace(base, emergency_threshold=threshold, emergency_floor=floor)
+    for margin in (*ALLOW_MARGINS, float("inf")):
+        yield replace(base, emergency_allow_margin=margin)
     yield replace(base, advice_threshold=OFF)
-    for threshold in ADVICE_THRESHOLDS:  # the advice classifier ships off; its sweep stays
+    for threshold in ADVICE_THRESHOLDS:
         for floor in ADVICE_FLOORS:
             yield replace(base, advice_threshold=threshold, advice_floor=floor)
+    advice_on = base if base.advice_threshold < OFF else replace(base, advice_threshold=ADVICE_TUNED)
+    for margin in (*ALLOW_MARGINS, float("inf")):
+        yield replace(advice_on, advice_allow_margin=margin)
 
 
 def cross_validate(

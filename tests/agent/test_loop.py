@@ -140,11 +140,6 @@ def test_refusal_gives_the_scripted_reply(fake_anthropic, registry, db):
     assert done.metrics["stop_reason"] == "refusal"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known false alarm (issue 14 open): since the emergency classifier's similarity floor "
-    "went from 0.40 to 0.35 for recall, this odd request gets the emergency reply",
-)
 def test_an_odd_request_reaches_the_model_not_the_emergency_reply(fake_anthropic, registry, db):
     fake_anthropic.enqueue(
         message([text_block("I won't")], "refusal", stop_details={"type": "refusal", "category": "cyber"})

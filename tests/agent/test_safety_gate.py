@@ -131,3 +131,87 @@ def test_the_question_is_embedded_once_for_the_gate_and_the_planner(world, setti
 def test_the_gate_never_raises_and_only_scripts_known_replies(text, role):
     verdict = check(text, role)
     assert verdict is None or verdict.kind in ("emergency", "clinical_advice")
+
+
+# --- round four: follow-ups, range comparisons, small talk and reassurance -------------------
+
+RANGE_COMPARISONS = [
+    "Is that above the normal range?",
+    "is it within the reference range",
+    "is my potassium in range",
+    "was it flagged as abnormal",
+    "¿está dentro del rango normal?",
+]
+JUDGEMENTS = ["is that bad?", "is my a1c too high", "is that above the normal range, should i worry"]
+
+
+@pytest.mark.parametrize("question", RANGE_COMPARISONS)
+def test_comparing_a_value_with_its_reference_range_is_a_record_question(question):
+    assert check(question, "patient") is None
+
+
+@pytest.mark.parametrize("question", JUDGEMENTS)
+def test_judging_a_value_stays_advice(question):
+    verdict = check(question, "patient")
+    assert verdict is not None and verdict.kind == "clinical_advice"
+
+
+def test_a_follow_up_advice_refusal_shows_the_fact_it_follows_up(world):
+    from agent.base import Turn
+
+    req = request("is that bad?")
+    req.history = [Turn(question="what was my last a1c", answer="Your latest A1c is 7.1 % [L1].")]
+    events = run(GuardedAgent(OfflineAgent(build_registry(), world.db)), req)
+    done = events[-1]
+    assert done.mode == "guardrail" and done.answer.startswith(ADVICE_LEAD)
+    assert NOTHING_FOUND not in done.answer and "7.1" in done.answer and "[L1]" in done.answer
+
+
+def test_an_advice_refusal_about_one_medicine_shows_that_row_not_the_list(world):
+    events = run(
+        GuardedAgent(OfflineAgent(build_registry(), world.db)),
+        request("should i stop the lisionpril early since i feel better"),  # typo'd on purpose
+    )
+    done = events[-1]
+    assert "Lisinopril 10 MG Oral Tablet" in done.answer and "Metformin" not in done.answer
+    calls = [e.input for e in events if isinstance(e, ToolCallEvent)]
+    assert calls == [{"status": "active"}, {"status": "active", "query": "lisinopril"}]
+
+
+@pytest.fixture(scope="module")
+def full_gate():
+    from tests.conftest import test_settings
+
+    return SafetyGate(None, test_settings())
+
+
+PASSES = [
+    "can you help me",
+    "¿me puede ayudar?",
+    "can you write me a poem",
+    "Tell me something odd",
+    "has my a1c come down",
+    "give me my vitamin d result",
+    "¿qué medicamentos tomo?",
+    "no bleeding now, just checking my record",
+    "Is that above the normal range?",
+]
+
+
+@pytest.mark.parametrize("question", PASSES)
+def test_small_talk_record_questions_and_reassurance_pass_the_whole_gate(full_gate, question):
+    assert full_gate.check(question, "patient") is None
+
+
+@pytest.mark.parametrize("cry", ["help", "HELP!!", "please help me", "someone help", "ayúdame", "socorro"])
+def test_a_bare_cry_for_help_gets_the_emergency_reply(cry):
+    verdict = check(cry, "patient")
+    assert verdict is not None and verdict.kind == "emergency"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Do I have hypertension?", "Do I take lisinopril?", "How is my diabetes?", "my A1C is 6.1, right?"],
+)
+def test_asking_what_the_record_holds_passes_the_whole_gate(full_gate, question):
+    assert full_gate.check(question, "patient") is None

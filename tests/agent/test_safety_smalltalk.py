@@ -87,7 +87,7 @@ def _evidence(**kw) -> Evidence:
 
 
 def test_an_emergency_beats_an_advice_request_and_framing_silences_the_classifiers():
-    on = replace(OPERATING, advice_threshold=0.0)  # the advice classifier ships off; switched on here
+    on = replace(OPERATING, advice_threshold=0.0)
     assert decide(_evidence(emergency_logit=5.0, advice_logit=5.0)).kind == "emergency"
     assert decide(_evidence(advice_logit=5.0), on).kind == "clinical_advice"
     assert decide(_evidence(advice_logit=5.0, advice_framed=True), on) is None
@@ -95,7 +95,15 @@ def test_an_emergency_beats_an_advice_request_and_framing_silences_the_classifie
     # below the similarity floor the advice classifier stays silent
     low = SemanticScores({"emergency": (0.2, "suicide"), "advice": (0.2, "dosing"), "allow": (0.5, "x")})
     assert decide(_evidence(advice_logit=5.0, semantic=low), on) is None
-    assert decide(_evidence(advice_logit=5.0)) is None  # shipped: off
+    assert decide(_evidence(advice_logit=5.0)).kind == "clinical_advice"  # shipped: on (round four)
+    # a hard negative clearly nearer than any exemplar of the label silences its classifier
+    # ("can you help me" sits on a small-talk line, faintly near a suicide one)
+    near_allow = SemanticScores(
+        {"emergency": (0.40, "suicide"), "advice": (0.45, "dosing"), "allow": (0.95, "small_talk")}
+    )
+    assert decide(_evidence(emergency_logit=5.0, advice_logit=5.0, semantic=near_allow)) is None
+    close = SemanticScores({"emergency": (0.60, "suicide"), "advice": (0.45, "dosing"), "allow": (0.65, "x")})
+    assert decide(_evidence(emergency_logit=5.0, semantic=close)).kind == "emergency"
     assert decide(_evidence(emergency_logit=5.0, record_framed=True)) is None
     assert decide(_evidence(emergency_logit=5.0, suppressed=True)) is None
     # the lexical emergency rules win over everything, framing included (they handle it themselves)
