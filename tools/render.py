@@ -34,6 +34,17 @@ def fmt_num(value: float | int | None) -> str | None:
     return "0" if text in ("-0", "") else text
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """ "1 visit", "3 visits", "2 allergies": a count with its word in the right number (never
+    "visit(s)" in text people read). `plural` for a word the table does not know."""
+    if n == 1:
+        return f"{n} {word}"
+    if plural is None:
+        consonant_y = word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u")
+        plural = word[:-1] + "ies" if consonant_y else word + "s"
+    return f"{n} {plural}"
+
+
 def jsonable(value: Any) -> Any:
     if isinstance(value, dt.datetime | dt.date):
         return value.isoformat()

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from knowledge.embeddings import load_embedder
+from tools.planted import withhold_planted
 from tools.registry import ToolContext, Toolset
+from tools.render import counted
 from tools.results import ToolResult
 
 if TYPE_CHECKING:  # knowledge.search (BM25, numpy) is imported on the first search, not at start-up
@@ -80,7 +82,7 @@ def leaflet_result(ctx: ToolContext, query: str, outcome: SearchOutcome) -> Tool
             ),
             total=0,
         )
-    lines = [f"{len(outcome.passages)} leaflet passage(s) for {query!r}:"]
+    lines = [f"{counted(len(outcome.passages), 'leaflet passage')} for {query!r}:"]
     rows: list[dict[str, Any]] = []
     citations = []
     for p in outcome.passages:
@@ -135,11 +137,12 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
             ),
             total=0,
         )
-    lines = [f"{len(outcome.passages)} note passage(s){window} for {query!r}:"]
+    lines = [f"{counted(len(outcome.passages), 'note passage')}{window} for {query!r}:"]
     rows: list[dict[str, Any]] = []
     citations = []
     for p in outcome.passages:
         m = p.meta
+        text, withheld = withhold_planted(p.text)  # orders to an AI in a note: never passed on
         date = m["date"].date().isoformat() if m.get("date") else "undated"
         encounter = m.get("encounter_type") or m.get("note_type") or "encounter type not recorded"
         author = m.get("author") or "author not recorded"
@@ -147,7 +150,7 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
             "note",
             f"{m['note_id']}#{m['seq']}",
             label=f"note {date}, {p.heading_path}",
-            facts=[date, *passage_facts(p.text), *(d.date().isoformat() for d in m.get("also_dates") or [])],
+            facts=[date, *passage_facts(text), *(d.date().isoformat() for d in m.get("also_dates") or [])],
             data={"note_id": m["note_id"], "date": date, "section": m.get("section"), "author": author},
         )
         citations.append(citation)
@@ -157,7 +160,7 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
             shown = ", ".join(also[:5]) + (f" and {len(also) - 5} more" if len(also) > 5 else "")
             repeated = f"\n(the same text also appears in the notes of {shown})"
         lines.append(
-            f"[{citation.handle}] note of {date} — {encounter}; by {author} — {p.heading_path}\n{p.text}{repeated}"
+            f"[{citation.handle}] note of {date} — {encounter}; by {author} — {p.heading_path}\n{text}{repeated}"
         )
         rows.append(
             {
@@ -169,7 +172,8 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
                 "author": m.get("author"),
                 "section": m.get("section"),
                 "heading_path": p.heading_path,
-                "text": p.text,
+                "text": text,
+                "withheld": withheld,
                 "also_dates": [d.date().isoformat() for d in m.get("also_dates") or []],
                 "similarity": round(p.similarity, 3),
                 "exact_match": p.exact,

@@ -26,9 +26,10 @@ from records.queries.summaries import (
     record_vocabulary,
 )
 from tools.lexicon import load_lexicon
+from tools.planted import withhold_planted
 from tools.record_tools import SINCE_FIELD, TEST_QUERY, UNTIL_FIELD, DateWindow
 from tools.registry import ToolContext, ToolInput, Toolset
-from tools.render import ResultBuilder, facts_of, fmt_date, fmt_num
+from tools.render import ResultBuilder, counted, facts_of, fmt_date, fmt_num
 from tools.results import ToolResult
 
 VOCABULARY_TOOL = "get_record_vocabulary"
@@ -169,7 +170,7 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> No
         else ""
     )
     line = (
-        f"{s.name}: {s.count} result(s), first {fmt_num(s.first.value)}{unit} ({fmt_date(s.first.effective)}), "
+        f"{s.name}: {counted(s.count, 'result')}, first {fmt_num(s.first.value)}{unit} ({fmt_date(s.first.effective)}), "
         f"latest {fmt_num(s.last.value)}{unit} ({fmt_date(s.last.effective)}){prev}; "
         f"lowest {fmt_num(s.lowest.value)} ({fmt_date(s.lowest.effective)}), "
         f"highest {fmt_num(s.highest.value)} ({fmt_date(s.highest.effective)}), mean {fmt_num(s.mean)}; "
@@ -206,9 +207,16 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> No
 class EncounterCountInput(DateWindow):
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
+    reason: str | None = Field(
+        default=None,
+        max_length=100,
+        description="Only visits for this reason: a condition's name (e.g. 'otitis media'), matched "
+        "against the visit's reason and the diagnoses recorded at the visit. Omit to count every visit.",
+    )
 
 
 COUNT_CITED = ("emer", "imp", "acute", "inpatient", "emergency", "obsenc")
+REASON_CITED = 20
 
 
 @TOOLS.tool("count_encounters", section="encounters", status_text="Counting your visits…")
@@ -216,11 +224,17 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
     """Visit counts in a window by class and type (cancelled and entered-in-error excluded),
     citing the emergency and inpatient visits: "how many visits", "any ER visits"."""
     counts = encounter_counts(
-        ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        since=args.since,
+        until=args.until,
+        reason=args.reason,
     )
     window = (
         f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
     )
+    if args.reason:  # what was counted, in the title and the empty answer
+        window = f" for {args.reason!r} (the visit's reason or a diagnosis made at it){window}"
     if counts.total == 0:
         return ToolResult(text=f"No encounters{window} in the record.", total=0)
     summary = {"total": counts.total, "by_class": {class_name(k): v for k, v in counts.by_class.items()}}
@@ -234,7 +248,12 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
     newest_of: dict[str, Any] = {}
     for r in counts.rows:
         klass = (r.class_code or "unknown").lower()
-        if klass in COUNT_CITED or klass not in newest_of:
+        # visits for a reason: each counted one is cited (they are the answer, and few)
+        if (
+            klass in COUNT_CITED
+            or klass not in newest_of
+            or (args.reason and len(out.citations) < REASON_CITED)
+        ):
             newest_of.setdefault(klass, r)
             start = fmt_date(r.start)
             label = f"{r.type_display or 'Encounter'} {start or ''}".strip()
@@ -252,8 +271,13 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
                 fields={"start": r.start, "class": class_name(klass), "type": r.type_display,
                         "class_count": counts.by_class[klass], "summary": summary},
             )  # fmt: skip
+    cited = (
+        "each visit, newest first"
+        if args.reason
+        else "every emergency/inpatient visit and the newest of each other class"
+    )
     result = out.build(
-        title=f"Encounters{window}: {counts.total} in all; cited: every emergency/inpatient visit and the newest of each other class",
+        title=f"Encounters{window}: {counts.total} in all; cited: {cited}",
         total=len(out.citations),
         empty=f"No encounters{window} in the record.",
     )
@@ -342,15 +366,15 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
                 fields={"name": m.display, "ingredient": hit, "class": via, "allergy": a.display},
             )  # fmt: skip
     verdict = (
-        f"Verdict: {conflicts} conflict(s) between active prescriptions and recorded allergies."
+        f"Verdict: {counted(conflicts, 'conflict')} between active prescriptions and recorded allergies."
         if conflicts
-        else f"Verdict: no conflict found between {len(active)} active prescription(s) and "
-        f"{len(allergy_rows)} recorded allerg(y/ies) in the allergen table."
+        else f"Verdict: no conflict found between {counted(len(active), 'active prescription')} and "
+        f"{counted(len(allergy_rows), 'recorded allergy')} in the allergen table."
     )
     if not conflicts:
         return ToolResult(
-            text=f"No conflict found between {len(active)} active prescription(s) and {len(allergy_rows)} "
-            "recorded allerg(y/ies) in the allergen table (not a clinical all-clear).",
+            text=f"No conflict found between {counted(len(active), 'active prescription')} and "
+            f"{counted(len(allergy_rows), 'recorded allergy')} in the allergen table (not a clinical all-clear).",
             total=0,
         )
     out.note(f"Note: {verdict}")
@@ -380,7 +404,8 @@ def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
     out = ResultBuilder(ctx)
     for n in rows:
         when = fmt_date(n.date)
-        text = " ".join(n.text.split())
+        clean, withheld = withhold_planted(n.text)  # orders to an AI in a note: never passed on
+        text = " ".join(clean.split())
         body = (
             text if len(text) <= NOTE_CHARS else text[:NOTE_CHARS] + " … (the rest of the note is not shown)"
         )
@@ -390,7 +415,7 @@ def get_notes_by_date(ctx: ToolContext, args: NotesByDateInput) -> ToolResult:
             f"note of {when or 'undated'} — {n.type_display or 'clinical note'}; by {n.author_name or 'author not recorded'}: {body}",
             label=f"note {when or ''}".strip(),
             facts=facts_of(when, n.author_name, n.type_display, *re.findall(r"\d+(?:\.\d+)?", body)),
-            fields={"date": n.date, "type": n.type_display, "author": n.author_name},
+            fields={"date": n.date, "type": n.type_display, "author": n.author_name, "withheld": withheld},
         )  # fmt: skip
     window = (
         f" between {args.since or 'the first note'} and {args.until or 'today'}"

@@ -79,8 +79,8 @@ def render_result(
             out.append(f"- {m.group(2)} [{m.group(1)}]")
         elif more := _MORE_NOT_SHOWN.match(line.strip()):
             out.append(MORE_FOR_PEOPLE.format(n=more.group(1)))
-        elif not _FOR_THE_MODEL.search(line):
-            out.append(line.strip())
+        elif kept := for_people(line):  # a tool's own words, without its instructions to the model
+            out.append(kept)
     if hidden:
         out.append(HIDDEN_ROWS)
     return "\n".join(out)
@@ -95,9 +95,11 @@ def uncited_lines(outcomes: Sequence[ToolOutcome]) -> set[str]:
         for line in o.result.text.splitlines()
         if line.strip() and not _CITED_LINE.match(line.strip())
     }
-    return lines | {
-        MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))
-    }
+    return (
+        lines
+        | {for_people(line) for line in lines}
+        | {MORE_FOR_PEOPLE.format(n=m.group(1)) for line in lines if (m := _MORE_NOT_SHOWN.match(line))}
+    )
 
 
 def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str, bool]:
@@ -114,6 +116,7 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     by_id = {o.call.id: o for o in outcomes}
     used: set[str] = set()
     abstained: list[bool] = []
+    answers: list[tuple[bool, list[str]]] = []  # (leads with yes/no, its blocks) per topic
     for topic in plan.topics:
         mine = [by_id[i] for i in topic.call_ids if i in by_id]
         used |= {o.call.id for o in mine}
@@ -123,18 +126,28 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             said = ", ".join(f"'{w}'" for w in unmatched)
             note = f"I could not match {said} to anything in {voice.record}, so this is the whole section."
             lead = (f"{note} {lead[0]}" if lead else note, True)
+        own: list[str] = []
         if lead is not None:
-            blocks.append(lead[0])
+            own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if plan.then == "meds_after_onset" and topic.section == "conditions" and lead is not None:
+            shown = []  # the diagnosis is the starting date, said and cited in its lead; the medicines are the list
         limit = FOCUSED_ROWS if focused(topic) else None
         keep = set(_HANDLE.findall(lead[0])) if lead else set()
         drop = ROW_FILTERS.get(topic.operation)
-        blocks += [_block(o, limit=limit, keep=keep, drop=drop) for o in shown]
+        untitled = lead is not None and lead[0].endswith(":")  # the lead introduces the rows
+        own += [_block(o, limit=limit, keep=keep, drop=drop, untitled=untitled) for o in shown]
+        answers.append((bool(lead and _VERDICT.match(lead[0])), own))
+    # a yes/no conclusion opens the answer, before any list asked about alongside it
+    for _, own in sorted(answers, key=lambda a: not a[0]):
+        blocks += own
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
         blocks.append(f"Nothing is booked yet. Reply 'book {first}' (or another slot's handle) to book it.")
+    if plan.kind == "offer_slots" and outcomes and not any(o.result.citations for o in outcomes):
+        blocks.append("Nothing is booked. Ask about other dates (for example 'next week') to see free slots.")
     if plan.kind == "offer_cancel" and any(o.result.ok and o.result.citations for o in outcomes):
         first = next(c.handle for o in outcomes for c in o.result.citations)
         blocks.append(
@@ -178,7 +191,11 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
         return []
-    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha()][:3]
+    return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
+
+
+# words that say what is asked of a section (a date, any kind), not which thing in it
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:
@@ -188,19 +205,31 @@ def searched_line(plan: Plan) -> str:
     return "Searched: " + "; ".join(plan.searched) + "."
 
 
+# a tool's title that only counts its rows ("Active medications (3):"), all of them shown
+_COUNT_TITLE = re.compile(r"^[A-Z][^\[\]():]*\(\d+\):$")
+_VERDICT = re.compile(r"^(Yes|No)\b")
+
+
 def _block(
     outcome: ToolOutcome,
     *,
     limit: int | None = None,
     keep: set[str] | frozenset[str] = frozenset(),
     drop: Any = None,
+    untitled: bool = False,
 ) -> str:
+    """One tool's rows as an answer block. `untitled`: the lead already says what the rows
+    are and how many ("You have 3 active medications:"), so a title that only repeats it goes."""
     result = outcome.result
     if not result.ok:
         return f"That lookup did not work: {for_people(result.text) or 'please try again.'}"
     text = result.text
     if drop is not None:  # cited rows that are not the answer to this topic
         text = "\n".join(line for line in text.splitlines() if not drop(line.strip()))
+    if untitled:
+        first, _, rest = text.strip().partition("\n")
+        if _COUNT_TITLE.match(first.strip()) and rest:
+            text = rest
     return render_result(text, limit=limit, keep=keep)
 
 

@@ -21,7 +21,7 @@ from dateutil.relativedelta import relativedelta
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
 from agent.text import normalise
-from tools.render import fmt_num
+from tools.render import counted, fmt_num
 
 Lead = tuple[str, bool]
 CERTAIN_KINDS = ("record", "term", "drug", "brand", "class")
@@ -121,6 +121,7 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "procedures": _procedures,
         "profile": _profile,
         "appointments": _appointments,
+        "notes": _notes,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -140,11 +141,17 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 f"No prescription in {v.record} was started on or after {name} was first recorded.",
                 False,
             )
-        return (f"{len(started)} prescription(s) were started on or after {name} was first recorded:", False)
+        return (
+            f"{counted(len(started), 'prescription')} {'was' if len(started) == 1 else 'were'} started on or after {name} was first recorded:",
+            False,
+        )
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]
-        return (f"{len(started)} prescription(s) started and {len(stopped)} stopped{_when(topic)}.", False)
+        return (
+            f"{counted(len(started), 'prescription')} started and {len(stopped)} stopped{_when(topic)}.",
+            False,
+        )
     if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
@@ -154,12 +161,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                     True,
                 )
             return (
-                f"{len(rows)} prescription(s) in {v.record} relate to {topic.concept.name} ({len(active)} active now).",
+                f"{counted(len(rows), 'prescription')} in {v.record} {'relates' if len(rows) == 1 else 'relate'} to {topic.concept.name} ({len(active)} active now).",
                 False,
             )
         if not rows:
             return (f"{v.record.capitalize()} has no active medications.", True)
-        return (f"{v.you.capitalize()} {v.have} {len(active)} active medication(s)" + (f" and {len(rows) - len(active)} past one(s) listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
+        return (f"{v.you.capitalize()} {v.have} {counted(len(active), 'active medication')}" + (f" and {counted(len(rows) - len(active), 'past one')} listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
     if (lead := dated(topic, rows)) is not None:
         return lead
@@ -179,7 +186,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     if active:
         r = active[0]
         more = (
-            f" (and {len(active) - 1} more active prescription(s) of the same drug)"
+            f" (and {counted(len(active) - 1, 'more active prescription')} of the same drug)"
             if len(active) > 1
             else ""
         )
@@ -210,7 +217,10 @@ def _conflicts(outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
         parts = "; ".join(
             f"{r['name']} against the {r['allergy']} allergy [{r['handle']}]" for r in conflicts[:3]
         )
-        return (f"Yes: {len(conflicts)} possible drug–allergy conflict(s) in {v.record}: {parts}.", False)
+        return (
+            f"Yes: {counted(len(conflicts), 'possible drug–allergy conflict')} in {v.record}: {parts}.",
+            False,
+        )
     return (f"No drug–allergy conflict found between {v.your} active prescriptions and recorded allergies (checked against the allergen ↔ drug-class table).", False)  # fmt: skip
 
 
@@ -226,7 +236,7 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return (f"{v.Your} diagnoses over the years (disorders, past and present; findings and situations are not shown):", False)  # fmt: skip
     if topic.concept is None:
         active = [r for r in rows if r.get("active")]
-        return (f"{v.record.capitalize()} lists {len(active)} active condition(s)" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
+        return (f"{v.record.capitalize()} lists {counted(len(active), 'active condition')}" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
     if (lead := dated(topic, rows)) is not None:
         return lead
@@ -260,7 +270,7 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
     if asked == "below":
         return f"{'Yes' if where == 'below' else 'No'}, it is {position}"
     if asked == "ever_outside":
-        return f"{'Yes' if outside else 'No'}, {outside} result(s) were outside the range; the latest is {position}"
+        return f"{'Yes' if outside else 'No'}, {counted(outside, 'result')} {'was' if outside == 1 else 'were'} outside the range; the latest is {position}"
     if asked == "outside":
         return f"{'No' if where == 'within' else 'Yes'}, it is {position}"
     return f"{'Yes' if where == 'within' else 'No'}, it is {position}"
@@ -331,8 +341,21 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             True,
         )
     if topic.operation == "latest" or "count" not in rows[0]:
-        if topic.concept is None:
-            return (f"{v.Your} latest results, newest first:", False)
+        if topic.concept is None:  # "when was my last test of any kind": the newest date leads
+            dates = [r for r in rows if r.get("effective")]
+            # a measured value (not a certificate entry such as a cause of death), when there is one
+            measured = [
+                r for r in dates if isinstance(r.get("value"), int | float) or r.get("systolic") is not None
+            ]
+            dates = measured or dates
+            if not dates:
+                return (f"{v.Your} latest results, newest first:", False)
+            newest = max(dates, key=lambda r: str(r["effective"]))
+            return (
+                f"{v.Your} most recent result was recorded on {_day(newest['effective'])} [{newest['handle']}]. "
+                "The latest of each test, newest first:",
+                False,
+            )
         r = rows[0]
         return (
             f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
@@ -357,7 +380,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         return (f"{v.Your} average {name}{when} was {fmt_num(s['mean'])}{unit}, over {s['count']} results from {first['date']} to {last['date']}{h}.", False)  # fmt: skip
     if op == "count":
         return (
-            f"{v.Your} {name} has been measured {s['count']} time(s){when}, most recently {at(last)}.",
+            f"{v.Your} {name} has been measured {counted(s['count'], 'time')}{when}, most recently {at(last)}.",
             False,
         )
     if op == "earliest":
@@ -416,7 +439,7 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         when = _when(topic)
         if topic.emergency or topic.inpatient:
             klass = "emergency" if topic.emergency else "inpatient"
-            word = "emergency visit(s)" if topic.emergency else "hospital admission(s)"
+            word = "emergency visit" if topic.emergency else "hospital admission"
             n_win, n_all = windowed["by_class"].get(klass, 0), overall["by_class"].get(klass, 0)
             visits = list(
                 {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == klass}.values()
@@ -424,22 +447,43 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in visits[:3])
             if n_all and topic.window is not None and topic.window.soft:
                 recent = f"{n_win} of them recently" if n_win else "none of them in the last three years"
-                return (f"Yes: {n_all} {word} in {v.record} ({recent}): {cites}.", False)
+                return (f"Yes: {counted(n_all, word)} in {v.record} ({recent}): {cites}.", False)
             if n_win:
-                return (f"Yes: {n_win} {word}{when} in {v.record}: {cites}.", False)
+                return (f"Yes: {counted(n_win, word)}{when} in {v.record}: {cites}.", False)
             if n_all:
-                return (f"None{when}; {v.record} has {n_all} {word} earlier: {cites}.", False)
+                return (f"None{when}; {v.record} has {counted(n_all, word)} earlier: {cites}.", False)
             # every visit was searched: zero is the answer, not an abstention
             if topic.window is not None:
-                return (f"No: 0 {word}{when}, and none earlier: I searched every visit in {v.record}.", False)
-            return (f"No: {v.record} has 0 {word}. I searched every visit.", False)
+                return (
+                    f"No: {counted(0, word)}{when}, and none earlier: I searched every visit in {v.record}.",
+                    False,
+                )
+            return (f"No: {v.record} has {counted(0, word)}. I searched every visit.", False)
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
+        if topic.concept is not None:  # visits for one reason: what was counted, each visit cited
+            name = topic.concept.name
+            if not windowed["total"]:
+                return (
+                    f"No: {v.record} has no visit for {name}{when}. I searched every visit's reason and "
+                    "the diagnoses recorded at each visit.",
+                    False,
+                )
+            cites = "".join(f"[{r['handle']}]" for r in per_call[0])
+            return (f"{v.record.capitalize()} has {counted(windowed['total'], 'visit')} for {name}{when} (counted by the visit's reason or a diagnosis made at it) {cites}.", False)  # fmt: skip
         # cite the counted result (its rows carry the totals), so the number is grounded
         cite = f" [{per_call[0][0]['handle']}]" if per_call[0] and per_call[0][0].get("handle") else ""
-        return (f"{v.record.capitalize()} has {windowed['total']} visit(s){when}" + (f" ({classes})" if classes else "") + f"{cite}.", False)  # fmt: skip
+        return (f"{v.record.capitalize()} has {counted(windowed['total'], 'visit')}{when}" + (f" ({classes})" if classes else "") + f"{cite}.", False)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "encounter"]
+    if topic.operation == "list" and topic.window is not None and all(o.result.ok for o in outcomes):
+        # "visits in the last 30 days?": how many, then the visits; every visit of the period
+        # was searched, so 0 is the answer, not an abstention
+        n = sum(o.result.total for o in outcomes)
+        return (
+            f"{v.record.capitalize()} has {counted(n, 'visit')}{_when(topic)}" + (":" if n else "."),
+            False,
+        )
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
     if topic.operation == "latest":
@@ -447,6 +491,29 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         reason = f" for {r['reason']}" if r.get("reason") else ""
         who = f" with {r['practitioner']}" if r.get("practitioner") else ""
         return (f"{v.Your} last visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
+    return None
+
+
+# --- notes -------------------------------------------------------------------------------------
+
+PLANTED = (
+    "a passage addressed to an AI assistant, not clinical content: I did not follow its instructions, "
+    "and it is not shown."
+)
+
+
+def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """The newest note by date says which note it is; a note carrying orders to an AI says so
+    (the tools withhold that passage: the answer reports it rather than passing it on)."""
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "note" or r.get("note_id")]
+    planted = any(r.get("withheld") for r in rows)
+    if topic.operation == "latest" and rows and rows[0].get("date"):
+        r = rows[0]
+        kind = f" ({r['type']})" if r.get("type") else ""
+        lead = f"{v.Your} most recent clinical note is of {_day(r.get('date'))}{kind} [{r['handle']}]."
+        return (f"{lead} It contains {PLANTED}" if r.get("withheld") else lead, False)
+    if planted:
+        return (f"One of these notes contains {PLANTED}", False)
     return None
 
 
@@ -460,7 +527,10 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
     if topic.concept is None:
         if not rows:
             return (f"No allergies are recorded in {v.record} (that is not proof there are none).", True)
-        return (f"{len(rows)} allerg(y/ies) recorded in {v.record}:", False)
+        return (
+            f"{counted(len(rows), 'allergy')} {'is' if len(rows) == 1 else 'are'} recorded in {v.record}:",
+            False,
+        )
     c = topic.concept
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
     hits = [r for r in rows if all(w in str(r.get("substance", "")).lower() for w in words)]
@@ -474,7 +544,7 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
     if topic.concept is None:
-        return (f"{len(given)} immunization(s) given are recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
+        return (f"{counted(len(given), 'immunization')} given {'is' if len(given) == 1 else 'are'} recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
     if (lead := dated(topic, given)) is not None:
         return lead
     if given:

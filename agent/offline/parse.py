@@ -80,7 +80,7 @@ INTENTS: tuple[Intent, ...] = (
         "profile",
         "get_patient_profile",
         _rx(
-            r"\b(who am i|my name|full name|date of birth|birth ?date|born|dob|d\.o\.b|how old|age|years old|"
+            r"\b(who am i|my name|full name|date of birth|birth ?date|birth ?days?|born|dob|d\.o\.b|how old|age|years old|"
             r"checking (id|identity)|id check|(verify|confirm|check) (my |the patients |their |his |her )?(identity|id)|"
             r"down as|registered as|on file as|(am i|is this|is the patient|are they) \w+\d+|"
             r"my address|where do i live|phone number|gender|demographics|profile|my (gp|primary care|family) "
@@ -129,9 +129,8 @@ INTENTS: tuple[Intent, ...] = (
         "labs",
         "get_labs",
         _rx(
-            r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|obs|"
-            r"(my|her|his|their) numbers|abnormals|"
-            r"vital signs|measurements?)\b",
+            r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
+            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on|(my|her|his|their) numbers|abnormals)\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
         (
@@ -157,7 +156,7 @@ INTENTS: tuple[Intent, ...] = (
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
             r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
-            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|(number of|how many|total|count of) "
+            r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|contacts? with|(number of|how many|total|count of) "
             r"(appointments|encounters|visits)|encounter count|visit count)\b",
         ),
         (
@@ -171,7 +170,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "immunizations",
         "get_immunizations",
-        _rx(r"\b(vaccin\w*|immuni[sz]\w*|imms?|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
+        _rx(r"\b(vaccin\w*|immuni[sz]\w*|imms?|immz|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
         ("Which vaccines have I had?", "Am I up to date with my shots?", "When was my last flu jab?"),
     ),
     Intent(
@@ -201,7 +200,10 @@ INTENTS: tuple[Intent, ...] = (
             r"(next|upcoming) appts?|appts? (soon|booked|coming up)|(come|go) in next|"
             r"appointments? (do i have|booked|scheduled|coming up)|do i have (an |any )?appointments?|"
             r"(next|am i|are they|is she|is he) booked|booked in|anything (booked|coming up|scheduled)|"
-            r"upcoming|next (appointment|visit|booking))\b"
+            r"upcoming|next (appointment|visit|booking))\b",
+            # "any future appointments?", "any appointments for me coming up?", "an appt soon"
+            r"\b((any|future|forthcoming) (appointments?|appts?|bookings?)|(appointments?|appts?)\b.{0,25}"
+            r"\b(coming up|soon|in the future|planned|ahead)|do i have (an |any )?appts?)\b"
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),
@@ -210,6 +212,7 @@ INTENTS: tuple[Intent, ...] = (
         "find_slots",
         _rx(
             r"\b(slots?|availability|available (times?|appointments?)|openings?|free times?)\b",
+            r"\b(appointments?|times?) (are |is )?(still )?(free|available|open)\b",
             r"\b(book|schedule|make|arrange|get|need) (me )?(an? |the )?([a-z-]+ )?(appointment|visit|check.?up|consultation)\b",
             r"\bbook\b",
             r"\b(need|want|like) to see (a|an|the) [a-z ]*(doctor|gp|nurse|\w+ologist|\w+ist|\w+ician)\b",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
+from rapidfuzz.distance import DamerauLevenshtein
 
 from agent.base import Turn
 from agent.execution import ToolCall, ToolOutcome
@@ -312,6 +313,8 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
     text = f" {request.text} "
+    if request.window is not None:  # its words say when, not what (as in read_request)
+        text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
         if " " in c.said or len(c.said) > 3:
             text = text.replace(f" {c.said} ", " ")
@@ -395,7 +398,7 @@ DETAIL_WORDS = re.compile(
     r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
     r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
 )
-AFTER_ONSET = re.compile(r"\b(after|since|post|following|from)\b")
+AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
 
@@ -483,6 +486,8 @@ def offered_ids(answer: str, letter: str, id_word: str) -> list[tuple[str, str]]
 
 
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "fifth": 4}
+# offers are listed earliest first: "the earliest (one you found)", "the soonest" is the first shown
+_EARLIEST = re.compile(r"\b(earliest|soonest|next available|first available)\b")
 _YES = re.compile(
     r"^(yes|yeah|yep|ok|okay|sure|confirm\w*|go ahead|do it|please do|book it|cancel it|that one)\b"
 )
@@ -497,6 +502,8 @@ def _choose(question: str, offered: list[tuple[str, str]], letter: str) -> str |
     for word, index in _ORDINALS.items():
         if re.search(rf"\b{word}\b", text) and index < len(offered):
             return offered[index][1]
+    if _EARLIEST.search(text) and offered:
+        return offered[0][1]
     if re.search(r"\b(last one|the last)\b", text) and offered:
         return offered[-1][1]
     if _YES.search(text):
@@ -633,7 +640,14 @@ class Planner:
         if not linking.concepts:
             return whole
         said = {w for c in linking.concepts for w in c.said.split()}
-        rest = " ".join(w for w in _clean(question).split() if w not in said)
+
+        def linked(word: str) -> bool:  # the concept's word, or its typo ("pencillin" → penicillin)
+            return word in said or (
+                len(word) >= 5
+                and any(DamerauLevenshtein.distance(word, s, score_cutoff=2) <= 2 for s in said)
+            )
+
+        rest = " ".join(w for w in _clean(question).split() if not linked(w))
         wording = self._choose_intents(rest, keyword_scores(rest)) if rest else []
         keep = [i for i in whole if i not in RECORD_SECTIONS and i not in wording]
         return [*wording, *keep][:MAX_INTENTS]
@@ -669,6 +683,12 @@ class Planner:
         # "what meds for my diabetes" stays medications (the condition becomes the reason)
         if "medications" in record_intents and concept_sections == ["conditions"]:
             return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
+        if (
+            record_intents[:1] == ["encounters"]
+            and concept_sections == ["conditions"]
+            and request.operation == "count"
+        ):
+            return ["encounters"]  # "how many times was I seen for my ear infection": the visits' reason
         if concept_sections and len(sections) > 1:
             keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
             primary = record_intents[0] if record_intents else None
@@ -795,10 +815,16 @@ class Planner:
                     bool(INPATIENT.search(request.text)),
                 )
                 if (emergency or inpatient or op == "count") and "count_encounters" in self.available:
-                    ids = [call("count_encounters", dict(win))]
+                    # visits for a condition: counted by the visit's reason or the diagnosis made at it
+                    reason = next((c for c in linking.concepts if c.section == "conditions"), None)
+                    why = {"reason": reason.queries[0]} if reason and not (emergency or inpatient) else {}
+                    ids = [call("count_encounters", {**win, **why})]
                     if window:
-                        ids.append(call("count_encounters", {}))
-                    topics.append(Topic(section, "count", None, ids, window, emergency, inpatient))
+                        ids.append(call("count_encounters", why))
+                    topic = Topic(
+                        section, "count", reason if why else None, ids, window, emergency, inpatient
+                    )
+                    topics.append(topic)
                 elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):
                     ids = [call("get_encounters", {"limit": 1, **win})]
                     topics.append(Topic(section, "latest", None, ids, window))
@@ -808,11 +834,21 @@ class Planner:
                     ids = [call("get_encounters", {**win, "limit": 20})]
                     topics.append(Topic(section, "list", None, ids, window))
             elif section == "notes":
-                if LAST_VISIT.search(request.text) or op == "latest":
+                topic_words = [w for w in linking.unlinked if len(w) >= 4 and w not in NOTE_WORDS]
+                if (
+                    op == "latest"
+                    and not LAST_VISIT.search(request.text)
+                    and not topic_words
+                    and "get_notes_by_date" in self.available
+                ):
+                    # "my most recent note": the newest note by its own date (a note need not
+                    # belong to the last visit)
+                    ids = [call("get_notes_by_date", {"limit": 1, **win})]
+                    topics.append(Topic(section, "latest", None, ids, window))
+                elif LAST_VISIT.search(request.text) or op == "latest":
                     ids = [call("get_encounters", {"limit": 1, **win})]
                     topics.append(Topic("encounters", "latest", None, ids, window))
                     then = "notes_of_visit"
-                    topic_words = [w for w in linking.unlinked if len(w) >= 4 and w not in NOTE_WORDS]
                     then_query = notes_query(question) if topic_words else None
                 else:
                     ids = [call("search_notes", {"query": notes_query(question), **win})]
@@ -891,7 +927,7 @@ class Planner:
         if "leaflets" in scores and ((not personal and not reason) or not record or general):
             return ["leaflets"]
         if "find_slots" in record and (
-            "appointments" not in record or re.search(r"\bbook\b", _clean(question))
+            "appointments" not in record or re.search(r"\b(book|free|available|open|slots?)\b", _clean(question))
         ):
             return ["find_slots"]
         record.pop("find_slots", None)

@@ -28,7 +28,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "range",
-            r"\b(normal|abnormals?|abnl|(are|is|were|was) off|out-of-range|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
         ),
         (
             "max",
@@ -39,25 +39,27 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "min",
             r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low)\b",
         ),
-        ("mean", r"\b(average|mean|typical)\b"),
+        ("mean", r"\b(averag\w*|avg|mean|typical(ly)?)\b"),
         (
             "change",
             r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
         ),
         (
             "trend",
-            r"\b(trends?|trending|over time|been doing|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"\b(trend\w*|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         (
             "count",
-            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b",
+            r"\b(how many|number of|count of|total (number|count)|in total|(encounter|visit|appointment|measurement|result|test|reading)s? count|how often|times)\b"
+            r"|^(count|tally|#)\s|^(please |can you )?count (my|the|all|his|her|their)\b|^# ?\w",
         ),
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         (
             "earliest",
             r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using))\b",
         ),
-        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b"),
+        # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
+        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$"),
         (
             "latest",
             r"\b(latest|last|most recent(ly)?|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",
@@ -99,8 +101,10 @@ def operation_of(text: str) -> str:
 
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
-    operation = operation_of(text)
     window = read_window(question, today)
+    # the window's own words say when, not what: the "last" of "in the last 30 days" is no "latest"
+    asked = text.replace(window.said, " ") if window is not None and window.said in text else text
+    operation = operation_of(asked)
     if window is not None and window.soft and operation == "latest":
         window = None  # "my weight most recently?", "what was it recently?": the newest, wherever it falls
     return Request(

@@ -233,6 +233,12 @@ def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
         return today, today + dt.timedelta(days=6 - today.weekday())
     if re.search(r"\bnext month\b", text):
         return today + dt.timedelta(days=1), today + dt.timedelta(days=31)
+    said = _read_window(question, today)  # "between 10 and 16 December", "from 3 to 9 March 2027"
+    if said is not None and said.since and said.until and said.said.startswith(("between", "from")):
+        since, until = said.since, said.until
+        if until < today and not re.search(r"\b(19|20)\d\d\b", said.said):  # no year said: the next one
+            since, until = since + relativedelta(years=1), until + relativedelta(years=1)
+        return since, until
     if m := re.search(r"\b(\d{4}-\d{2}-\d{2})\b", text):
         day = dt.date.fromisoformat(m.group(1))
         return day, day + dt.timedelta(days=6)

@@ -59,10 +59,19 @@ def fold(column: ColumnElement[Any]) -> ColumnElement[str]:
 
 
 def all_terms_in(haystack: ColumnElement[str], terms: Sequence[str]) -> ColumnElement[bool]:
-    """Every term occurs in the (already folded) text; LIKE wildcards in terms are escaped."""
+    """Every term occurs in the (already folded) text; LIKE wildcards in terms are escaped.
+    A one-character term must be a whole word: the "a" of "hep a" is not the "a" of "adult"
+    (PostgreSQL's \\m and \\M mark the start and end of a word)."""
     if not terms:
         return literal(True)
-    return and_(*(haystack.contains(term, autoescape=True) for term in terms))
+    return and_(
+        *(
+            haystack.regexp_match(rf"\m{re.escape(term)}\M")
+            if len(term) == 1
+            else haystack.contains(term, autoescape=True)
+            for term in terms
+        )
+    )
 
 
 def day_start(day: dt.date) -> dt.datetime:

@@ -28,13 +28,19 @@ ConditionStatus = Literal["active", "resolved", "all"]
 
 
 def text_match(t: Table, query: str | None) -> ColumnElement[bool] | None:
+    return condition_terms_match(t.c.display, t.c.code, query)
+
+
+def condition_terms_match(
+    display: ColumnElement[Any], code: ColumnElement[Any], query: str | None
+) -> ColumnElement[bool] | None:
+    """A condition name or code matches the query (HTN, CKD, … expanded): used for the
+    conditions themselves and for a visit's reason, so both read a name the same way."""
     groups = expand_terms(query, CONDITION_SYNONYMS)
     if not groups:
         return None
-    haystack = fold(t.c.display)
-    return and_(
-        *(or_(*(all_terms_in(haystack, [alt]) for alt in alts), t.c.code == alts[0]) for alts in groups)
-    )
+    haystack = fold(display)
+    return and_(*(or_(*(all_terms_in(haystack, [alt]) for alt in alts), code == alts[0]) for alts in groups))
 
 
 def list_conditions(

@@ -27,6 +27,7 @@ from records.models import (
     Procedure,
 )
 from records.queries.common import did_not_happen_excluded, not_entered_in_error, window
+from records.queries.conditions import condition_terms_match
 from records.queries.observations import list_observations
 from records.queries.vocabulary import BP_PANEL_CODES, DIASTOLIC_CODE, SYSTOLIC_CODE
 
@@ -139,6 +140,11 @@ def lab_series(
             series.points.append(
                 Point(r.id, code, name, float(value), unit, r.effective, r.ref_low, r.ref_high)
             )
+    words = set(query.lower().split())
+    if {"systolic", "sbp"} & words and not {"diastolic", "dbp"} & words:  # one part of the panel asked
+        by_code.pop(DIASTOLIC_CODE, None)
+    elif {"diastolic", "dbp"} & words and not {"systolic", "sbp"} & words:
+        by_code.pop(SYSTOLIC_CODE, None)
     return sorted(by_code.values(), key=lambda s: (-s.count, s.name))
 
 
@@ -151,10 +157,31 @@ class EncounterCounts:
 
 
 def encounter_counts(
-    conn: Connection, *, patient_id: str, since: dt.date | None = None, until: dt.date | None = None
+    conn: Connection,
+    *,
+    patient_id: str,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    reason: str | None = None,
 ) -> EncounterCounts:
-    """Visits that took place (not cancelled, not entered in error) in the window, counted."""
+    """Visits that took place (not cancelled, not entered in error) in the window, counted.
+    With `reason`, only the visits for it: the visit's own reason names it, or a diagnosis
+    of it was recorded at the visit ("how many times was I seen for my ear infection")."""
     t = Encounter.__table__
+    by_reason = []
+    if reason and (named := condition_terms_match(t.c.reason_display, t.c.reason_code, reason)) is not None:
+        c = Condition.__table__
+        diagnosed = (
+            select(c.c.id)
+            .where(
+                c.c.patient_id == t.c.patient_id,
+                c.c.encounter_id == t.c.id,
+                not_entered_in_error(c.c.verification_status),
+                condition_terms_match(c.c.display, c.c.code, reason),
+            )
+            .exists()
+        )
+        by_reason.append(or_(named, diagnosed))
     rows = conn.execute(
         select(
             t.c.id,
@@ -169,6 +196,7 @@ def encounter_counts(
             t.c.patient_id == patient_id,
             did_not_happen_excluded(t.c.status, "cancelled"),
             *window(t.c.start, since, until),
+            *by_reason,
         )
         .order_by(t.c.start.desc().nulls_last(), t.c.id)
     ).all()
