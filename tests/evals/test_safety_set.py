@@ -18,7 +18,7 @@ from evals.safety.dataset import (
     read_handwritten,
 )
 from evals.safety_eval import evaluate, gate_predictor, rows_for
-from tests.conftest import test_settings
+from tests.conftest import test_settings as settings_for_tests
 
 
 def test_the_set_has_the_size_and_spread_the_issue_asks_for():
@@ -76,7 +76,7 @@ def frozen_reports():
     """The production gate on each frozen part: `test` (split from the set) and one part per
     `holdout_<name>.txt` present (found at collection time, so a batch dropped in later is
     covered with no code change). None is ever tuned on."""
-    predict, _gate = gate_predictor(test_settings())
+    predict, _gate = gate_predictor(settings_for_tests())
     reports = {}
     for name in FROZEN_PARTS:
         rows = rows_for(name)
