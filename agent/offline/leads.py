@@ -540,6 +540,11 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
 
 
+def _cite_all(rows: list[dict[str, Any]]) -> str:
+    """Every counted row cited at the count, so the number is the rows it stands for."""
+    return "[" + ", ".join(r["handle"] for r in rows) + "]"
+
+
 def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
@@ -547,9 +552,11 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
         return (f"{counted(len(given), 'immunization')} given {'is' if len(given) == 1 else 'are'} recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
     if (lead := dated(topic, given)) is not None:
         return lead
+    if given and topic.operation == "count":
+        return (f"{counted(len(given), 'dose')} of {topic.concept.name} {'is' if len(given) == 1 else 'are'} recorded as given in {v.record}, the latest on {_day(given[0].get('date'))} {_cite_all(given)}.", False)  # fmt: skip
     if given:
         r = given[0]
-        return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded)" if len(given) > 1 else "") + ".", False)  # fmt: skip
+        return (f"Yes. {r['vaccine']} was given on {_day(r.get('date'))} [{r['handle']}]" + (f" ({len(given)} doses recorded {_cite_all(given)})" if len(given) > 1 else "") + ".", False)  # fmt: skip
     if rows:
         return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
@@ -561,9 +568,11 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return None
     if (lead := dated(topic, rows)) is not None:
         return lead
+    if rows and topic.operation == "count":
+        return (f"{counted(len(rows), 'time', 'times')} in {v.record}: {topic.concept.name}, the latest on {_day(rows[0].get('performed'))} {_cite_all(rows)}.", False)  # fmt: skip
     if rows:
         r = rows[0]
-        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all)" if len(rows) > 1 else "") + ".", False)  # fmt: skip
+        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all {_cite_all(rows)})" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)

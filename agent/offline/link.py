@@ -372,11 +372,14 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
             found.append(Concept(section, short, (short,), short, "record", (name,)))
             padded = padded.replace(needle, " | ")
     for phrase in sorted((p for p in phrases if " " in p), key=len, reverse=True):
-        needle = f" {phrase} "
-        if needle in padded:
-            for entry in phrases[phrase]:
-                found.append(_concept_of(entry, phrase, vocab, lex))
-            padded = padded.replace(needle, " | ")
+        # the phrase as written or with its last word in the plural: "covid vaccines" is the
+        # lexicon's "covid vaccine", not a bare "covid" left over for the conditions
+        for needle in (f" {phrase} ", f" {phrase}s ", f" {phrase}es "):
+            if needle in padded:
+                for entry in phrases[phrase]:
+                    found.append(_concept_of(entry, phrase, vocab, lex))
+                padded = padded.replace(needle, " | ")
+                break
     unlinked: list[str] = []
     singles = [p for p in phrases if " " not in p]
     for token in padded.split():

@@ -413,6 +413,8 @@ def date_operation(section: str, request: Request) -> str:
         return "earliest" if section == "conditions" and not LAST_WORDS.search(request.text) else "last"
     if op == "latest" and section in ("immunizations", "procedures") and LAST_WORDS.search(request.text):
         return "last"
+    if op == "count" and section in ("immunizations", "procedures"):
+        return "count"  # "how many covid vaccines have I had?": the number leads
     return "exists"
 
 
