@@ -364,6 +364,14 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
             "medications" if allergy_words else "allergies"
         ):
             continue
+        # "did I get my COVID-19 jab?": a disease named in a question about vaccines (or
+        # procedures) is what the vaccine is for, not a diagnosis to look up; read as a
+        # condition it gave "No. Your record has no covid-19" beside three COVID-19 doses
+        if c.section == "conditions" and len(sections) == 1 and "conditions" not in intents:
+            asked = [s for s in ("immunizations", "procedures") if s in intents]
+            if len(asked) == 1:
+                kept.append(replace(c, section=asked[0], kind="term", record_names=()))
+                continue
         if c.section == "labs" and c.said in SALT_WORDS and c.said in words:
             i = words.index(c.said)
             meds = {m.said for m in linking.concepts if m.section == "medications"}

@@ -608,7 +608,15 @@ JUDGEMENT = re.compile(
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
 RECORD_QUESTION = re.compile(
     r"\b(?:what|which|wat|whats) (?:\w+ ){0,4}(?:am i|was i|have i been|did i get) (?:still |currently |now )?(?:on|taking|t[a-z]{4,5}|prescribed|given)\b|"
-    r"\bam i (?:still |currently |now )?(?:on|taking|prescribed)\b|"
+    r"\bam i (?:still |stil |sitll |stlil |currently |now )?(?:on|taking|prescribed|t[a-z]{3,6}ing)\b|"
+    # whether a list of the record holds a thing: "is epinephrine one of my meds", "is diabetes
+    # on my list of conditions", "does my chart say i have hypertension", "is my pharyngitis
+    # still active", "have i ever had the hpv vaccine" (found in the evaluation's dev bank,
+    # refused as advice once the advice classifier was switched on)
+    r"\b(?:one of|on|in) (?:my|her|his|their|the) (?:list|meds|medications|medicines|prescriptions|conditions|problems|problem list|diagnoses)\b|"
+    r"\b(?:does|did|do) (?:my|her|his|their|the) (?:chart|record|file|notes?|records) (?:say|show|list|mention|have)\b|"
+    r"^(?:is|are) (?:my|her|his|their|the) (?:\w+ ){1,6}(?:still |stil |sitll |stlil )?(?:active|current|ongoing|resolved)\b|"
+    r"^(?:have|has) (?:i|she|he|they|we|the patient) (?:ever )?(?:had|been given|received|got)\b(?! (?:too|enough|so)\b)|"
     r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
     r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"

@@ -31,7 +31,9 @@ QUESTIONS = {
 def _doses(db, pid: str, pattern: str) -> int:
     with patient_transaction(db.admin, pid) as conn:
         return conn.execute(
-            text("SELECT count(*) FROM immunizations WHERE patient_id = :p AND display ILIKE :d AND status <> 'not-done'"),
+            text(
+                "SELECT count(*) FROM immunizations WHERE patient_id = :p AND display ILIKE :d AND status <> 'not-done'"
+            ),
             {"p": pid, "d": pattern},
         ).scalar_one()
 
@@ -58,3 +60,24 @@ def test_plural_vaccine_questions_count_that_vaccine(cohort):
             if lead.startswith("No") or str(doses) not in lead or UNVERIFIED_MARK.strip() in done.answer:
                 wrong.append((pid[:8], question, doses, lead))
     assert asked and wrong == []
+
+
+def test_a_disease_named_in_a_vaccine_question_asks_for_that_vaccine(cohort):
+    """ "did i get my COVID-19 jab" is about the vaccine: "Yes" with the dose when one is given,
+    and a "No" only about immunizations (never "no covid-19" read off the conditions)."""
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    wrong = []
+    for pid in [r.patient.patient_id for r in records]:
+        scope = PatientScope(patient_id=pid, role="patient", actor="test", conversation_id="jab")
+        for question, pattern in {
+            "did i get my COVID-19 jab": "%covid%",
+            "have i had the flu vaccine": "%influenza%",
+        }.items():
+            doses = _doses(db, pid, pattern)
+            done = run(agent, AgentRequest(scope=scope, question=question, now=COHORT_NOW))[-1]
+            lead = _lead(done.answer)
+            ok = lead.startswith("Yes") if doses else ("immunization" in lead and lead.startswith("No"))
+            if not ok or "condition" in lead:
+                wrong.append((pid[:8], question, doses, lead))
+    assert wrong == []
