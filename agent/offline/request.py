@@ -24,7 +24,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "older_than_year",
             r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
-            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b",
+            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b|"
+            # a year said as twelve months: "more than 12 months ago", ">12 months", "over twelve months old"
+            r"(\b(older|more|over|longer) than |>\s*|\bover )(12|twelve) months?\b|\b(12|twelve) months? (old|passed|since)\b",
         ),
         (
             "range",
@@ -102,9 +104,13 @@ def operation_of(text: str) -> str:
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
     window = read_window(question, today)
-    # the window's own words say when, not what: the "last" of "in the last 30 days" is no "latest"
-    asked = text.replace(window.said, " ") if window is not None and window.said in text else text
-    operation = operation_of(asked)
+    if operation_of(text) == "older_than_year":
+        # "more than a year ago" is the question's test, not a period to search
+        operation, window = "older_than_year", None
+    else:
+        # the window's own words say when, not what: the "last" of "in the last 30 days" is no "latest"
+        asked = text.replace(window.said, " ") if window is not None and window.said in text else text
+        operation = operation_of(asked)
     if window is not None and window.soft and operation == "latest":
         window = None  # "my weight most recently?", "what was it recently?": the newest, wherever it falls
     return Request(

@@ -307,3 +307,19 @@ def test_a_systolic_summary_summarises_the_systolic_part_alone(cohort):
         assert "Systolic blood pressure:" in answer and "Diastolic blood pressure" not in answer
         asked += 1
     assert asked
+
+
+def test_older_than_a_year_is_the_question_not_a_window():
+    """ "more than a year ago" / "12 months" is the older-than-a-year test, not a period to search
+    (read as a window, "Was my hemoglobin last done more than a year ago?" answered with a list)."""
+    from agent.offline.request import read_request
+
+    today = dt.date(2026, 12, 1)
+    for q in (
+        "Was my hemoglobin last done more than a year ago?",
+        "Was my diastolic blood pressure last done more than 12 months ago?",
+        "is my last platelet count over 12 months old",
+    ):
+        r = read_request(q, today)
+        assert (r.operation, r.window) == ("older_than_year", None), q
+    assert read_request("my weight in the last 12 months", today).window is not None
