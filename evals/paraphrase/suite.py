@@ -10,8 +10,7 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from evals.paraphrase.frozen import FROZEN
-from evals.paraphrase.frozen2 import FROZEN2
+from evals.paraphrase.parts import held_out_parts
 from evals.paraphrase.templates import TUNE, Templates
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
@@ -29,8 +28,9 @@ ABSENT_DRUGS = (
 )
 ABSENT_CONDITIONS = ("asthma", "epilepsy", "hypothyroidism", "atrial fibrillation", "gout", "psoriasis")
 Expected = bool | float
-# the suite's parts: tuned on, and the two held-out parts (never tuned on)
-BANKS: dict[str, Templates] = {"tune": TUNE, "frozen": FROZEN, "frozen2": FROZEN2}
+# the suite's parts: tuned on, and every held-out part found on disk (never tuned on)
+BANKS: dict[str, Templates] = {"tune": TUNE, **held_out_parts()}
+HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name != "tune")
 
 
 @dataclass(frozen=True)
