@@ -29,7 +29,7 @@ def test_every_fact_kind_is_asked_at_least_five_ways_in_each_role(kind, role, ge
 
 
 def test_the_held_out_parts_share_no_wording_with_the_tuning_part():
-    tune = _texts("tune")
+    tune = {t for part in BANKS if part not in HELD_OUT for t in _texts(part)}
     for part in HELD_OUT:
         assert not _texts(part) & tune, part
     for n, part in enumerate(HELD_OUT):
