@@ -153,6 +153,8 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             f"{counted(len(started), 'prescription')} started and {len(stopped)} stopped{_when(topic)}.",
             False,
         )
+    if topic.operation in ("started_in", "stopped_in") and topic.concept is not None:
+        return _changed_in(topic, rows, v)
     if topic.operation == "prescriber":
         return _prescribers(topic, rows, v)
     if topic.operation == "reason" and topic.concept is not None:
@@ -263,6 +265,52 @@ def _prescribers(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
         return (f"{v.record.capitalize()} does not name who prescribed {what}: {parts}.", False)
     who = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     return (f"{what[0].upper() + what[1:]} {'was' if len(rows) == 1 else 'were'} prescribed by {who} — {parts}.", False)  # fmt: skip
+
+
+def _in_window(topic: Topic, value: Any) -> bool:
+    day = _as_date(value)
+    w = topic.window
+    if day is None or w is None:
+        return False
+    return (w.since is None or day >= w.since) and (w.until is None or day <= w.until)
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return date_parser.isoparse(value).date()
+        except ValueError:
+            return None
+    return None
+
+
+def _changed_in(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """Whether one drug was started (or stopped) in the window asked about. Every prescription
+    of it was read, so a drug never prescribed is a plain, certain no."""
+    c = topic.concept
+    assert c is not None
+    rows = _newest_first(rows)
+    if not rows:
+        if c.kind in CERTAIN_KINDS:
+            return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
+        return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+    key, verb = ("ended_at", "stopped") if topic.operation == "stopped_in" else ("authored_on", "started")
+    hits = [r for r in rows if _in_window(topic, r.get(key))]
+    if hits:
+        r = hits[0]
+        more = f" ({counted(len(hits) - 1, 'more')} in that period)" if len(hits) > 1 else ""
+        return (f"Yes. {r['name']} was {verb} on {_day(r.get(key))} [{r['handle']}]{more}.", False)
+    undated = [r for r in rows if verb == "stopped" and not r.get("active") and not r.get("ended_at")]
+    if undated:  # stopped, but the record does not say when: neither yes nor no
+        r = undated[0]
+        return (f"{v.record.capitalize()} does not date when {r['name']} was stopped: it was prescribed {_day(r.get('authored_on'))} and is {r.get('status') or 'not active'}, with no end date [{r['handle']}].", False)  # fmt: skip
+    r = rows[0]
+    state = "active now" if r.get("active") else "not active now"
+    return (f"No: no {c.name} prescription was {verb} in the period you asked about. The most recent, {r['name']}, was prescribed {_day(r.get('authored_on'))} and is {state} [{r['handle']}].", False)  # fmt: skip
 
 
 def _reason(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:

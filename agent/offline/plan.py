@@ -759,6 +759,15 @@ class Planner:
             if section == "medications":
                 if op == "conflict" and "check_drug_allergies" in self.available:
                     topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
+                elif own and window and CHANGE_WORDS.search(request.text):
+                    # "was I started on warfarin in the last year?": that drug's prescriptions,
+                    # every one, and whether one started (or stopped) in the window
+                    stopped = re.search(r"\b(stopped|discontinued|taken off|came off|ended)\b", request.text)
+                    for c in own:
+                        ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
+                        topics.append(
+                            Topic(section, "stopped_in" if stopped else "started_in", c, ids, window=window)
+                        )
                 elif (
                     window
                     and CHANGE_WORDS.search(request.text)

@@ -64,7 +64,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using))\b",
         ),
         # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
-        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$"),
+        (
+            "when",
+            r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$",
+        ),
         (
             "latest",
             r"\b(latest|last|most recent(ly)?|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",

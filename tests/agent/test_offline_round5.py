@@ -131,3 +131,28 @@ def test_a_visit_word_or_a_filler_does_not_change_what_is_asked(question, tool, 
     assert [t.operation for t in plan.topics][:1] == [operation], plan.topics
     if tool is not None:
         assert plan.calls[0].name == tool
+
+
+def test_a_named_drug_started_in_a_window_is_that_drug_s_answer_not_every_change(cohort, agent):
+    """'Was I started on warfarin in the last year?' listed every drug started in the year
+    ("1 prescription started and 0 stopped"): the drug asked about was dropped."""
+    from evals.paraphrase.suite import ABSENT_DRUGS
+
+    asked = 0
+    for record in cohort[1][:4]:
+        pid = record.patient.patient_id
+        every = " ".join(m.display.lower() for m in record.medications)
+        absent = next(d for d in ABSENT_DRUGS if d not in every)
+        lead = _lead(agent, pid, f"Was I started on {absent} in the last year?")
+        assert lead.startswith("No.") and "every prescription" in lead, lead
+        kept = [m for m in record.medications if m.status != "entered-in-error" and m.authored_on]
+        for m in kept[:1]:
+            drug = drug_name(m.display)
+            same = [o.authored_on.year for o in kept if drug_name(o.display) == drug]
+            lead = _lead(agent, pid, f"Was I started on {drug} since {max(same)}?")
+            assert lead.startswith("Yes") and _HANDLE.search(lead), (drug, lead)
+            if max(same) + 1 <= COHORT_NOW.year:
+                lead = _lead(agent, pid, f"Was I started on {drug} since {max(same) + 1}?")
+                assert lead.startswith("No"), (drug, lead)
+            asked += 1
+    assert asked >= 3
