@@ -309,6 +309,9 @@ YEAR_AGO = re.compile(
 )
 
 
+SUPERLATIVES = ("max", "min")
+
+
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
@@ -316,7 +319,8 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     if request.window is not None:  # its words say when, not what (as in read_request)
         text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
-        if " " in c.said or len(c.said) > 3:
+        # a word that names the measure AND the operation ("heaviest", "how heavy") keeps saying both
+        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in SUPERLATIVES:
             text = text.replace(f" {c.said} ", " ")
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":

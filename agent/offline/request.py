@@ -37,7 +37,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "max",
             r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
-            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high)\b",
+            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|"
+            # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
+            r"(my|her|his|their|a) top \w+|record (high|weight|reading|value|level|result|number)|"
+            r"the most (?!recent|common|often|frequent|important|likely)\w*)\b",
         ),
         (
             "min",

@@ -120,6 +120,12 @@ def test_what_a_medicine_is_for_is_its_recorded_reason_cited(cohort, agent):
         # a run-on sentence's "ok" and "I mean" are not a range check or an average
         ("Ok random question but what's the highest my weight has ever been", "summarize_labs", "max"),
         ("Hi, sorry, could you pull up my weight, the latest one I mean?", "get_labs", "latest"),
+        # a word naming the measure and the superlative at once keeps the superlative
+        ("What's the heaviest I've ever been?", "summarize_labs", "max"),
+        ("What's the most I've ever weighed?", "summarize_labs", "max"),
+        ("What was my top weight?", "summarize_labs", "max"),
+        ("What's my record weight?", "summarize_labs", "max"),
+        ("What is my most recent weight?", "get_labs", "latest"),
         # ... while the words still work where they are the question
         ("Is my latest cholesterol ok?", None, "range"),
         ("What is my mean weight?", "summarize_labs", "mean"),
