@@ -608,6 +608,16 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
+        if topic.concept is not None and topic.concept.section == "encounters":
+            # visits of one type ("urgent care clinic"): counted by the visit's type, each cited
+            name = topic.concept.name
+            if not windowed["total"] and overall["total"] and topic.window is not None:
+                cites = "".join(f"[{r['handle']}]" for r in per_call[-1][:FOCUSED])
+                return (f"None{when}; {v.record} has {counted(overall['total'], name + ' visit')} outside it {cites}.", False)  # fmt: skip
+            if not windowed["total"]:
+                return (f"No: {v.record} has no {name} visit{when}. I searched the type of every visit.", False)  # fmt: skip
+            cites = "".join(f"[{r['handle']}]" for r in per_call[0][:FOCUSED])
+            return (f"{v.record.capitalize()} has {counted(windowed['total'], name + ' visit')}{when} (counted by the visit's type) {cites}.", False)  # fmt: skip
         if topic.concept is not None:  # visits for one reason: what was counted, each visit cited
             name = topic.concept.name
             if not windowed["total"]:

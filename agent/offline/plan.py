@@ -252,7 +252,7 @@ OPERATION_WORDS = frozenset(
     ]
 )
 STOP = frozenset(STOP_WORDS | INTENT_WORDS | SCOPE_FILLER | OPERATION_WORDS)
-EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casualty|urgent)\b")
+EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casualty|urgent(?! care))\b")
 INPATIENT = re.compile(
     r"\b(inpatient|admitted|admissions?|hospitali[sz]\w*|hospital stays?|in hospital|overnight)\b"
 )
@@ -878,10 +878,17 @@ class Planner:
                     bool(EMERGENCY.search(request.text)),
                     bool(INPATIENT.search(request.text)),
                 )
-                if (emergency or inpatient or op == "count") and "count_encounters" in self.available:
+                typed = bool(own) and op in ("count", "exists")  # "any urgent care visits?"
+                if (
+                    emergency or inpatient or op == "count" or typed
+                ) and "count_encounters" in self.available:
                     # visits for a condition: counted by the visit's reason or the diagnosis made at it
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     why = {"reason": reason.queries[0]} if reason and not (emergency or inpatient) else {}
+                    kind = own[0] if own and not (emergency or inpatient or why) else None
+                    if kind is not None:  # "how many times have I been to urgent care": that visit type
+                        why = {"visit_type": kind.name}
+                        reason = kind
                     ids = [call("count_encounters", {**win, **why})]
                     if window:
                         ids.append(call("count_encounters", why))

@@ -162,3 +162,30 @@ def test_a_named_drug_started_in_a_window_is_that_drug_s_answer_not_every_change
                 assert lead.startswith("No"), (drug, lead)
             asked += 1
     assert asked >= 3
+
+
+def test_visits_of_a_named_type_are_counted_by_that_type_not_every_visit(cohort, agent):
+    """'How many times have I been to urgent care?' counted every visit, or the one emergency
+    visit ('urgent' read as emergency): the visit type named is what is counted."""
+    db, records = cohort
+    asked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        with db.admin.connect() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT type_display, count(*) FROM encounters WHERE patient_id = %(p)s AND "
+                "coalesce(status, '') NOT IN ('cancelled', 'entered-in-error') AND type_display ILIKE "
+                "'urgent care%%' GROUP BY type_display",
+                {"p": pid},
+            ).fetchall()
+            every = conn.exec_driver_sql(
+                "SELECT count(*) FROM encounters WHERE patient_id = %(p)s", {"p": pid}
+            ).scalar_one()
+        if len(rows) != 1:
+            continue
+        lead = _lead(agent, pid, "How many times have I been to urgent care?")
+        assert re.search(rf"\b{rows[0][1]} urgent care clinic visits?\b", lead), (rows, lead)
+        assert rows[0][1] != every and "emergency" not in lead.lower(), lead
+        asked += 1
+    if not asked:
+        pytest.skip("no urgent-care visits in this cohort")
