@@ -425,9 +425,12 @@ PRESCRIBER_WORDS = re.compile(
 MED_REASON = re.compile(
     r"\b(what (is|are|was|were|s) .{1,60}\bfor$|what (do|does|did) .{1,40}\b(take|taking|use) .{1,40}\bfor$|"
     r"why (am|is|are|was|were|do|does|did|have|has) .{1,40}\b(on|taking|take|prescribed|given|using)\b|"
-    r"(reason|indication)s? (for|of)\b|"
-    r"(is|are|was|were) (the |my |his |her |their |this |that )?.{1,60} (for|to treat|treating) "
-    r"(my|his|her|their|the)\b)"
+    r"(reason|indication)s? (for|of))\b"
+)
+# "is the metformin for my diabetes?": asked of a named condition only (not "… prescribed for her?")
+MED_FOR_CONDITION = re.compile(
+    r"\b(is|are|was|were) (the |my |his |her |their |this |that )?.{1,60} (for|to treat|treating) "
+    r"(my|his|her|their|the)\b"
 )
 AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
@@ -716,7 +719,9 @@ class Planner:
                 sections.append(s)
         # a stray section word should not add a section when a concept says what is asked:
         # "what meds for my diabetes" stays medications (the condition becomes the reason)
-        if {"medications", "conditions"} <= set(concept_sections) and MED_REASON.search(request.text):
+        if {"medications", "conditions"} <= set(concept_sections) and (
+            MED_REASON.search(request.text) or MED_FOR_CONDITION.search(request.text)
+        ):
             return ["medications"]  # "is the metformin for my diabetes?": the condition is the reason asked
         if "medications" in record_intents and concept_sections == ["conditions"]:
             return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
@@ -804,7 +809,9 @@ class Planner:
                             operation = "prescriber"
                         elif DETAIL_WORDS.search(request.text):
                             operation = "detail"
-                        elif MED_REASON.search(request.text):
+                        elif MED_REASON.search(request.text) or (
+                            reason is not None and MED_FOR_CONDITION.search(request.text)
+                        ):
                             operation = "reason"
                         else:
                             operation = date_operation(section, request)
