@@ -219,17 +219,8 @@ def _newest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _stamp(value: Any) -> float:
-    day = value if isinstance(value, dt.date) else None
-    if isinstance(value, str):
-        try:
-            day = date_parser.isoparse(value)
-        except ValueError:
-            day = None
-    if isinstance(day, dt.datetime):
-        return day.timestamp()
-    if isinstance(day, dt.date):
-        return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp()
-    return 0.0
+    day = _as_date(value)
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() if day else 0.0
 
 
 def _prescribers(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
@@ -288,6 +279,14 @@ def _as_date(value: Any) -> dt.date | None:
     return None
 
 
+def _never_prescribed(c: Any, v: Voice) -> Lead:
+    """No row for a drug after every prescription was read: a certain no for a recognised
+    drug, and for words that matched no medication name, only that they did not match."""
+    if c.kind in CERTAIN_KINDS:
+        return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
+    return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
 def _changed_in(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     """Whether one drug was started (or stopped) in the window asked about. Every prescription
     of it was read, so a drug never prescribed is a plain, certain no."""
@@ -295,9 +294,7 @@ def _changed_in(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     assert c is not None
     rows = _newest_first(rows)
     if not rows:
-        if c.kind in CERTAIN_KINDS:
-            return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
-        return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+        return _never_prescribed(c, v)
     key, verb = ("ended_at", "stopped") if topic.operation == "stopped_in" else ("authored_on", "started")
     hits = [r for r in rows if _in_window(topic, r.get(key))]
     if hits:
@@ -320,9 +317,7 @@ def _reason(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     assert c is not None
     rows = _newest_first(rows)
     if not rows:
-        if c.kind in CERTAIN_KINDS:
-            return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
-        return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+        return _never_prescribed(c, v)
     with_reason = [r for r in rows if r.get("reason")]
     if topic.reason is not None:
         wanted = normalise(topic.reason.name)
