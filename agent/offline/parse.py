@@ -455,6 +455,8 @@ INTENT_WORDS = frozenset(
         "allergic",
         "intolerance",
         "intolerances",
+        "nkda",  # clinicians' "no known drug allergies?": the allergy section, no concept
+        "nka",
         "visit",
         "visits",
         "encounter",

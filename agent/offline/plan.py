@@ -304,7 +304,7 @@ RECORD_OPERATIONS = frozenset(
 )
 EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
 YEAR_AGO = re.compile(
-    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12) ?(years?|yrs?|y|months?) "
+    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12|twelve) ?(years?|yrs?|y|months?) "
     r"(ago|back|before|earlier)\b"
 )
 

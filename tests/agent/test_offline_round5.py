@@ -128,6 +128,8 @@ def test_what_a_medicine_is_for_is_its_recorded_reason_cited(cohort, agent):
         ("What is my most recent weight?", "get_labs", "latest"),
         # "prescribed for her" is the patient, not a reason asked about (tune5 failure)
         ("As of this week, is metformin still prescribed for her?", "get_medications", "exists"),
+        # "higher than twelve months ago" is the year-ago comparison (dev-bank failure)
+        ("Is their total cholesterol higher than twelve months ago?", "summarize_labs", "year_ago"),
         # ... while the words still work where they are the question
         ("Is my latest cholesterol ok?", None, "range"),
         ("What is my mean weight?", "summarize_labs", "mean"),
@@ -191,3 +193,10 @@ def test_visits_of_a_named_type_are_counted_by_that_type_not_every_visit(cohort,
         asked += 1
     if not asked:
         pytest.skip("no urgent-care visits in this cohort")
+
+
+def test_nkda_is_the_allergy_section_not_an_unmatched_word():
+    """'NKDA?' answered "I could not match 'nkda' to anything in the record" (dev-bank failure)."""
+    plan = Planner(ALL_TOOLS).plan("NKDA?", [], TODAY)
+    assert [c.name for c in plan.calls] == ["get_allergies"]
+    assert plan.linking is not None and "nkda" not in plan.linking.unlinked
