@@ -458,9 +458,9 @@ def asked_about_range(text: str) -> str:
         text,
     ):
         return "ever_outside"
-    if re.search(r"\b(above|over|high|higher|too high|elevated|raised)\b", text):
+    if re.search(r"\b(above|over|high|higher|too high|elevated|raised|exceed\w*)\b", text):
         return "above"
-    if re.search(r"\b(below|low|lower|too low)\b", text):
+    if re.search(r"\b(below|low|lower|too low|under)\b", text):
         return "below"
     if re.search(r"\b(outside|out of range|abnormal)\b", text):
         return "outside"

@@ -31,6 +31,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "range",
             r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|"
+            # the range in other words: "over the limit", "higher than it should be", "on the high side"
+            r"exceed\w* (the )?(normal|range|limit|reference|upper)|(over|above|under|below) the (upper |lower )?limit|"
+            r"(higher|lower) than (it |they )?(should|ought to) be|(higher|lower) than (normal|expected)|on the (high|low) side|"
             # "is that ok?", not the "ok," a run-on question opens with ("ok random question but …")
             r"(is|are|was|were|looks?|seems?|it s|its|that s|thats|it|that|this) (ok|okay)|(ok|okay)\W*$)\b",
         ),

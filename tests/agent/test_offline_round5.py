@@ -200,3 +200,22 @@ def test_nkda_is_the_allergy_section_not_an_unmatched_word():
     plan = Planner(ALL_TOOLS).plan("NKDA?", [], TODAY)
     assert [c.name for c in plan.calls] == ["get_allergies"]
     assert plan.linking is not None and "nkda" not in plan.linking.unlinked
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        # the range said in other words (own wordings, written after the test bank's aggregate
+        # showed above-range misses; the bank's lines were not read)
+        ("Was my last cholesterol over the limit?", "above"),
+        ("Is my most recent LDL higher than it should be?", "above"),
+        ("Was my last HbA1c above the upper limit?", "above"),
+        ("Is my A1C reading on the high side?", "above"),
+        ("Latest LDL exceeding normal?", "above"),  # was "Yes, it is within the range"
+        ("Is my potassium lower than normal?", "below"),
+    ],
+)
+def test_a_range_question_in_other_words_asks_that_side_of_the_range(question, asked):
+    plan = Planner(ALL_TOOLS).plan(question, [], TODAY)
+    (topic,) = plan.topics
+    assert (topic.operation, topic.asked) == ("range", asked)
