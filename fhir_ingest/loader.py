@@ -140,32 +140,38 @@ class _Run:
         """Support bundles prepared here; patient bundles read, checksummed, parsed and mapped in
         `count` worker processes; everything committed here, in file order.
 
-        The workers start as soon as the support bundles are mapped, on the reference data
-        those bundles will add once committed, and work while this process commits them. If
-        one of them does not commit after all, what the workers made is thrown away and the
-        rest is loaded here, against what really is in the database.
+        The workers start at once: they read, checksum and parse the first patient bundles
+        while this process maps the support bundles, and map them on the reference data those
+        bundles will add once committed (handed over as soon as it is known), while this
+        process commits them. If one of them does not commit after all, what the workers made
+        is thrown away and the rest is loaded here, against what really is in the database.
         """
-        staged, speculative = self._prepare_support(support)
         pending: list[Path] = []
+        refused: list[FileOutcome] = []
         for path in patients:
             outcome = self._refuse_unread(path)
             if outcome is not None:
-                done(outcome)
+                refused.append(outcome)
             else:
                 pending.append(path)
         pool = None
-        if len(pending) > 1:
-            stored = () if self.force else self.stored.keys()
-            pool = WorkerPool(
-                speculative,
-                stored=stored,
-                validate=self.validate,
-                workers=count,
-                paths=pending,
-                encode=self.writer.copies(),
-            )
         committed = 0
         try:
+            if len(pending) > 1:
+                stored = () if self.force else self.stored.keys()
+                pool = WorkerPool(
+                    None if support else self.refdata,
+                    stored=stored,
+                    validate=self.validate,
+                    workers=count,
+                    paths=pending,
+                    encode=self.writer.copies(),
+                )
+            staged, speculative = self._prepare_support(support)
+            if pool is not None and support:
+                pool.publish(speculative)
+            for outcome in refused:
+                done(outcome)
             if self._commit_support(staged, done) and pool is not None:
                 committed = self._commit_prepared(pool, done)
         finally:

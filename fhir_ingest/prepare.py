@@ -11,7 +11,7 @@ import gc
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,10 +78,23 @@ class _Clock:
         return elapsed
 
 
+class NotReady(Exception):
+    """The reference data a bundle is mapped against will not come (the run stopped)."""
+
+
 def prepare(
-    path: Path, refdata: ReferenceData, *, validate: bool = False, raw: RawFile | None = None
+    path: Path,
+    refdata: ReferenceData | Callable[[], ReferenceData],
+    *,
+    validate: bool = False,
+    raw: RawFile | None = None,
 ) -> Prepared:
-    """Read (unless `raw` is given), parse, optionally validate, and transform one file."""
+    """Read (unless `raw` is given), parse, optionally validate, and transform one file.
+
+    `refdata` may be a function giving it, called only once the file is parsed: a worker
+    process reads and parses while this process is still mapping the support bundles that
+    make the reference data (`fhir_ingest.parallel`). It raises `NotReady` if none will come.
+    """
     prepared = Prepared(path=path)
     clock = _Clock(prepared)
     try:
@@ -101,6 +114,9 @@ def prepare(
                     validate_bundle(data)
                 finally:
                     prepared.validation_seconds = clock.lap("validate")
+            if callable(refdata):
+                refdata = refdata()  # waiting for it is no phase of this file's
+                clock.last = time.perf_counter()
             prepared.result = transform_bundle(
                 data, refdata, source_path=str(path), source_dir=os.path.dirname(path)
             )
@@ -109,4 +125,6 @@ def prepare(
         prepared.error = str(exc.with_file(str(path)))
     except OSError as exc:
         prepared.error = f"{path}: cannot read: {exc.strerror or exc}"
+    except NotReady:
+        prepared.error = f"{path}: not prepared: the run stopped before the reference data was ready"
     return prepared

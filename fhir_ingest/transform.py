@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fhir_ingest.codes import name_tokens
 from fhir_ingest.copy_rows import EncodedRows
 from fhir_ingest.errors import BundleError
 from fhir_ingest.fields import Fields
@@ -93,6 +94,7 @@ def transform_bundle(
     # the parse caches serve one bundle (where strings repeat); emptied here so memory stays
     # bounded and a benchmark's later rounds cannot profit from the strings of earlier ones
     parse_reference.cache_clear()
+    name_tokens.cache_clear()
     clear_timestamp_cache()
     index = index_bundle(data)
     if len(index.patients) > 1:
