@@ -132,7 +132,9 @@ class WorkerPool:
             os.close(handle)
         _refdata, _stored, _validate, _encode = refdata, frozenset(stored), validate, encode
         _published, _refdata_file = self._published, self._refdata_file
-        self.executor = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_lower_priority)
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_lower_priority
+        )
         self._queue: deque[tuple[Path, Future[Prepared]]] = deque()
         self._todo = iter(paths)
         for path in self._todo:  # the first submit forks the workers (with the globals above)
