@@ -106,10 +106,16 @@ def transform_bundle(
             field="resource.resourceType",
             resource=f"Patient/{second.id}",
         )
-    fields = [
+    # a located view of each resource something reads; the others (Claim, ExplanationOfBenefit,
+    # … half of a Synthea bundle, skimmed to their type and id) are only counted
+    everything = [
         Fields(resource, i, "resource", f"{resource['resourceType']}/{resource['id']}")
+        if resource["resourceType"] in READ_TYPES
+        else None
         for i, resource in enumerate(index.resources)
     ]
+    fields = [f for f in everything if f is not None]
+    unread = Counter(r["resourceType"] for r in index.resources if r["resourceType"] not in READ_TYPES)
 
     layer = refdata.overlay()
     for f in fields:
@@ -132,7 +138,7 @@ def transform_bundle(
     for f in roles:
         map_practitioner_role(f, shared, resolver)
 
-    skipped: Counter = Counter()
+    skipped: Counter = Counter(unread)
     if not index.patients:
         for f in fields:
             rtype = f.data["resourceType"]
@@ -157,15 +163,17 @@ def transform_bundle(
             rows={},
             shared=shared,
             refdata_layer=layer,
-            resources=len(fields),
+            resources=len(everything),
             skipped=skipped,
             warnings=resolver.warnings(),
             unresolved_references=resolver.unresolved_count,
         )
 
     patient_entry = index.patients[0]
-    ctx = MapContext(patient_id=patient_entry.id, resolver=resolver)
-    map_patient(fields[patient_entry.entry], ctx)
+    ctx = MapContext(patient_id=patient_entry.id, resolver=resolver, skipped=unread)
+    patient = everything[patient_entry.entry]
+    assert patient is not None  # "Patient" is read
+    map_patient(patient, ctx)
     for f in fields:
         rtype = f.data["resourceType"]
         mapper = MAPPERS.get(rtype)
@@ -183,7 +191,7 @@ def transform_bundle(
         rows=dict(ctx.rows),
         shared=shared,
         refdata_layer=layer,
-        resources=len(fields),
+        resources=len(everything),
         skipped=ctx.skipped,
         warnings=ctx.warnings + resolver.warnings(),
         unresolved_references=resolver.unresolved_count,
