@@ -287,8 +287,9 @@ class _Run:
             size_bytes=prepared.size_bytes,
             validation_seconds=prepared.validation_seconds,
             phase_seconds=dict(prepared.phase_seconds),
+            phase_cpu_seconds=dict(prepared.phase_cpu_seconds),
         )
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         try:
             known = self.stored.get(prepared.sha256)
             if known is not None and not self.force:  # the same bytes were just loaded from another path
@@ -320,6 +321,8 @@ class _Run:
         finally:
             write_seconds = time.perf_counter() - started
             outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + write_seconds
+            cpu = outcome.phase_cpu_seconds  # the writing thread's own (the server's is apart)
+            cpu["write"] = cpu.get("write", 0.0) + time.thread_time() - started_cpu
             outcome.seconds = sum(outcome.phase_seconds.values())
         return outcome
 

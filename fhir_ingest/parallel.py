@@ -89,7 +89,11 @@ def _prepare_in_worker(path_text: str) -> Prepared:
         return Prepared(path=path, error=f"{path}: cannot read: {exc.strerror or exc}")
     if raw.sha256 in _stored:  # unchanged: the loader reports it without a parse
         return Prepared(
-            path=path, sha256=raw.sha256, size_bytes=raw.size, phase_seconds={"read": raw.read_seconds}
+            path=path,
+            sha256=raw.sha256,
+            size_bytes=raw.size,
+            phase_seconds={"read": raw.read_seconds},
+            phase_cpu_seconds={"read": raw.read_cpu_seconds},
         )
     prepared = prepare(path, _worker_refdata, validate=_validate, raw=raw)
     if prepared.result is not None:
