@@ -241,8 +241,9 @@ class RecordWriter:
         On Citus these are reference tables: every statement is executed on every node (and
         serialised across them), so a support bundle's ~1,500 rows written one statement each
         took seconds on a two-worker cluster, against 0.1 s on one server (measured,
-        docs/scaling.md). Multi-row statements of `_BATCH_PARAMETERS` values cost the same
-        on one server and a handful of round trips on the cluster.
+        docs/scaling.md). One statement per table (and role updates in statements of
+        `_BATCH_PARAMETERS` values) cost the same on one server and a handful of round trips
+        on the cluster.
         """
         shared = result.shared
         for table, rows in (
