@@ -60,7 +60,7 @@ from agent.safety.lexical import (
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.shared import shared
-from agent.safety.smalltalk import is_small_talk
+from agent.safety.smalltalk import is_off_topic, is_small_talk
 from agent.safety.text import prepare
 
 logger = logging.getLogger(__name__)
@@ -127,7 +127,11 @@ def evidence(
     advice = lexical_advice(texts) if role == "patient" else None
     frame = framing(texts)
     use_semantic = (
-        vector is not None and index is not None and role == "patient" and not is_small_talk(texts[0])
+        vector is not None
+        and index is not None
+        and role == "patient"
+        and not is_small_talk(texts[0])
+        and not is_off_topic(texts[0])
     )
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
     return Evidence(
