@@ -9,8 +9,9 @@ questions, and the gate refusing or alarming on them is what dropped the paraphr
 round four ("Is X among my current medicines?" → advice, "am i overdue, is my last BMI over 12
 months old" → emergency).
 
-Only tuning banks are read: never `evals/paraphrase/frozen*.py`, never `phrases_test.yaml`
-(a test checks that no line of this file comes from them). The file is committed, so the
+Only tuning banks are filled in: the held-out banks (`evals/paraphrase/frozen*.py`,
+`phrases_test.yaml`) are read only to leave out the few tuning wordings equal to one of theirs
+(a test checks that no line of this file has a held-out wording's shape). The file is committed, so the
 labelled set changes only when someone regenerates it on purpose. The check that the *whole*
 gate lets these wordings through over a real generated cohort is
 `tests/agent/test_safety_record_questions.py`.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,7 +57,16 @@ LABS = (
 )  # fmt: skip
 VACCINES = ("flu", "tetanus", "covid", "hpv", "pneumococcal", "hepatitis b", "shingles", "mmr")
 PROCEDURES = ("colonoscopy", "dental cleaning", "appendectomy", "knee x-ray", "mammogram", "ct scan of chest")
-ALLERGIES = ("peanut", "penicillin", "shellfish", "latex", "bee venom", "dust mite", "cat dander", "tree nuts")
+ALLERGIES = (
+    "peanut",
+    "penicillin",
+    "shellfish",
+    "latex",
+    "bee venom",
+    "dust mite",
+    "cat dander",
+    "tree nuts",
+)
 YEARS = ("2019", "2021", "2022", "2023", "2024", "2025")
 WINDOWS = ("in the last 6 months", "since 2022", "in the past year", "over the last two years")
 NAMES = ("Maria Lopez", "John Carter", "Aiko Tanaka", "Samuel Okafor")
@@ -161,13 +172,38 @@ def paraphrase_lines(take: _Rotation) -> Iterator[tuple[str, str, str]]:
                 yield category(kind), role, text[0].upper() + text[1:]
 
 
+def held_out_shapes() -> list[re.Pattern[str]]:
+    """The held-out wordings as patterns (slots → `.+`): the paraphrase suite's frozen banks and
+    the frozen phrase bank. Read only to leave out a tuning wording that happens to equal one
+    of them, so those banks keep measuring wordings the gate was not fitted on."""
+    from evals.paraphrase.frozen import FROZEN
+    from evals.paraphrase.frozen2 import FROZEN2
+
+    held_out = [t for bank in (FROZEN, FROZEN2) for ts in bank.values() for _f, t in ts]
+    held_out += [
+        p
+        for roles in load_bank("test").values()
+        for fams in roles.values()
+        for ps in fams.values()
+        for p in ps
+    ]
+    return [
+        re.compile(".+".join(re.escape(part) for part in re.split(r"\{\w+\}", t.lower()))) for t in held_out
+    ]
+
+
 def lines() -> list[tuple[str, str, str]]:
+    shapes = held_out_shapes()
     take = _Rotation()
     rng = random.Random(14)
     seen: set[tuple[str, str]] = set()
     out = []
     for cat, role, text in itertools.chain(phrase_bank_lines(take, rng), paraphrase_lines(take)):
         key = (" ".join(text.lower().split()), role)
+        if text.lstrip().startswith("#"):  # "# ER encounters" would read as a comment line
+            continue
+        if any(shape.fullmatch(text.lower()) for shape in shapes):
+            continue
         if key not in seen:
             seen.add(key)
             out.append((cat, role, text))
@@ -183,7 +219,9 @@ def write(path: Path = OUT) -> int:
         "",
     ]
     body: list[str] = []
-    for (cat, role), group in itertools.groupby(sorted(rows, key=lambda r: (r[0], r[1])), key=lambda r: (r[0], r[1])):
+    for (cat, role), group in itertools.groupby(
+        sorted(rows, key=lambda r: (r[0], r[1])), key=lambda r: (r[0], r[1])
+    ):
         body.append(f"## allow {cat} {role}")
         body.extend(text for _c, _r, text in group)
         body.append("")
