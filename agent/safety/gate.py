@@ -193,7 +193,11 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
         # sits near emergency exemplars; "should I go to the ER" still defers to the detector
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
     emergency = semantic_emergency(e, op)
-    if emergency is not None:
+    # "do i need to go to A&E for a nosebleed that stopped": asking whether to go is advice
+    # unless a close emergency exemplar says otherwise; the linear classifier alone does not
+    # override it (tune CV, round five: it turned a sixth of the urgency questions into alarms;
+    # an explicit emergency rule still fires first, and the refusal says to call 911 if urgent)
+    if emergency is not None and not (e.lexical_advice == "urgency" and emergency[1] == "classifier"):
         return Verdict("emergency", emergency[0], EMERGENCY_REPLY, emergency[1])
     if e.lexical_advice is not None:
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")

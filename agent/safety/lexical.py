@@ -127,7 +127,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     ),
     *_rules(
         "overdose",
-        rf"\b(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
+        rf"\b(?<!keep )(?<!keep on )(?<!continue )(?<!stop )(?<!need to )(?<!have to )(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
         r"\b(?:took|taken|swallowed|ate|downed|injected) (?:\w+ ){0,4}(?:on purpose|to end it|to make it stop|to die|a proposito)\b",
         rf"\b(?:took|taking|swallowed|downed) (?:\w+ ){{0,3}}{MEDS} (?:\w+ ){{0,2}}(?:on purpose|at once|to end|a proposito)\b",
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
@@ -157,7 +157,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bkill(?:ing|ed)? (?:my ?self|himself|herself|themselves|themself)\b|\bkms\b|\bunalive\b",
         r"\b(?:end|ending|take|taking|finish) (?:my|his|her|their) (?:own )?life\b",
         r"\b(?:end|ending) (?:it|it all|things|everything)\b",
-        r"\b(?:want|wanna|going|gonna|ready|like) (?:\w+ )?(?:to )?(?:die|be dead)\b",
+        # "am i going to die from this" is a worry (advice), not ideation
+        r"(?<!am i )(?<!are we )(?<!is she )(?<!is he )\b(?:want|wanna|going|gonna|ready|like) (?:\w+ )?(?:to )?(?:die|be dead)\b",
         r"\bwish (?:i|he|she) (?:was|were|could be) dead\b|\bwish i (?:was|had been|were) never born\b",
         r"\b(?:dont|do not|no longer|not) (?:\w+ )?(?:want|wanna|wish|feel like) (?:\w+ )?(?:to )?(?:live|be alive|exist|be here|wake up|go on|keep living|continue)\b",
         r"\b(?:better off|be better) (?:dead|without me|if i (?:was|were) gone)\b",
@@ -260,7 +261,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # someone else in danger, general alarm
     *_rules(
         "someone_else",
-        r"\b(?:is|are|i think (?:\w+ )?is) dying\b|\bcall (?:an )?ambulance\b|\bcall 911\b",
+        # "should i call 911 for a fever of 101" asks whether to: the advice rules' (urgency)
+        r"\b(?:is|are|i think (?:\w+ )?is) dying\b|(?<!should i )(?<!do i )(?<!shall i )\bcall (?:an )?ambulance\b|(?<!should i )(?<!do i )(?<!shall i )\bcall 911\b",
         r"\bconfused and (?:cant|can not) (?:stand|walk|get up)\b|\bcant (?:stand|get) up\b.*\b(?:bleed|head|confused)",
         r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
         record_word=False,
@@ -335,6 +337,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:the|my) (?:letter|letters|note|notes) (?:is |are |s )?(?:written|finished)\b(?!.*\b(?:referral|discharge|sick|fit|gp|doctor|clinic|appointment)\b)",
         r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)",
         r"\b(?:put|putting|got|get|have) (?:all )?my affairs in order\b|\bto not wake up\b|\bnot to wake up\b|\beverything i need to end\b",
+        r"\bwont need (?:\w+ ){0,4}(?:after (?:this|tonight|today|tomorrow|the weekend|friday|next week)|anymore|any more|where im going)\b",
+        r"\b(?:gave|giving|given) (?:away )?(?:my|all my) (?:cat|dog|pets?|things|stuff|belongings|savings)\b.*\b(?:wont need|cancelled|goodbye|sorted)\b",
         record_word=False,
     ),
     # a child or teenager who says they took tablets, told to a parent
@@ -562,7 +566,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dosing": tuple(
         re.compile(p)
         for p in (
-            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:take|use|give|have|inject|put)\b",
+            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:safely |really |still |actually )?(?:take|use|give|have|inject|put)\b",
+            r"\b(?:should|can|could) i give (?:\w+ ){0,3}(?:more|extra|another|less|half|double)\b|\bcan i take (?:a |an )?double (?:dose|up)\b",
+            r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|tomo|le doy|me pongo)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
@@ -598,6 +604,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
             r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )(?!(?:\w+ ){0,3}(?:off|out)\b)",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
+            r"\b(?:can|could|should) i (?:go back on|get back on|restart|start again)\b",
             r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
             r"\bque (?:medicina|pastilla|medicamento) tomo\b",
@@ -625,6 +632,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             # a diagnosis inferred from symptoms or numbers; bare "do i have diabetes" is the record's
             r"\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|diabetes|problem)\b(?=.*\b(?:based on|because|from (?:my|these|this|the)|given|symptoms?|if|since|with (?:these|this|those))\b)",
             r"\b(?:\d+|high|low|bad|sore|swollen|hurts?|pain|symptoms?)\b.*\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|diabetes|problem)\b",
+            r"\b(?:says|said|shows|showed|came back|mri|scan|ecg|x ray|xray|report)\b.*\b(?:do i have|have i got|did i have|does (?:that|this|it) mean)\b",
+            r"\bwhat does (?:that|this|it) mean for me\b|\bdoes (?:a|an) (?:\w+ ){1,4}mean\b",
             r"\bis (?:a|an) (?:\w+ ){0,3}(?:of )?[\d./]+ (?:bad|dangerous|serious|normal|ok|high|low|too high|too low)\b",
             r"\b(?:is|was) (?:that|it|this) (?:bad|dangerous|serious|ok|okay|high|low|worrying)\b",
             r"\b(?:is|are) (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
