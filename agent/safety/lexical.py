@@ -568,7 +568,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
         for p in (
             r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:safely |really |still |actually )?(?:take|use|give|have|inject|put)\b",
             r"\b(?:should|can|could) i give (?:\w+ ){0,3}(?:more|extra|another|less|half|double)\b|\bcan i take (?:a |an )?double (?:dose|up)\b",
-            r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|tomo|le doy|me pongo)\b",
+            r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|le doy|me pongo)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
