@@ -85,7 +85,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:choking|choked|gasping|suffocating|drowning)\b",
         r"\bsomething (?:is )?stuck in (?:my |his |her )?throat\b",
         r"\b(?:turning|turned|going|gone|are|is) (?:\w+ )?blue\b",
-        r"\blips (?:are |is )?(?:\w+ )?blue\b",
+        r"\blips (?:are |is )?(?:\w+ )?blue\b|\bblue (?:around|round) (?:the |his |her |their )?(?:lips|mouth)\b",
         r"\bwheez\w*\b.*\b(?:not working|blue|cant|worse|chest)",
         r"\b(?:asthma attack|inhaler) (?:wont|isnt|not|doesnt) (?:stop|working|help)",
         r"\bshort of breath\b.*\b(?:worse|still|resting|sitting|cant)\b",
