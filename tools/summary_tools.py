@@ -213,6 +213,12 @@ class EncounterCountInput(DateWindow):
         description="Only visits for this reason: a condition's name (e.g. 'otitis media'), matched "
         "against the visit's reason and the diagnoses recorded at the visit. Omit to count every visit.",
     )
+    visit_type: str | None = Field(
+        default=None,
+        max_length=100,
+        description="Only visits of this type, matched against the visit type's name (e.g. 'urgent care "
+        "clinic', 'general examination'). Omit to count every type.",
+    )
 
 
 COUNT_CITED = ("emer", "imp", "acute", "inpatient", "emergency", "obsenc")
@@ -229,12 +235,15 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
         since=args.since,
         until=args.until,
         reason=args.reason,
+        visit_type=args.visit_type,
     )
     window = (
         f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
     )
     if args.reason:  # what was counted, in the title and the empty answer
         window = f" for {args.reason!r} (the visit's reason or a diagnosis made at it){window}"
+    if args.visit_type:
+        window = f" of type {args.visit_type!r}{window}"
     if counts.total == 0:
         return ToolResult(text=f"No encounters{window} in the record.", total=0)
     summary = {"total": counts.total, "by_class": {class_name(k): v for k, v in counts.by_class.items()}}
@@ -252,7 +261,7 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
         if (
             klass in COUNT_CITED
             or klass not in newest_of
-            or (args.reason and len(out.citations) < REASON_CITED)
+            or ((args.reason or args.visit_type) and len(out.citations) < REASON_CITED)
         ):
             newest_of.setdefault(klass, r)
             start = fmt_date(r.start)
@@ -273,7 +282,7 @@ def count_encounters(ctx: ToolContext, args: EncounterCountInput) -> ToolResult:
             )  # fmt: skip
     cited = (
         "each visit, newest first"
-        if args.reason
+        if args.reason or args.visit_type
         else "every emergency/inpatient visit and the newest of each other class"
     )
     result = out.build(

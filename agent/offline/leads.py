@@ -25,6 +25,7 @@ from tools.render import counted, fmt_num
 
 Lead = tuple[str, bool]
 CERTAIN_KINDS = ("record", "term", "drug", "brand", "class")
+FOCUSED = 5  # a one-fact lead cites at most this many rows
 
 
 class Voice:
@@ -152,6 +153,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             f"{counted(len(started), 'prescription')} started and {len(stopped)} stopped{_when(topic)}.",
             False,
         )
+    if topic.operation in ("started_in", "stopped_in") and topic.concept is not None:
+        return _changed_in(topic, rows, v)
+    if topic.operation == "prescriber":
+        return _prescribers(topic, rows, v)
+    if topic.operation == "reason" and topic.concept is not None:
+        return _reason(topic, rows, v)
     if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
@@ -203,6 +210,140 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
         return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _newest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Active prescriptions first, then the rest, each newest first (entered-in-error never)."""
+    kept = [r for r in rows if r.get("status") != "entered-in-error"]
+    return sorted(kept, key=lambda r: (not r.get("active"), -_stamp(r.get("authored_on"))))
+
+
+def _stamp(value: Any) -> float:
+    day = _as_date(value)
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC).timestamp() if day else 0.0
+
+
+def _prescribers(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """Who prescribed the medicine (or the medicines for a condition): the prescriber(s) lead,
+    each prescription cited; a prescription without one says so rather than naming nobody."""
+    if topic.concept is not None:
+        what = f"{v.your} {topic.concept.name}"
+    else:
+        what = f"{v.your} medicines for {topic.reason.name if topic.reason else 'that'}"
+    rows = _newest_first(rows)
+    if not rows:
+        if topic.concept is not None and topic.concept.kind not in CERTAIN_KINDS:
+            return (
+                f"I could not find '{topic.concept.said}' among the medication names in {v.record}.",
+                True,
+            )
+        return (f"{v.record.capitalize()} has no prescription of {what.split(' ', 1)[1]}: I searched every prescription, active and past.", True)  # fmt: skip
+    by: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by.setdefault(r.get("requester") or "", []).append(r)
+    named = [p for p in by if p]
+
+    def listed(mine: list[dict[str, Any]]) -> str:
+        return "; ".join(
+            f"{r['name']} ({'active' if r.get('active') else 'not active'}, prescribed {_day(r.get('authored_on'))}) [{r['handle']}]"
+            for r in mine[:FOCUSED]
+        )
+
+    if len(by) == 1 and named:
+        return (f"{named[0]} prescribed {what}: {listed(rows)}.", False)
+    parts = "; ".join(f"{person or 'no prescriber recorded'}: {listed(mine)}" for person, mine in by.items())
+    if not named:
+        return (f"{v.record.capitalize()} does not name who prescribed {what}: {parts}.", False)
+    who = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return (f"{what[0].upper() + what[1:]} {'was' if len(rows) == 1 else 'were'} prescribed by {who} — {parts}.", False)  # fmt: skip
+
+
+def _in_window(topic: Topic, value: Any) -> bool:
+    day = _as_date(value)
+    w = topic.window
+    if day is None or w is None:
+        return False
+    return (w.since is None or day >= w.since) and (w.until is None or day <= w.until)
+
+
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return date_parser.isoparse(value).date()
+        except ValueError:
+            return None
+    return None
+
+
+def _never_prescribed(c: Any, v: Voice) -> Lead:
+    """No row for a drug after every prescription was read: a certain no for a recognised
+    drug, and for words that matched no medication name, only that they did not match."""
+    if c.kind in CERTAIN_KINDS:
+        return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
+    return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _changed_in(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """Whether one drug was started (or stopped) in the window asked about. Every prescription
+    of it was read, so a drug never prescribed is a plain, certain no."""
+    c = topic.concept
+    assert c is not None
+    rows = _newest_first(rows)
+    if not rows:
+        return _never_prescribed(c, v)
+    key, verb = ("ended_at", "stopped") if topic.operation == "stopped_in" else ("authored_on", "started")
+    hits = [r for r in rows if _in_window(topic, r.get(key))]
+    if hits:
+        r = hits[0]
+        more = f" ({counted(len(hits) - 1, 'more')} in that period)" if len(hits) > 1 else ""
+        return (f"Yes. {r['name']} was {verb} on {_day(r.get(key))} [{r['handle']}]{more}.", False)
+    undated = [r for r in rows if verb == "stopped" and not r.get("active") and not r.get("ended_at")]
+    if undated:  # stopped, but the record does not say when: neither yes nor no
+        r = undated[0]
+        return (f"{v.record.capitalize()} does not date when {r['name']} was stopped: it was prescribed {_day(r.get('authored_on'))} and is {r.get('status') or 'not active'}, with no end date [{r['handle']}].", False)  # fmt: skip
+    r = rows[0]
+    state = "active now" if r.get("active") else "not active now"
+    return (f"No: no {c.name} prescription was {verb} in the period you asked about. The most recent, {r['name']}, was prescribed {_day(r.get('authored_on'))} and is {state} [{r['handle']}].", False)  # fmt: skip
+
+
+def _reason(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """What a named medicine is for: the prescription's recorded reason, cited; with a condition
+    named ("is the metformin for my diabetes?") a yes/no against that reason."""
+    c = topic.concept
+    assert c is not None
+    rows = _newest_first(rows)
+    if not rows:
+        return _never_prescribed(c, v)
+    with_reason = [r for r in rows if r.get("reason")]
+    if topic.reason is not None:
+        wanted = normalise(topic.reason.name)
+        hits = [r for r in with_reason if _names_condition(wanted, topic.reason, str(r["reason"]))]
+        if hits:
+            r = hits[0]
+            return (f"Yes. {r['name']} is recorded as prescribed for {r['reason']} [{r['handle']}].", False)
+        if with_reason:
+            r = with_reason[0]
+            return (f"No: {v.record} gives the reason for {r['name']} as {r['reason']}, not {topic.reason.name} [{r['handle']}].", False)  # fmt: skip
+    if not with_reason:
+        r = rows[0]
+        return (f"{v.record.capitalize()} does not say what {r['name']} is for: no reason is recorded with the prescription [{r['handle']}].", False)  # fmt: skip
+    reasons: dict[str, list[str]] = {}
+    for r in with_reason:
+        reasons.setdefault(str(r["reason"]), []).append(r["handle"])
+    said = "; ".join(f"{why} [{', '.join(handles[:FOCUSED])}]" for why, handles in reasons.items())
+    return (f"{with_reason[0]['name']} is recorded as prescribed for {said}.", False)
+
+
+def _names_condition(wanted: str, concept: Any, reason: str) -> bool:
+    """Whether a prescription's recorded reason is the condition asked about (its linked
+    names, or the words said)."""
+    text = normalise(reason)
+    names = {wanted, *(normalise(q) for q in getattr(concept, "queries", ()) or ())}
+    return any(n and n in text for n in names)
 
 
 def _class_members(name: str) -> list[str]:
@@ -462,6 +603,16 @@ def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         classes = ", ".join(
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
+        if topic.concept is not None and topic.concept.section == "encounters":
+            # visits of one type ("urgent care clinic"): counted by the visit's type, each cited
+            name = topic.concept.name
+            if not windowed["total"] and overall["total"] and topic.window is not None:
+                cites = "".join(f"[{r['handle']}]" for r in per_call[-1][:FOCUSED])
+                return (f"None{when}; {v.record} has {counted(overall['total'], name + ' visit')} outside it {cites}.", False)  # fmt: skip
+            if not windowed["total"]:
+                return (f"No: {v.record} has no {name} visit{when}. I searched the type of every visit.", False)  # fmt: skip
+            cites = "".join(f"[{r['handle']}]" for r in per_call[0][:FOCUSED])
+            return (f"{v.record.capitalize()} has {counted(windowed['total'], name + ' visit')}{when} (counted by the visit's type) {cites}.", False)  # fmt: skip
         if topic.concept is not None:  # visits for one reason: what was counted, each visit cited
             name = topic.concept.name
             if not windowed["total"]:

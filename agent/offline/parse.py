@@ -203,7 +203,7 @@ INTENTS: tuple[Intent, ...] = (
             r"upcoming|next (appointment|visit|booking))\b",
             # "any future appointments?", "any appointments for me coming up?", "an appt soon"
             r"\b((any|future|forthcoming) (appointments?|appts?|bookings?)|(appointments?|appts?)\b.{0,25}"
-            r"\b(coming up|soon|in the future|planned|ahead)|do i have (an |any )?appts?)\b"
+            r"\b(coming up|soon|in the future|planned|ahead)|do i have (an |any )?appts?)\b",
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),
@@ -455,6 +455,8 @@ INTENT_WORDS = frozenset(
         "allergic",
         "intolerance",
         "intolerances",
+        "nkda",  # clinicians' "no known drug allergies?": the allergy section, no concept
+        "nka",
         "visit",
         "visits",
         "encounter",

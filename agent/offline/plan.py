@@ -252,7 +252,7 @@ OPERATION_WORDS = frozenset(
     ]
 )
 STOP = frozenset(STOP_WORDS | INTENT_WORDS | SCOPE_FILLER | OPERATION_WORDS)
-EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casualty|urgent)\b")
+EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casualty|urgent(?! care))\b")
 INPATIENT = re.compile(
     r"\b(inpatient|admitted|admissions?|hospitali[sz]\w*|hospital stays?|in hospital|overnight)\b"
 )
@@ -304,9 +304,12 @@ RECORD_OPERATIONS = frozenset(
 )
 EXTRA_RULE_WORDS = ("trend", "going", "higher", "lower", "first", "normal", "range", "recent", "result")
 YEAR_AGO = re.compile(
-    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12) ?(years?|yrs?|y|months?) "
+    r"\b(than|compared (with|to)|versus|vs)( it was| they were| the (value|one|reading|result|level))? (a|one|1|12|twelve) ?(years?|yrs?|y|months?) "
     r"(ago|back|before|earlier)\b"
 )
+
+
+SUPERLATIVES = ("max", "min")
 
 
 def without_concept_words(request: Request, linking: Linking) -> Request:
@@ -316,7 +319,8 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     if request.window is not None:  # its words say when, not what (as in read_request)
         text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
-        if " " in c.said or len(c.said) > 3:
+        # a word that names the measure AND the operation ("heaviest", "how heavy") keeps saying both
+        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in SUPERLATIVES:
             text = text.replace(f" {c.said} ", " ")
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":
@@ -406,6 +410,28 @@ DETAIL_WORDS = re.compile(
     r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
     r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
 )
+# a visit said as the time a value was taken, not as the thing asked about
+VISIT_AS_TIME = re.compile(
+    r"\b(at|during|from|in|on|across|over|for) (the |my |his |her |their |each |every |all |any |a )?"
+    r"((most )?recent |last |latest |previous |next |past )?(visits?|appointments?|check.?ups?|checks?|encounters?)\b"
+)
+# who wrote the prescription: the prescriber leads the answer, each prescription cited
+PRESCRIBER_WORDS = re.compile(
+    r"\b(prescriber|prescribed by|who (prescribed|prescribes|ordered|started|put)|"
+    r"which (doctor|gp|clinician|physician|provider) (prescribed|ordered|started|put|gave)|whose prescription)\b"
+)
+# what a named medicine is for: its recorded reason ("what is my lisinopril for", "why am I on
+# metformin", "is the metformin for my diabetes?", "indication for lisinopril")
+MED_REASON = re.compile(
+    r"\b(what (is|are|was|were|s) .{1,60}\bfor$|what (do|does|did) .{1,40}\b(take|taking|use) .{1,40}\bfor$|"
+    r"why (am|is|are|was|were|do|does|did|have|has) .{1,40}\b(on|taking|take|prescribed|given|using)\b|"
+    r"(reason|indication)s? (for|of))\b"
+)
+# "is the metformin for my diabetes?": asked of a named condition only (not "… prescribed for her?")
+MED_FOR_CONDITION = re.compile(
+    r"\b(is|are|was|were) (the |my |his |her |their |this |that )?.{1,60} (for|to treat|treating) "
+    r"(my|his|her|their|the)\b"
+)
 AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
@@ -432,9 +458,9 @@ def asked_about_range(text: str) -> str:
         text,
     ):
         return "ever_outside"
-    if re.search(r"\b(above|over|high|higher|too high|elevated|raised)\b", text):
+    if re.search(r"\b(above|over|high|higher|too high|elevated|raised|exceed\w*)\b", text):
         return "above"
-    if re.search(r"\b(below|low|lower|too low)\b", text):
+    if re.search(r"\b(below|low|lower|too low|under)\b", text):
         return "below"
     if re.search(r"\b(outside|out of range|abnormal)\b", text):
         return "outside"
@@ -453,6 +479,8 @@ class Topic:
     asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
     today: dt.date | None = None  # "older than a year?" is measured from this day
     question: str = ""  # the question's own words (identity checks compare them with the record)
+    # medications: the condition the question names as the medicines' reason ("for my diabetes")
+    reason: Concept | None = None
 
 
 @dataclass
@@ -691,6 +719,10 @@ class Planner:
                 sections.append(s)
         # a stray section word should not add a section when a concept says what is asked:
         # "what meds for my diabetes" stays medications (the condition becomes the reason)
+        if {"medications", "conditions"} <= set(concept_sections) and (
+            MED_REASON.search(request.text) or MED_FOR_CONDITION.search(request.text)
+        ):
+            return ["medications"]  # "is the metformin for my diabetes?": the condition is the reason asked
         if "medications" in record_intents and concept_sections == ["conditions"]:
             return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
         if (
@@ -699,6 +731,11 @@ class Planner:
             and request.operation == "count"
         ):
             return ["encounters"]  # "how many times was I seen for my ear infection": the visits' reason
+        if "labs" in concept_sections and "encounters" in sections and VISIT_AS_TIME.search(request.text):
+            # "my weight at the most recent visit", "across every visit, the top weight": the visit
+            # says when the value was taken; the value is what is asked
+            sections = [s for s in sections if s != "encounters"]
+            record_intents = [s for s in record_intents if s != "encounters"]
         if concept_sections and len(sections) > 1:
             keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
             primary = record_intents[0] if record_intents else None
@@ -731,6 +768,15 @@ class Planner:
             if section == "medications":
                 if op == "conflict" and "check_drug_allergies" in self.available:
                     topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
+                elif own and window and CHANGE_WORDS.search(request.text):
+                    # "was I started on warfarin in the last year?": that drug's prescriptions,
+                    # every one, and whether one started (or stopped) in the window
+                    stopped = re.search(r"\b(stopped|discontinued|taken off|came off|ended)\b", request.text)
+                    for c in own:
+                        ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
+                        topics.append(
+                            Topic(section, "stopped_in" if stopped else "started_in", c, ids, window=window)
+                        )
                 elif (
                     window
                     and CHANGE_WORDS.search(request.text)
@@ -756,12 +802,27 @@ class Planner:
                     topics.append(Topic(section, "changes_after", reason, ["offline_then"]))
                     then = "meds_after_onset"
                 elif own:
+                    reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
-                        detail = DETAIL_WORDS.search(request.text)
-                        topics.append(
-                            Topic(section, "detail" if detail else date_operation(section, request), c, ids)
-                        )
+                        if PRESCRIBER_WORDS.search(request.text):
+                            operation = "prescriber"
+                        elif DETAIL_WORDS.search(request.text):
+                            operation = "detail"
+                        elif MED_REASON.search(request.text) or (
+                            reason is not None and MED_FOR_CONDITION.search(request.text)
+                        ):
+                            operation = "reason"
+                        else:
+                            operation = date_operation(section, request)
+                        topics.append(Topic(section, operation, c, ids, reason=reason))
+                elif (
+                    reason := next((c for c in linking.concepts if c.section == "conditions"), None)
+                ) and PRESCRIBER_WORDS.search(request.text):
+                    # "who prescribed my diabetes tablets": every prescription for that reason,
+                    # active and past, and who wrote each
+                    ids = [call("get_medications", {"status": "all", "query": reason.queries[0]})]
+                    topics.append(Topic(section, "prescriber", None, ids, reason=reason))
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
@@ -773,7 +834,7 @@ class Planner:
                         Topic(section, "list", reason if reason else None, [call("get_medications", args)])
                     )
             elif section == "conditions":
-                if any(t.section == "medications" and t.concept is not None for t in topics):
+                if any(t.section == "medications" and (t.concept or t.reason) for t in topics):
                     continue  # the condition is the medicines' reason (or start), already looked up
                 if own:
                     for c in own:
@@ -824,10 +885,17 @@ class Planner:
                     bool(EMERGENCY.search(request.text)),
                     bool(INPATIENT.search(request.text)),
                 )
-                if (emergency or inpatient or op == "count") and "count_encounters" in self.available:
+                typed = bool(own) and op in ("count", "exists")  # "any urgent care visits?"
+                if (
+                    emergency or inpatient or op == "count" or typed
+                ) and "count_encounters" in self.available:
                     # visits for a condition: counted by the visit's reason or the diagnosis made at it
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     why = {"reason": reason.queries[0]} if reason and not (emergency or inpatient) else {}
+                    kind = own[0] if own and not (emergency or inpatient or why) else None
+                    if kind is not None:  # "how many times have I been to urgent care": that visit type
+                        why = {"visit_type": kind.name}
+                        reason = kind
                     ids = [call("count_encounters", {**win, **why})]
                     if window:
                         ids.append(call("count_encounters", why))
@@ -937,7 +1005,8 @@ class Planner:
         if "leaflets" in scores and ((not personal and not reason) or not record or general):
             return ["leaflets"]
         if "find_slots" in record and (
-            "appointments" not in record or re.search(r"\b(book|free|available|open|slots?)\b", _clean(question))
+            "appointments" not in record
+            or re.search(r"\b(book|free|available|open|slots?)\b", _clean(question))
         ):
             return ["find_slots"]
         record.pop("find_slots", None)

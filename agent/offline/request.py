@@ -30,18 +30,27 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "range",
-            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|ok\b|okay)\b",
+            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|"
+            # the range in other words: "over the limit", "higher than it should be", "on the high side"
+            r"exceed\w* (the )?(normal|range|limit|reference|upper)|(over|above|under|below) the (upper |lower )?limit|"
+            r"(higher|lower) than (it |they )?(should|ought to) be|(higher|lower) than (normal|expected)|on the (high|low) side|"
+            # "is that ok?", not the "ok," a run-on question opens with ("ok random question but …")
+            r"(is|are|was|were|looks?|seems?|it s|its|that s|thats|it|that|this) (ok|okay)|(ok|okay)\W*$)\b",
         ),
         (
             "max",
             r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
-            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high)\b",
+            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|"
+            # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
+            r"(my|her|his|their|a) top \w+|record (high|weight|reading|value|level|result|number)|"
+            r"the most (?!recent|common|often|frequent|important|likely)\w*)\b",
         ),
         (
             "min",
             r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low)\b",
         ),
-        ("mean", r"\b(averag\w*|avg|mean|typical(ly)?)\b"),
+        # "mean" as the average, not the "I mean" / "you mean" of a run-on sentence
+        ("mean", r"\b(averag\w*|avg|(?<!\bi )(?<!\byou )mean|typical(ly)?)\b"),
         (
             "change",
             r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
@@ -61,7 +70,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using))\b",
         ),
         # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
-        ("when", r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$"),
+        (
+            "when",
+            r"^(when|what date|which date|on what day)\b|\bwhen (was|did|were)\b|(?<!to )\b(date|dated|dt)\W*$",
+        ),
         (
             "latest",
             r"\b(latest|last|most recent(ly)?|newest|current(ly)?|right now|now|today|at the moment|these days|still|recent)\b",

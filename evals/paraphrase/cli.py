@@ -13,29 +13,33 @@ from chartside.console import console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from evals.agents import AgentUnavailable, build_eval_agent, load_embedder
 from evals.paraphrase.run import Summary, run_suite
-from evals.paraphrase.suite import build_suite, reference_now
+from evals.paraphrase.suite import BANKS, build_suite, reference_now
 from evals.truth import read_record
 from records.database import open_database
 from records.settings import get_settings
 
-PARTS = {
-    "tune": ("tune",),
-    "frozen": ("frozen",),
-    "frozen2": ("frozen2",),
-    "all": ("tune", "frozen", "frozen2"),
-}
+# one part per bank (tune and every held-out `frozen*.py` found), and `all` of them
+PARTS = {**{name: (name,) for name in BANKS}, "all": tuple(BANKS)}
 
 
 def _table(summary: Summary, key: str, title: str) -> Table:
-    table = Table(key, "n", "accuracy", "consistency", "confident false negatives", title=title)
-    for name, n, acc, cons, fn in summary.table(key):
-        table.add_row(name, str(n), f"{acc * 100:.1f}%", f"{cons * 100:.1f}%", str(fn))
+    table = Table(
+        key, "n", "accuracy", "consistency", "confident false negatives", "gate misses", "planner misses",
+        title=title,
+    )  # fmt: skip
+    for name, n, acc, cons, fn, gate, planner in summary.table(key):
+        table.add_row(
+            name, str(n), f"{acc * 100:.1f}%", f"{cons * 100:.1f}%", str(fn), str(gate), str(planner)
+        )
+    gate, planner = summary.misses(summary.outcomes)
     table.add_row(
         "[bold]overall[/]",
         str(len(summary.outcomes)),
         f"{summary.accuracy * 100:.1f}%",
         f"{summary.consistency() * 100:.1f}%",
         str(len(summary.false_negatives)),
+        str(gate),
+        str(planner),
     )
     return table
 
@@ -53,7 +57,7 @@ def _records(db, patients: int, now) -> list:
 
 @eval_app.command("paraphrase")
 def paraphrase_command(
-    part: str = typer.Option("tune", "--part", help="tune | frozen | frozen2 | all"),
+    part: str = typer.Option("tune", "--part", help="tune, a held-out part (frozen, frozen2, …) or all"),
     patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
     out: Path | None = typer.Option(None, "--out", help="Write every answer and grade here (JSONL)."),
 ) -> None:
@@ -79,7 +83,7 @@ def paraphrase_command(
         console.print(_table(summary, "family", "By phrasing family"))
         console.print(_table(summary, "kind", "By fact kind"))
         if part == "all":
-            console.print(_table(summary, "part", "Tuning vs frozen"))
+            console.print(_table(summary, "part", "Tuning vs held-out parts"))
         for name in PARTS[part]:
             facts, differ, same_split = summary.request_splits(
                 [o for o in summary.outcomes if o.question.part == name]
@@ -101,6 +105,8 @@ def paraphrase_command(
                         "verdict": o.grade.verdict,
                         "correct": o.grade.correct,
                         "false_negative": o.grade.false_negative,
+                        "gate": o.gate,
+                        "cause": o.cause,
                         "lookups": [list(call) for call in o.lookups],
                         "answer": o.answer,
                     }

@@ -26,6 +26,17 @@ class Outcome:
     latency_ms: float
     # the look-ups the answer made, as (tool, input) pairs: the typed request the words became
     lookups: tuple[tuple[str, str], ...] = ()
+    # the safety gate's verdict kind when the gate answered instead of the planner (refused as
+    # advice, alarmed as an emergency, …); None when the planner answered
+    gate: str | None = None
+
+    @property
+    def cause(self) -> str | None:
+        """Whose miss a wrong answer is: "gate" (the safety gate refused or alarmed before the
+        planner saw the question) or "planner"; None for a right answer."""
+        if self.grade.correct:
+            return None
+        return "gate" if self.gate is not None else "planner"
 
 
 @dataclass
@@ -64,8 +75,15 @@ class Summary:
         same_split = len({fact for (fact, _), v in verdicts.items() if len(v) > 1})
         return len(lookups), differ, same_split
 
-    def table(self, key: str) -> list[tuple[str, int, float, float, int]]:
-        """(group, n, accuracy, consistency, false negatives) per family / kind / part."""
+    @staticmethod
+    def misses(items: list[Outcome]) -> tuple[int, int]:
+        """(misses the safety gate made, misses the planner made)."""
+        causes = [o.cause for o in items]
+        return causes.count("gate"), causes.count("planner")
+
+    def table(self, key: str) -> list[tuple[str, int, float, float, int, int, int]]:
+        """(group, n, accuracy, consistency, false negatives, gate misses, planner misses)
+        per family / kind / part."""
         groups: dict[str, list[Outcome]] = defaultdict(list)
         for o in self.outcomes:
             name = {"family": o.question.family, "kind": o.question.fact.kind, "part": o.question.part}[key]
@@ -77,6 +95,7 @@ class Summary:
                 self._rate(items),
                 self.consistency(items),
                 sum(o.grade.false_negative for o in items),
+                *self.misses(items),
             )
             for name, items in sorted(groups.items())
         ]
@@ -93,6 +112,7 @@ async def _ask(agent: Any, q: Question, now: dt.datetime) -> Outcome:
     started = time.perf_counter()
     answer = ""
     calls: list[tuple[str, str]] = []
+    gate: str | None = None
     async for event in agent.run(AgentRequest(scope=scope, question=q.text, now=now)):
         if isinstance(event, ToolCallEvent) and not event.background:
             calls.append((event.name, json.dumps(event.input, sort_keys=True)))
@@ -100,10 +120,11 @@ async def _ask(agent: Any, q: Question, now: dt.datetime) -> Outcome:
             answer = event.answer
             if event.mode == "guardrail":
                 calls.append(("safety_gate", ""))
+                gate = str(event.metrics.get("guardrail") or "gate")
         elif isinstance(event, ErrorEvent):
             answer = ""
     elapsed = (time.perf_counter() - started) * 1000
-    return Outcome(q, answer, grade(q.fact, answer), elapsed, tuple(sorted(calls)))
+    return Outcome(q, answer, grade(q.fact, answer), elapsed, tuple(sorted(calls)), gate)
 
 
 def run_suite(

@@ -10,9 +10,8 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from evals.paraphrase.frozen import FROZEN
-from evals.paraphrase.frozen2 import FROZEN2
-from evals.paraphrase.templates import TUNE, Templates
+from evals.paraphrase.parts import held_out_parts
+from evals.paraphrase.templates import TUNE, TUNE5, Templates
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -29,8 +28,11 @@ ABSENT_DRUGS = (
 )
 ABSENT_CONDITIONS = ("asthma", "epilepsy", "hypothyroidism", "atrial fibrillation", "gout", "psoriasis")
 Expected = bool | float
-# the suite's parts: tuned on, and the two held-out parts (never tuned on)
-BANKS: dict[str, Templates] = {"tune": TUNE, "frozen": FROZEN, "frozen2": FROZEN2}
+# the suite's parts: tuned on (the round-five batch apart), and every held-out part found on
+# disk (never tuned on)
+TUNING: dict[str, Templates] = {"tune": TUNE, "tune5": TUNE5}
+BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
+HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class Fact:
 @dataclass(frozen=True)
 class Question:
     fact: Fact
-    part: str  # tune | frozen
+    part: str  # a key of BANKS: tune, tune5, frozen, frozen2, …
     family: str
     text: str
 

@@ -964,7 +964,8 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
             )
         )
     given = {i.code for i in record.given_immunizations()}
-    for code in _pick(rng, [c for c in cohort.vaccines if c not in given], 1):
+    absent = absent_vaccines(cohort.vaccines, given)
+    for code in _pick(rng, absent, 1):
         name = vaccine_name(cohort.vaccines[code])
         facts.append(
             Fact(
@@ -978,6 +979,14 @@ def negations(record: Record, rng: random.Random, cohort: Cohort) -> list[Fact]:
             )
         )
     return facts
+
+
+def absent_vaccines(vaccines: dict[str, str], given: set[str]) -> list[str]:
+    """The cohort's vaccine codes this patient was never given, leaving out those asked by the
+    same name as one given: a question says "the COVID-19 vaccine", so CVX 207 is not absent
+    for a patient given CVX 208 (both 'SARS-COV-2 (COVID-19) vaccine …')."""
+    given_names = {vaccine_name(vaccines.get(c, "")).lower() for c in given}
+    return [c for c in vaccines if c not in given and vaccine_name(vaccines[c]).lower() not in given_names]
 
 
 # ============================================================================================

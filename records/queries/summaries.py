@@ -163,12 +163,19 @@ def encounter_counts(
     since: dt.date | None = None,
     until: dt.date | None = None,
     reason: str | None = None,
+    visit_type: str | None = None,
 ) -> EncounterCounts:
     """Visits that took place (not cancelled, not entered in error) in the window, counted.
     With `reason`, only the visits for it: the visit's own reason names it, or a diagnosis
-    of it was recorded at the visit ("how many times was I seen for my ear infection")."""
+    of it was recorded at the visit ("how many times was I seen for my ear infection").
+    With `visit_type`, only the visits whose type names it, case-folded ("urgent care clinic"
+    counts the "Urgent care clinic (environment)" visits: "how many times have I been to
+    urgent care")."""
     t = Encounter.__table__
     by_reason = []
+    if visit_type:
+        pattern = visit_type.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        by_reason.append(t.c.type_display.ilike(f"%{pattern}%", escape="\\"))
     if reason and (named := condition_terms_match(t.c.reason_display, t.c.reason_code, reason)) is not None:
         c = Condition.__table__
         diagnosed = (
