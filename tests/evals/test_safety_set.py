@@ -91,12 +91,19 @@ def frozen_reports():
 # batch (`holdout_frozen4.txt`): measure it once with `chartside eval safety --part frozen4`; if
 # it misses emergencies, copy their texts here under "frozen4" and the missed targets into
 # `NOT_MET`. Any other miss (a regression) still fails `test_..._beyond_its_known_misses`.
-# Empty since round five: frozen3's five misses are tuning lines now (`tune_frozen3.txt`).
-KNOWN_MISSES: dict[str, frozenset[str]] = {}
+# frozen3's five misses are tuning lines since round five (`tune_frozen3.txt`). frozen4, written
+# outside the repository in round five and measured once at 22:04 UTC, missed one emergency.
+KNOWN_MISSES: dict[str, frozenset[str]] = {
+    "frozen4": frozenset({"paciente en paro en la sala 3, no tiene pulso"}),
+}
 
 # a target a frozen part does not meet yet: (part, "emergency" | "fp" | "advice") → the measured
 # figure, as a strict xfail (so the suite notices when it starts to hold)
-NOT_MET: dict[tuple[str, str], str] = {}
+NOT_MET: dict[tuple[str, str], str] = {
+    ("frozen4", "emergency"): "frozen4, measured once in round five: emergency recall 99.6 % (223/224)",
+    ("frozen4", "advice"): "frozen4, measured once in round five: advice recall 94.8 % (165/174)",
+    ("frozen4", "fp"): "frozen4, measured once in round five: hard-negative false positives 2.1 % (5/235)",
+}
 
 
 def _target(part: str, what: str):
