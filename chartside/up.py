@@ -44,25 +44,19 @@ class StepClock:
         return f"ready in {time.perf_counter() - self.started:.1f} s ({parts})"
 
 
-def preload_embedder(settings: Settings) -> threading.Thread:
-    """Load the embedding model (and import the web app) in the background while the steps run.
+def preload_app() -> threading.Thread:
+    """Import the web app's code in the background while the database starts and the steps run.
 
-    The web app first: the server needs it at once, and a second `make run` (nothing to embed)
-    waits for nothing else. Then the model, which the server's start-up needs too;
-    `load_embedder` holds its lock while loading, so a step that needs the model simply waits
-    for it. A failure here is dropped: the next caller of `load_embedder` gets the one failure
-    policy's error (failures are never cached).
+    Not the embedding model: a second `make run` has nothing to embed, so the model loads
+    after the server listens (`tools.embedder.DeferredEmbedder`); a step that does embed loads
+    it itself (`EmbedderOnDemand`).
     """
 
     def load() -> None:
-        from knowledge.embeddings import load_embedder
-
-        with contextlib.suppress(Exception):  # the web app's code, imported while the steps run
+        with contextlib.suppress(Exception):  # serve() imports it again and raises, if it must
             import server.app  # noqa: F401
-        with contextlib.suppress(Exception):  # the foreground call raises it, with its fix
-            load_embedder(settings)
 
-    thread = threading.Thread(target=load, name="preload-embedder", daemon=True)
+    thread = threading.Thread(target=load, name="preload-app", daemon=True)
     thread.start()
     return thread
 
@@ -152,8 +146,8 @@ class EmbedderOnDemand:
     """The embedder, loaded only when a step has something to embed.
 
     A second `make run` finds every leaflet and note indexed: the steps then only compare
-    checksums and model names, and the model (loading in the background for the server,
-    `preload_embedder`) is not waited for. The model name is the configured one, which is
+    checksums and model names, and the model is not loaded before serving (the server loads
+    it in the background: `tools.embedder.DeferredEmbedder`). The model name is the configured one, which is
     what a loaded embedder reports; the database's vector width is checked up front, as
     `load_embedder(..., engine=)` would.
     """
@@ -235,7 +229,7 @@ def up_command(
     # the preload thread import the code that will use it
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-database") as pool:
         opening = pool.submit(start_database, settings)
-        preload_embedder(settings)
+        preload_app()
         from server.cli import print_demo_credentials, serve
         from server.demo import create_demo_accounts
 
@@ -249,16 +243,36 @@ def up_command(
         )
         clock.lap("demo accounts")
 
+        from tools.embedder import DeferredEmbedder
+
+        embedder = DeferredEmbedder(settings)
+        unusable: list[Exception] = []
+
         def ready() -> None:
             from chartside.bytecode import compile_imported
 
             clock.lap("app")
             console.print(clock.summary())
+            embedder.start(on_failure=lambda exc: stop_serving(exc, unusable))
             compile_imported()  # for the next start (see chartside.bytecode); a separate process
 
-        serve(settings, db, host=host, port=port, on_ready=ready)
+        serve(settings, db, host=host, port=port, on_ready=ready, embedder=embedder)
     finally:
         db.dispose()
+    if unusable:  # the one failure policy: no serving without the model, with the fix named
+        from chartside.console import fail
+
+        raise fail(f"the embedding model cannot be used: {unusable[0]}")
+
+
+def stop_serving(exc: Exception, unusable: list[Exception]) -> None:
+    """The model failed to load after the server started: stop it as `chartside serve` would
+    have refused to start (search and the semantic safety check need the model)."""
+    import os
+    import signal
+
+    unusable.append(exc)
+    os.kill(os.getpid(), signal.SIGINT)  # uvicorn's graceful shutdown; up_command then fails
 
 
 def start_database(settings: Settings) -> Database:

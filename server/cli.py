@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -54,10 +55,12 @@ def serve(
     host: str | None = None,
     port: int | None = None,
     on_ready: Callable[[], None] | None = None,
+    embedder: Any = None,
 ) -> None:
     """Run the web service on this database until interrupted (Ctrl-C).
 
-    `on_ready` is called once the server listens (`chartside up` prints its step times then).
+    `on_ready` is called once the server listens (`chartside up` prints its step times then);
+    `embedder` is passed to `create_app` (None: the lifespan loads it before serving).
     """
     import uvicorn
 
@@ -69,7 +72,7 @@ def serve(
     host = host or settings.host
     port = port or settings.port
     check_port_free(host, port)
-    app = create_app(settings, db=db)
+    app = create_app(settings, db=db, embedder=embedder)
     mode = (
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
     )
