@@ -105,7 +105,9 @@ def test_bytecode_is_written_in_the_background_even_when_python_would_not(tmp_pa
     module = tmp_path / "somemodule.py"
     module.write_text("VALUE = 41 + 1\n")
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    code = "import sys, somemodule; from chartside.bytecode import compile_imported; compile_imported().wait(60)"
+    code = (
+        "import sys, somemodule; from chartside.bytecode import compile_imported; compile_imported().wait(60)"
+    )
     subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,
