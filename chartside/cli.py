@@ -94,11 +94,15 @@ def main() -> None:
     try:
         app()
     except Exception as exc:
-        from knowledge.embeddings import EmbeddingSetupError  # only when something failed: start stays lazy
-
-        if not isinstance(exc, EmbeddingSetupError):
-            raise
+        # only when something failed: start stays lazy
         from chartside.console import fail
+        from knowledge.embeddings import EmbeddingSetupError
+        from records.schema_state import missing_schema_hint
 
-        # the one embedder loader's one failure policy: stop, with the fix named
-        raise SystemExit(fail(f"the embedding model cannot be used: {exc}").exit_code) from None
+        if isinstance(exc, EmbeddingSetupError):
+            # the one embedder loader's one failure policy: stop, with the fix named
+            raise SystemExit(fail(f"the embedding model cannot be used: {exc}").exit_code) from None
+        hint = missing_schema_hint(exc)
+        if hint is None:
+            raise
+        raise SystemExit(fail(hint).exit_code) from None
