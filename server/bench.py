@@ -45,6 +45,7 @@ from records.database import Database, open_database, patient_transaction
 from records.embedded import drop_database
 from records.settings import Settings
 from server.app import create_app
+from server.runs import WRITER_THREADS
 from server.scripted_agent import ScriptedAgent, quick_answer_script
 
 BENCH_PATIENT = "bench-serve-patient"
@@ -209,7 +210,11 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
             "ask_rate_per_minute": 1_000_000,
             "api_rate_per_minute": 1_000_000,
             "max_streams_per_account": streams * 2,
-            "db_pool_size": max(settings.db_pool_size, 10),
+            # a pool for the load it is given: every concurrent answer holds a connection in its
+            # guard, and the writers one each. With 10 (as before) each round of 20 answers made
+            # ~19 new PostgreSQL connections (backend start + password auth) on the way to their
+            # first events, which the trivial endpoint never pays (counted with pool events)
+            "db_pool_size": max(settings.db_pool_size, streams + WRITER_THREADS + 2),
         }
     )
     load_before = _load_average()
