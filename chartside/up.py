@@ -256,23 +256,29 @@ def up_command(
             embedder.start(on_failure=lambda exc: stop_serving(exc, unusable))
             compile_imported()  # for the next start (see chartside.bytecode); a separate process
 
-        serve(settings, db, host=host, port=port, on_ready=ready, embedder=embedder)
+        try:
+            serve(settings, db, host=host, port=port, on_ready=ready, embedder=embedder)
+        except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it shut down on
+            if not unusable:
+                raise
     finally:
         db.dispose()
-    if unusable:  # the one failure policy: no serving without the model, with the fix named
-        from chartside.console import fail
-
-        raise fail(f"the embedding model cannot be used: {unusable[0]}")
+    if unusable:  # the one failure policy: no serving without the model (the fix was printed)
+        raise typer.Exit(1)
 
 
 def stop_serving(exc: Exception, unusable: list[Exception]) -> None:
-    """The model failed to load after the server started: stop it as `chartside serve` would
-    have refused to start (search and the semantic safety check need the model)."""
+    """The model failed to load after the server started: say why, with the fix, and stop
+    the server, as `chartside serve` would have refused to start (search and the semantic
+    safety check need the model)."""
     import os
     import signal
 
+    from chartside.console import fail
+
     unusable.append(exc)
-    os.kill(os.getpid(), signal.SIGINT)  # uvicorn's graceful shutdown; up_command then fails
+    fail(f"the embedding model cannot be used: {exc}; stopping the server")
+    os.kill(os.getpid(), signal.SIGINT)  # uvicorn's graceful shutdown; up_command then exits 1
 
 
 def start_database(settings: Settings) -> Database:
