@@ -220,7 +220,7 @@ def up_command(
     """Start the database, load the demo data if absent, and serve the web app."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from server.ports import check_port_free
+    from chartside.ports import check_port_free
 
     clock = StepClock()
     settings = get_settings()

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from chartside.console import console, fail
 from chartside.groups import bench_app
+from chartside.ports import check_port_free
 from records import migrate
 from records.accounts import (
     AccountError,
@@ -23,7 +24,6 @@ from records.accounts import (
 from records.database import Database, open_database
 from records.settings import Settings, get_settings
 from server.demo import DemoCredential, create_demo_accounts
-from server.ports import check_port_free
 
 users_app = typer.Typer(help="Accounts: patients, clinicians, evaluators.", no_args_is_help=True)
 
