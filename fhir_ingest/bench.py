@@ -49,6 +49,7 @@ class BenchResult:
     workers: int = 0  # worker processes the ingest used (0: one process, with a writer thread)
     one_process_seconds: float | None = None  # the same ingest with `workers=0`, alternated
     phases: dict[str, float] = field(default_factory=dict)  # of the best round
+    phase_cpu: dict[str, float] = field(default_factory=dict)  # the same phases' CPU time
     validation_seconds: float | None = None
     failures: list[str] = field(default_factory=list)
     # CPU time (best round), steadier than wall time on a shared machine: what the ingest
@@ -234,6 +235,7 @@ def run_benchmark(
         one_process_seconds=min(one_process) if one_process else None,
         unchanged_seconds=min(unchanged_times),
         phases=best_report.phase_seconds(),
+        phase_cpu=best_report.phase_cpu_seconds(),
         validation_seconds=validation,
         failures=[f.error or str(f.path) for f in best_report.failures],
         parse_cpu_seconds=min(parse_cpu),

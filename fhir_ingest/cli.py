@@ -221,6 +221,13 @@ def bench_ingest_command(
         f"ingest / parse-only ratio: [bold]{result.ratio:.1f}×[/]   (ingest phases summed over the "
         f"bundles, {overlap}: {phases})"
     )
+    if result.phase_cpu:
+        # wall time in a worker also counts its waits for a core; its CPU time does not
+        cpu_phases = ", ".join(f"{k} {v:.3f} s" for k, v in result.phase_cpu.items())
+        console.print(
+            f"the same phases in CPU time: {cpu_phases}  (parse here against the parse-only "
+            f"{result.parse_cpu_seconds:.3f} s; write: the writing thread only)"
+        )
     if result.one_process_seconds is not None:
         console.print(
             f"one process / parse-only ratio: {result.one_process_seconds / result.parse_seconds:.1f}×  "

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fhir_ingest.fields import Fields
 
@@ -145,8 +146,12 @@ def normalize_drug_name(display: str | None) -> str | None:
     return fold_display(display)
 
 
+@lru_cache(maxsize=1 << 14)  # a support bundle names each organization and location many times
 def name_tokens(text: str | None) -> frozenset[str]:
-    """Folded words of a person/organisation name, for comparing a reference's display."""
+    """Folded words of a person/organisation name, for comparing a reference's display.
+
+    Cached (the result is immutable); `transform_bundle` empties the cache per bundle, as it
+    does the other parse caches."""
     folded = fold_display(text)
     if not folded:
         return frozenset()

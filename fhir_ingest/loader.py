@@ -140,32 +140,38 @@ class _Run:
         """Support bundles prepared here; patient bundles read, checksummed, parsed and mapped in
         `count` worker processes; everything committed here, in file order.
 
-        The workers start as soon as the support bundles are mapped, on the reference data
-        those bundles will add once committed, and work while this process commits them. If
-        one of them does not commit after all, what the workers made is thrown away and the
-        rest is loaded here, against what really is in the database.
+        The workers start at once: they read, checksum and parse the first patient bundles
+        while this process maps the support bundles, and map them on the reference data those
+        bundles will add once committed (handed over as soon as it is known), while this
+        process commits them. If one of them does not commit after all, what the workers made
+        is thrown away and the rest is loaded here, against what really is in the database.
         """
-        staged, speculative = self._prepare_support(support)
         pending: list[Path] = []
+        refused: list[FileOutcome] = []
         for path in patients:
             outcome = self._refuse_unread(path)
             if outcome is not None:
-                done(outcome)
+                refused.append(outcome)
             else:
                 pending.append(path)
         pool = None
-        if len(pending) > 1:
-            stored = () if self.force else self.stored.keys()
-            pool = WorkerPool(
-                speculative,
-                stored=stored,
-                validate=self.validate,
-                workers=count,
-                paths=pending,
-                encode=self.writer.copies(),
-            )
         committed = 0
         try:
+            if len(pending) > 1:
+                stored = () if self.force else self.stored.keys()
+                pool = WorkerPool(
+                    None if support else self.refdata,
+                    stored=stored,
+                    validate=self.validate,
+                    workers=count,
+                    paths=pending,
+                    encode=self.writer.copies(),
+                )
+            staged, speculative = self._prepare_support(support)
+            if pool is not None and support:
+                pool.publish(speculative)
+            for outcome in refused:
+                done(outcome)
             if self._commit_support(staged, done) and pool is not None:
                 committed = self._commit_prepared(pool, done)
         finally:
@@ -281,8 +287,9 @@ class _Run:
             size_bytes=prepared.size_bytes,
             validation_seconds=prepared.validation_seconds,
             phase_seconds=dict(prepared.phase_seconds),
+            phase_cpu_seconds=dict(prepared.phase_cpu_seconds),
         )
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         try:
             known = self.stored.get(prepared.sha256)
             if known is not None and not self.force:  # the same bytes were just loaded from another path
@@ -314,6 +321,8 @@ class _Run:
         finally:
             write_seconds = time.perf_counter() - started
             outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + write_seconds
+            cpu = outcome.phase_cpu_seconds  # the writing thread's own (the server's is apart)
+            cpu["write"] = cpu.get("write", 0.0) + time.thread_time() - started_cpu
             outcome.seconds = sum(outcome.phase_seconds.values())
         return outcome
 

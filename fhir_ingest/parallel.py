@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import sys
+import tempfile
 from collections import deque
 from collections.abc import Collection, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 
-from fhir_ingest.prepare import Prepared, prepare
+from fhir_ingest.prepare import NotReady, Prepared, prepare
 from fhir_ingest.references import ReferenceData
 from fhir_ingest.source import read_file
 from fhir_ingest.writer import encode_rows
@@ -37,6 +39,9 @@ _refdata: ReferenceData | None = None
 _stored: Collection[str] = frozenset()
 _validate = False
 _encode = False
+# when the reference data is not ready at the fork: set once it is in `_refdata_file`
+_published = None  # a multiprocessing Event
+_refdata_file = ""
 
 
 def default_workers(patient_files: int) -> int:
@@ -63,8 +68,20 @@ def _lower_priority() -> None:
 WORKER_NICENESS = 10
 
 
+def _worker_refdata() -> ReferenceData:
+    """The reference data, waited for and loaded once per worker if it came after the fork."""
+    global _refdata
+    if _refdata is None:
+        assert _published is not None
+        _published.wait()
+        data = Path(_refdata_file).read_bytes()
+        if not data:  # the run stopped (`WorkerPool.close` before `publish`)
+            raise NotReady
+        _refdata = pickle.loads(data)
+    return _refdata
+
+
 def _prepare_in_worker(path_text: str) -> Prepared:
-    assert _refdata is not None
     path = Path(path_text)
     try:
         raw = read_file(path)
@@ -72,9 +89,13 @@ def _prepare_in_worker(path_text: str) -> Prepared:
         return Prepared(path=path, error=f"{path}: cannot read: {exc.strerror or exc}")
     if raw.sha256 in _stored:  # unchanged: the loader reports it without a parse
         return Prepared(
-            path=path, sha256=raw.sha256, size_bytes=raw.size, phase_seconds={"read": raw.read_seconds}
+            path=path,
+            sha256=raw.sha256,
+            size_bytes=raw.size,
+            phase_seconds={"read": raw.read_seconds},
+            phase_cpu_seconds={"read": raw.read_cpu_seconds},
         )
-    prepared = prepare(path, _refdata, validate=_validate, raw=raw)
+    prepared = prepare(path, _worker_refdata, validate=_validate, raw=raw)
     if prepared.result is not None:
         prepared.result.refdata_layer.parent = None  # send this bundle's own layer, not the snapshot
         if _encode:
@@ -92,7 +113,7 @@ class WorkerPool:
 
     def __init__(
         self,
-        refdata: ReferenceData,
+        refdata: ReferenceData | None,
         *,
         stored: Collection[str],
         validate: bool,
@@ -101,11 +122,22 @@ class WorkerPool:
         encode: bool = False,
     ) -> None:
         """Forks the workers and sets them to work on the first of `paths` at once. `encode`:
-        the rows come back as COPY bytes (`writer.encode_rows`; only where the writer COPYs)."""
-        global _refdata, _stored, _validate, _encode
+        the rows come back as COPY bytes (`writer.encode_rows`; only where the writer COPYs).
+
+        `refdata` None: it is not ready yet (the support bundles are still being mapped); the
+        workers read, checksum and parse meanwhile, and map once `publish` hands it over.
+        """
+        global _refdata, _stored, _validate, _encode, _published, _refdata_file
+        context = multiprocessing.get_context("fork")
+        self._published = None if refdata is not None else context.Event()
+        self._refdata_file = ""
+        if self._published is not None:
+            handle, self._refdata_file = tempfile.mkstemp(prefix="chartside-refdata-")
+            os.close(handle)
         _refdata, _stored, _validate, _encode = refdata, frozenset(stored), validate, encode
+        _published, _refdata_file = self._published, self._refdata_file
         self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=_lower_priority
+            max_workers=workers, mp_context=context, initializer=_lower_priority
         )
         self._queue: deque[tuple[Path, Future[Prepared]]] = deque()
         self._todo = iter(paths)
@@ -124,7 +156,18 @@ class WorkerPool:
                 self._queue.append((nxt, self.executor.submit(_prepare_in_worker, str(nxt))))
             yield path, prepared
 
+    def publish(self, refdata: ReferenceData) -> None:
+        """Hand the reference data to the workers (once; only when constructed without it)."""
+        assert self._published is not None and not self._published.is_set()
+        Path(self._refdata_file).write_bytes(pickle.dumps(refdata, protocol=pickle.HIGHEST_PROTOCOL))
+        self._published.set()
+
     def close(self) -> None:
-        global _refdata, _stored
+        global _refdata, _stored, _published, _refdata_file
+        if self._published is not None and not self._published.is_set():
+            self._published.set()  # the file is empty: waiting workers give up (`NotReady`)
         self.executor.shutdown(wait=True, cancel_futures=True)
-        _refdata, _stored = None, frozenset()
+        if self._refdata_file:
+            with suppress(OSError):
+                os.unlink(self._refdata_file)
+        _refdata, _stored, _published, _refdata_file = None, frozenset(), None, ""

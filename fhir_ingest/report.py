@@ -27,6 +27,7 @@ class FileOutcome:
     seconds: float = 0.0
     validation_seconds: float = 0.0
     phase_seconds: dict[str, float] = field(default_factory=dict)  # read, parse, map, write
+    phase_cpu_seconds: dict[str, float] = field(default_factory=dict)  # the same phases, CPU time
 
     @property
     def failed(self) -> bool:
@@ -84,6 +85,12 @@ class IngestReport:
         total: Counter = Counter()
         for f in self.files:
             total.update(f.phase_seconds)
+        return dict(total)
+
+    def phase_cpu_seconds(self) -> dict[str, float]:
+        total: Counter = Counter()
+        for f in self.files:
+            total.update(f.phase_cpu_seconds)
         return dict(total)
 
     def rows_by_table(self) -> dict[str, int]:

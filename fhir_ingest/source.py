@@ -28,6 +28,7 @@ class RawFile:
     data: bytes
     sha256: str
     read_seconds: float = 0.0  # reading and checksumming
+    read_cpu_seconds: float = 0.0  # the same, CPU time of the reading thread
 
     @property
     def size(self) -> int:
@@ -71,10 +72,16 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Path]]:
 
 
 def read_file(path: Path) -> RawFile:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     data = path.read_bytes()
     sha = hashlib.sha256(data).hexdigest()
-    return RawFile(path=path, data=data, sha256=sha, read_seconds=time.perf_counter() - started)
+    return RawFile(
+        path=path,
+        data=data,
+        sha256=sha,
+        read_seconds=time.perf_counter() - started,
+        read_cpu_seconds=time.thread_time() - cpu,
+    )
 
 
 def approximate_entry(data: bytes, position: int) -> int | None:

@@ -23,6 +23,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
@@ -240,8 +241,9 @@ class RecordWriter:
         On Citus these are reference tables: every statement is executed on every node (and
         serialised across them), so a support bundle's ~1,500 rows written one statement each
         took seconds on a two-worker cluster, against 0.1 s on one server (measured,
-        docs/scaling.md). Multi-row statements of `_BATCH_PARAMETERS` values cost the same
-        on one server and a handful of round trips on the cluster.
+        docs/scaling.md). One statement per table (and role updates in statements of
+        `_BATCH_PARAMETERS` values) cost the same on one server and a handful of round trips
+        on the cluster.
         """
         shared = result.shared
         for table, rows in (
@@ -266,16 +268,19 @@ class RecordWriter:
                 updates.append(f"{_quote(c)} = COALESCE(EXCLUDED.{_quote(c)}, {table}.{_quote(c)})")
             else:
                 updates.append(f"{_quote(c)} = EXCLUDED.{_quote(c)}")
-        # one array per column (typed: a column that is NULL in every row still has its type),
-        # so the statement stays short and the same whatever the number of rows: a VALUES
-        # list of 20,000 placeholders cost psycopg more to split than the server to run
-        arrays = ", ".join(f"%b::{types[c]}[]" for c in columns)
+        # the rows as ONE json parameter (orjson, in C), read back by `json_to_recordset` with
+        # each column's type, so the statement stays short and the same whatever the number
+        # of rows. A VALUES list of 20,000 placeholders cost psycopg more to split than the
+        # server to run; one typed array per column (`unnest`) still cost psycopg's array
+        # dumper ~20 ms of Python for a support bundle, in the process every commit waits on
+        record = ", ".join(f"{_quote(c)} {types[c]}" for c in columns)
         sql = (
-            f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) SELECT * FROM unnest({arrays}) "
+            f"INSERT INTO {table} ({', '.join(map(_quote, columns))}) "
+            f"SELECT {', '.join(map(_quote, columns))} FROM json_to_recordset(%s::json) AS v({record}) "
             f"ON CONFLICT (id) DO UPDATE SET {', '.join(updates)}"
         )
-        for batch in _batches(rows, len(columns)):
-            cur.execute(sql, [[row[c] for row in batch] for c in columns])
+        # (keys that are not among `columns` are ignored by json_to_recordset)
+        cur.execute(sql, (orjson.dumps(rows).decode(),))
 
     def _update_roles(self, cur: psycopg.Cursor, role_updates: list[tuple[str, dict]]) -> None:
         """PractitionerRoles onto their practitioners: each non-null value replaces the stored

@@ -19,6 +19,9 @@ def test_benchmark_counts_the_work_and_leaves_the_real_database_alone(clean_db, 
     assert result.parse_seconds > 0 and result.ingest_seconds > 0 and result.ratio > 0
     assert result.validation_seconds and (result.one_process_seconds is None) == (result.workers == 0)
     assert set(result.phases) >= {"read", "parse", "map", "write"}
+    # CPU time per phase beside the wall time (a thread's CPU never exceeds its wall time)
+    assert set(result.phase_cpu) == set(result.phases)
+    assert all(0 <= result.phase_cpu[k] <= result.phases[k] + 0.01 for k in result.phases)
     assert table_counts(clean_db) == before  # measured in a scratch database
 
 
@@ -29,3 +32,4 @@ def test_bench_command_prints_the_ratio(clean_db, settings, tmp_path, monkeypatc
     output = " ".join(result.output.split())
     assert result.exit_code == 0, output
     assert "JSON parse only (orjson)" in output and "ingest / parse-only ratio:" in output
+    assert "the same phases in CPU time: read" in output

@@ -236,3 +236,35 @@ def test_id_is_taken_from_a_urn_full_url_when_missing():
         }
     )
     assert index.patients[0].id == "abc"
+
+
+_target = st.tuples(
+    st.sampled_from(("Organization", "Location", "Practitioner")),
+    st.sampled_from(("a", "b", "c", "d")),  # few ids: later adds replace earlier ones
+    st.none() | st.sampled_from(("Dr Ann Lee", "Clinic", "Ann")),
+    st.none() | st.sampled_from(("/x", "/y")),
+    st.lists(
+        st.tuples(st.none() | st.sampled_from(("s1", "s2")), st.sampled_from(("1", "2", ""))), max_size=3
+    ),
+)
+
+
+@given(layers=st.lists(st.lists(_target, max_size=8), min_size=1, max_size=3))
+def test_reference_data_pickles_to_the_same_lookups(layers):
+    """Workers get the reference data pickled (`ReferenceData.__reduce__` rebuilds it from its
+    targets): every lookup must answer the same, candidates in the same order."""
+    import pickle
+
+    refdata = ReferenceData()
+    for layer in layers:
+        refdata = refdata.overlay()
+        for rtype, rid, name, source_dir, identifiers in layer:
+            refdata.add(SharedTarget.make(rtype, rid, name, source_dir), identifiers)
+    copy = pickle.loads(pickle.dumps(refdata))
+    for rtype in ("Organization", "Location", "Practitioner"):
+        for rid in ("a", "b", "c", "d"):
+            assert copy.by_id(rtype, rid) == refdata.by_id(rtype, rid)
+        for system in (None, "s1", "s2"):
+            for value in ("1", "2"):
+                assert copy.lookup(rtype, system, value) == refdata.lookup(rtype, system, value)
+    assert len(copy) == len(refdata) and copy.own_count() == refdata.own_count()

@@ -95,3 +95,33 @@ def test_batched_shared_writes_equal_one_statement_per_row(shared_db, monkeypatc
             ).mappings()
         }
     assert stored == model(bundles)
+
+
+# any text a bundle can hold (no NUL: the parse refuses it; no lone surrogates: not UTF-8)
+record_text = st.none() | st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    names=st.lists(record_text, min_size=1, max_size=5),
+    coordinates=st.floats(allow_nan=False, allow_infinity=False) | st.none(),
+)
+def test_shared_rows_reach_the_database_unchanged(shared_db, names, coordinates):
+    """The rows travel as one JSON document (`json_to_recordset`): every string and float
+    must come out exactly as it went in (quotes, backslashes, escapes, any script)."""
+    rows = {
+        f"loc-{i}": {"id": f"loc-{i}", "name": name, "city": name, "latitude": coordinates, "longitude": -1.5}
+        for i, name in enumerate(names)
+    }
+    writer = RecordWriter(shared_db)
+    with shared_db.admin.begin() as conn:
+        cur = conn.connection.driver_connection.cursor()
+        writer._write_shared(cur, type("Result", (), {"shared": SharedRows(locations=rows)})())
+        stored = {
+            row["id"]: dict(row)
+            for row in conn.execute(
+                text("SELECT id, name, city, latitude, longitude FROM locations WHERE id LIKE 'loc-%'")
+            ).mappings()
+        }
+        conn.execute(text("DELETE FROM locations WHERE id LIKE 'loc-%'"))
+    assert stored == rows
