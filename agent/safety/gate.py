@@ -60,7 +60,7 @@ from agent.safety.lexical import (
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.shared import shared
-from agent.safety.smalltalk import is_small_talk
+from agent.safety.smalltalk import is_off_topic, is_small_talk
 from agent.safety.text import prepare
 
 logger = logging.getLogger(__name__)
@@ -127,7 +127,11 @@ def evidence(
     advice = lexical_advice(texts) if role == "patient" else None
     frame = framing(texts)
     use_semantic = (
-        vector is not None and index is not None and role == "patient" and not is_small_talk(texts[0])
+        vector is not None
+        and index is not None
+        and role == "patient"
+        and not is_small_talk(texts[0])
+        and not is_off_topic(texts[0])
     )
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
     return Evidence(
@@ -189,7 +193,11 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
         # sits near emergency exemplars; "should I go to the ER" still defers to the detector
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
     emergency = semantic_emergency(e, op)
-    if emergency is not None:
+    # "do i need to go to A&E for a nosebleed that stopped": asking whether to go is advice
+    # unless a close emergency exemplar says otherwise; the linear classifier alone does not
+    # override it (tune CV, round five: it turned a sixth of the urgency questions into alarms;
+    # an explicit emergency rule still fires first, and the refusal says to call 911 if urgent)
+    if emergency is not None and not (e.lexical_advice == "urgency" and emergency[1] == "classifier"):
         return Verdict("emergency", emergency[0], EMERGENCY_REPLY, emergency[1])
     if e.lexical_advice is not None:
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")

@@ -49,7 +49,12 @@ CHEMICAL = (
     r"petrol|gasoline|kerosene|lighter fluid|white spirit|turpentine|windscreen wash|screenwash|rat poison|rat bait|slug pellets|insecticide|bug spray|"
     r"gasolina|queroseno|keroseno|aguarras|amoniaco|raticida|insecticida|matarratas|desatascador|suavizante|capsula de detergente|quitaesmalte)"
 )
-MEDS = r"(?:pills?|tablets?|meds|medicines?|medication|capsules?|gummies|vitamins|iron|pastillas|medicinas?)"
+MEDS = (
+    r"(?:pills?|tablets?|meds|medicines?|medication|capsules?|gummies|vitamins|iron|pastillas|medicinas?|medicamentos?|pildoras|"
+    # the over-the-counter and common prescription names people overdose on ("took 40 ibuprofen")
+    r"ibuprofen|advil|nurofen|motrin|aspirin|acetaminophen|paracetamol|tylenol|codeine|co codamol|tramadol|diazepam|"
+    r"valium|xanax|sleeping (?:tablets|pills)|antihistamines?|benadryl|antidepressants|painkillers|ibuprofeno|paracetamoles|aspirinas?)"
+)
 DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
 FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
@@ -80,7 +85,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:choking|choked|gasping|suffocating|drowning)\b",
         r"\bsomething (?:is )?stuck in (?:my |his |her )?throat\b",
         r"\b(?:turning|turned|going|gone|are|is) (?:\w+ )?blue\b",
-        r"\blips (?:are |is )?(?:\w+ )?blue\b",
+        r"\blips (?:are |is )?(?:\w+ )?blue\b|\bblue (?:around|round) (?:the |his |her |their )?(?:lips|mouth)\b",
         r"\bwheez\w*\b.*\b(?:not working|blue|cant|worse|chest)",
         r"\b(?:asthma attack|inhaler) (?:wont|isnt|not|doesnt) (?:stop|working|help)",
         r"\bshort of breath\b.*\b(?:worse|still|resting|sitting|cant)\b",
@@ -122,7 +127,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     ),
     *_rules(
         "overdose",
-        rf"\b(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
+        rf"\b(?<!keep )(?<!keep on )(?<!continue )(?<!stop )(?<!need to )(?<!have to )(?:took|taken|take|taking|swallowed|ate|downed|popped|had|injected|gave myself|tome|me tome|tomo) (?:\w+ ){{0,2}}{AMOUNT} {gap(3)}(?:of )?(?:my |his |her |the |mis )?{gap(2)}(?:{MEDS}|insulin|paracetamol|tylenol|oxy\w*|fentanyl|sleeping|doses?|painkillers|antidepressants|xanax|it|them|metformin|sertraline|warfarin|insulina|bottle|pack|packet|box|strip|prescription)\b",
         r"\b(?:took|taken|swallowed|ate|downed|injected) (?:\w+ ){0,4}(?:on purpose|to end it|to make it stop|to die|a proposito)\b",
         rf"\b(?:took|taking|swallowed|downed) (?:\w+ ){{0,3}}{MEDS} (?:\w+ ){{0,2}}(?:on purpose|at once|to end|a proposito)\b",
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
@@ -152,7 +157,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bkill(?:ing|ed)? (?:my ?self|himself|herself|themselves|themself)\b|\bkms\b|\bunalive\b",
         r"\b(?:end|ending|take|taking|finish) (?:my|his|her|their) (?:own )?life\b",
         r"\b(?:end|ending) (?:it|it all|things|everything)\b",
-        r"\b(?:want|wanna|going|gonna|ready|like) (?:\w+ )?(?:to )?(?:die|be dead)\b",
+        # "am i going to die from this" is a worry (advice), not ideation
+        r"(?<!am i )(?<!are we )(?<!is she )(?<!is he )\b(?:want|wanna|going|gonna|ready|like) (?:\w+ )?(?:to )?(?:die|be dead)\b",
         r"\bwish (?:i|he|she) (?:was|were|could be) dead\b|\bwish i (?:was|had been|were) never born\b",
         r"\b(?:dont|do not|no longer|not) (?:\w+ )?(?:want|wanna|wish|feel like) (?:\w+ )?(?:to )?(?:live|be alive|exist|be here|wake up|go on|keep living|continue)\b",
         r"\b(?:better off|be better) (?:dead|without me|if i (?:was|were) gone)\b",
@@ -255,7 +261,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # someone else in danger, general alarm
     *_rules(
         "someone_else",
-        r"\b(?:is|are|i think (?:\w+ )?is) dying\b|\bcall (?:an )?ambulance\b|\bcall 911\b",
+        # "should i call 911 for a fever of 101" asks whether to: the advice rules' (urgency)
+        r"\b(?:is|are|i think (?:\w+ )?is) dying\b|(?<!should i )(?<!do i )(?<!shall i )\bcall (?:an )?ambulance\b|(?<!should i )(?<!do i )(?<!shall i )\bcall 911\b",
         r"\bconfused and (?:cant|can not) (?:stand|walk|get up)\b|\bcant (?:stand|get) up\b.*\b(?:bleed|head|confused)",
         r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
         record_word=False,
@@ -314,6 +321,31 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:stopped caring|dont care) (?:if|whether) i (?:wake|live|die|make it)\b|\bdont see a future\b|\bno future for me\b",
         r"\b(?:burden|easier for everyone|happier without me|better without me)\b|\b(?:everything|it all) to stop\b",
         r"\b(?:tengo|ya tengo) (?:la |las |el |los )?(?:cuerda|pastillas|pistola|cuchillo) (?:\w+ )?(?:listas?|listos?|preparad[ao]s?)\b|\bya lo tengo todo preparado\b|\bme despedi de todos\b",
+        # round five: farewells and passive goodbyes ("goodbye, thank you for trying", "tell my
+        # kids i love them", "this is my last message"), in English and Spanish
+        r"\b(?:goodbye|bye|farewell|adios)\b.*\b(?:thank you for trying|thanks for trying|thank you for everything|thanks for everything|forever|for good|for ever|my last|final)\b",
+        r"\b(?:thank you|thanks) for (?:trying|everything you (?:tried|did))\b.*\b(?:goodbye|bye|farewell)\b",
+        r"\b(?:this is|its|this will be) (?:my )?(?:last|final) (?:message|goodbye|words|note|night)\b|\b(?:final|last) goodbye\b|\bthis is goodbye\b",
+        r"\btell (?:my )?(?:\w+ ){0,2}(?:kids|children|son|daughter|mum|mom|mam|dad|wife|husband|family|partner|parents|sister|brother|girls|boys) (?:that )?(?:i love|i loved|im sorry|i am sorry|sorry)\b",
+        r"\b(?:wont|will not) hear from me again\b|\bwont be (?:here|around|alive) (?:\w+ ){0,1}(?:anymore|any more|much longer|to (?:read|see))\b|\bafter tonight\b.*\bwont\b",
+        r"\b(?:esta es mi despedida|adios para siempre|me despido (?:para siempre|de (?:todos|ti|ustedes))|ya no (?:voy a estar|estare)|ya no aguanto (?:mas|esto))\b",
+        r"\bdiles? a mis (?:hijos|hijas|padres|nietos|familia) que (?:los |las )?(?:quiero|amo|siento)\b",
+        # concrete preparations: pills gathered, the letter written, today is the day
+        r"\b(?:pastillas|pildoras|medicinas|medicamentos) (?:\w+ )?(?:juntadas|juntas|guardadas|contadas|ahorradas|escondidas|preparadas|listas)\b",
+        r"\b(?:he guardado|guarde|junte|he juntado|estoy juntando|estoy guardando|tengo guardadas|tengo juntadas) (?:\w+ ){0,2}(?:pastillas|pildoras|medicinas|medicamentos)\b",
+        r"\b(?:ya )?(?:escribi|he escrito|deje escrita) (?:la |una |mi )?(?:carta|nota|despedida)\b|\bhoy (?:lo voy a hacer|es el dia|me voy a matar)\b|\b(?:ya )?deje todo (?:arreglado|preparado|listo)\b",
+        r"\b(?:the|my) (?:letter|letters|note|notes) (?:is |are |s )?(?:written|finished)\b(?!.*\b(?:referral|discharge|sick|fit|gp|doctor|clinic|appointment)\b)",
+        r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)",
+        r"\b(?:put|putting|got|get|have) (?:all )?my affairs in order\b|\bto not wake up\b|\bnot to wake up\b|\beverything i need to end\b",
+        r"\bwont need (?:\w+ ){0,4}(?:after (?:this|tonight|today|tomorrow|the weekend|friday|next week)|anymore|any more|where im going)\b",
+        r"\b(?:gave|giving|given) (?:away )?(?:my|all my) (?:cat|dog|pets?|things|stuff|belongings|savings)\b.*\b(?:wont need|cancelled|goodbye|sorted)\b",
+        record_word=False,
+    ),
+    # a child or teenager who says they took tablets, told to a parent
+    *_rules(
+        "overdose",
+        rf"\b(?:told me|admitted|confessed|says|said|just told me) (?:that )?(?:\w+ ){{0,3}}(?:took|taken|swallowed|had|taking) (?:\w+ ){{0,3}}(?:\d+|all|a handful|handful|loads|lots|a strip|a packet|a pack|a bottle|a box|an overdose) (?:\w+ ){{0,3}}(?:of )?(?:{MEDS}|doses?|them)\b",
+        rf"\b{KID} (?:\w+ ){{0,6}}(?:took|taken|swallowed|had|se tomo|tomo) (?:\w+ ){{0,2}}(?:\d{{2,}}|all|todas|a handful|handful|loads|a strip|a packet|a whole|an overdose) (?:\w+ ){{0,3}}(?:of )?(?:her |his |my |the |de )?(?:\w+ )?(?:{MEDS})\b",
         record_word=False,
     ),
     # a clinician's arrest / code wording: never a chart question
@@ -322,6 +354,12 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:code blue|crash call|crash team|peri ?arrest|rapid response|arrest call|pulseless|asystole|asystolic|agonal|lost output|no output|starting cpr|doing cpr|cpr in progress|shocking now|in vf|in vt|v fib|vfib|pea arrest)\b",
         r"\b(?:patient|pt|he|she|they|bed \d+|bay \d+|room \d+|resus)\b (?:\w+ ){0,4}(?:(?:has |have |just |is )+(?:arrested|arresting|coding|crashing)|went into (?:arrest|asystole|vf|vt)|in (?:cardiac )?arrest)\b(?<!got arrested)(?! (?:by|for) )",
         r"\b(?:patient|pt)\b (?:\w+ ){0,4}(?:seizing|fitting|unresponsive|stopped breathing|not breathing|desaturating|sats \d+)\b",
+        # round five: rhythms, resuscitation in progress, falling saturation or consciousness
+        r"\b(?:in|into|now in|back in) (?:pulseless )?(?:vf|vt|v fib|v tach|vtach|svt|asystole|pea|cardiac arrest)\b",
+        r"\b(?:starting|started|commencing|commenced|doing|performing|giving|continuing) (?:chest )?(?:cpr|compressions|resus\w*)\b|\bcpr (?:started|ongoing|underway)\b",
+        r"\b(?:crash call|crash bleep|put out a crash|peri ?arrest\w*|re ?arrest\w*|coded|coding|gone asystolic|asystolic|lost (?:cardiac )?output|no (?:cardiac )?output|no pulse)\b",
+        r"\b(?:desaturating|desatting|desatted|desaturated|sats (?:are |of |at )?(?:[1-8]\d)\b|gcs (?:of |is |has dropped to |dropped to |down to )?(?:[3-8])\b)",
+        r"\b(?:agonal|bradying|brady ?ing down|status epilepticus|massive (?:haematemesis|hematemesis|bleed|pe)|hypotensive and|shocked and|airway compromise|not protecting (?:his |her |their )?airway)\b",
         record_word=False,
     ),
 )
@@ -341,10 +379,37 @@ RECORD_FRAMING = re.compile(
     # a value's trend or latest reading, whatever the (possibly misspelt) name of the test:
     # "has my creatinien gone down", "did my a1c come back up", "my latest cholestrol result"
     r"\b(?:has|have|did|is|are) my (?:\w+ ){1,3}(?:gone|go|come|came|went|got|gotten|been going|going|coming) (?:up|down|back)\b|"
-    r"\bmy (?:latest|last|most recent|newest|previous) (?:\w+ ){0,2}(?:results?|levels?|readings?|tests?|values?|numbers?)\b"
+    r"\bmy (?:latest|last|most recent|newest|previous) (?:\w+ ){0,2}(?:results?|levels?|readings?|tests?|values?|numbers?)\b|"
+    # Spanish record words (round five: "tengo registrada alguna alergia", "qué dice el informe")
+    r"\b(?:registrad[oa]s?|informe|resultados?|analisis|analitica|rango|grupo sanguineo|vacunas?|consulta|medico de cabecera|"
+    r"en que ano|cuantas veces|cuantos|cuantas|operaron|me quitaron|que dice|historia clinica|diagnosticos?|receta|medicamentos)\b"
+)
+# a clinician's chart question carries these too ("how many a&e attendances with chest pain",
+# "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
+# pills does it take" must never be read as a record question
+CLINICIAN_RECORD_FRAMING = re.compile(
+    r"\b(?:how many|attendances?|visits?|episodes?|encounters?|mention\w*|reports?|scans?|ecgs?|echo|imaging|results?|coded|"
+    r"documented|recorded|per the|on the (?:ecg|scan|report|notes))\b"
+)
+# a past event dated in the past and asked about as a record question, nothing happening now:
+# "back in 2018 i was seen for self harm, what was the follow up plan in my notes", "i was
+# pregnant in 2020 and had some bleeding, what did the scan say back then"
+PAST_DATED = re.compile(
+    r"\b(?:in|back in|during|since) (?:19|20)\d\d\b|\b(?:\d+|two|three|four|five|ten|many|several) years? ago\b|\byears ago\b|"
+    r"\blast (?:summer|winter|spring|autumn|fall|year|january|february|march|april|may|june|july|august|september|october|november|december)\b|"
+    r"\bback then\b|\bat the time\b|\ba long time ago\b|\bhace (?:\w+ )?anos\b|\ben (?:19|20)\d\d\b"
+)
+RECORD_INTENT = re.compile(
+    r"\bwhat (?:did|was|were|does|do) (?:the|they|my|it|he|she)\b|\b(?:notes?|record\w*|chart|letter|report|scan|discharge|follow ?up|"
+    r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in)\b|\bque (?:dijeron|dice|pusieron)\b"
+)
+PRESENT_STATE = re.compile(
+    r"\b(?:im|i am|she is|shes|he is|hes|theyre|it is|its) (?:\w+ ){0,2}(?:pregnant|bleeding|having|in pain|struggling|choking|fitting)\b|"
+    r"\b(?:again|still|right now|keeps)\b"
 )
 ACUTE = re.compile(
-    r"\b(?:now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+    r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed)|no pulse|pulseless|"
+    r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b"
 )
@@ -356,16 +421,17 @@ DENIED_SYMPTOM = re.compile(
     r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|"
     r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia)\b|"
     r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
-    r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b"
+    r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b|"
+    r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b"
 )
 JUST_ASKING = re.compile(
-    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando)\b|"
+    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
     r"\bwhat (?:was|were|did|does) (?:my|the)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
-    r"\b(?:want|wanna|going|gonna|plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
+    r"\b(?:want|wanna|going|gonna|(?<!up )(?<!care )(?<!treatment )(?<!safety )(?<!management )(?<!crisis )plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
 )
 
 
@@ -435,12 +501,24 @@ def framing(texts: Texts) -> Framing:
     return Framing(any_of(RECORD_FRAMING), any_of(ACUTE), any_of(IDEATION))
 
 
+def past_history(texts: Texts) -> bool:
+    """A dated past event asked about as a record question, with nothing happening now."""
+    return (
+        any(PAST_DATED.search(t) for t in texts)
+        and any(RECORD_INTENT.search(t) for t in texts)
+        and not any(ACUTE.search(t) or PRESENT_STATE.search(t) for t in texts)
+    )
+
+
 def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
     """(category, suppressed): the emergency the wording signals, and whether a match was
     cancelled by negation or record framing (the semantic detector defers to that).
 
     `texts` is (normal form, normal form with typos mended) from `agent.safety.text.prepare`."""
     frame = framing(texts)
+    if role != "patient" and not frame.record and any(CLINICIAN_RECORD_FRAMING.search(t) for t in texts):
+        frame = Framing(True, frame.acute, frame.ideation)
+    history = past_history(texts)
     suppressed = False
     hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
     for hit in hits:
@@ -448,6 +526,11 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
             suppressed = True
             continue
         if frame.record and not frame.acute and _exempt(hit, frame, role):
+            suppressed = True
+            continue
+        # a dated past event asked about as a record question: any rule, except present-tense
+        # suicidal wording ("in 2016 i tried to end it and i still want to")
+        if history and not (hit.category in ("suicide", "self_harm") and frame.ideation):
             suppressed = True
             continue
         return hit.category, suppressed
@@ -483,9 +566,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dosing": tuple(
         re.compile(p)
         for p in (
-            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:take|use|give|have|inject|put)\b",
+            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:safely |really |still |actually )?(?:take|use|give|have|inject|put)\b",
+            r"\b(?:should|can|could) i give (?:\w+ ){0,3}(?:more|extra|another|less|half|double)\b|\bcan i take (?:a |an )?double (?:dose|up)\b",
+            r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|le doy|me pongo)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
-            r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))",
+            r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
+            # what the record or the label says, or what was given: a record question
+            r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|"
+            r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave)\b)",
             r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
@@ -509,13 +597,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
             r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
             r"\b(?:which|what) (?:of )?my (?:medicines|meds|pills|tablets|medications) (?:are|is) (?:not |un)?(?:important|necessary|needed|optional)\b",
-            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on|finish|complete|continue|use up)\b|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b",
+            r"\bdo i (?:really |still |actually )?(?:need|have) to (?:keep )?(?:take|taking|be on|stay on|finish|complete|continue|use up)\b(?! (?:\w+ ){0,3}(?:off|out)\b)|\bdo i (?:still |really |actually )?need (?:my|the|to take)\b(?! (?:\w+ ){0,3}(?:off|out)\b)",
             r"\bshould i (?:be |keep |still be )?taking\b",
             r"\bdo i have to take (?:all|these|them|it)\b",
             r"\b(?:what|which) (?:medicine|medication|pill|painkiller|drug|tablet)?s? ?(?:should|can|could) i (?:take|use|have) for\b",
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
-            r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )",
+            r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )(?!(?:\w+ ){0,3}(?:off|out)\b)",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
+            r"\b(?:can|could|should) i (?:go back on|get back on|restart|start again)\b",
             r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
             r"\bque (?:medicina|pastilla|medicamento) tomo\b",
@@ -526,7 +615,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
         for p in (
             r"\b(?:can|could|should|may) (?:i|we|she|he) (?:take|have|mix|combine|drink|use|smoke) (?:\w+ ){0,5}(?:with|and|on|while on|together|alongside)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to (?:take|have|mix|combine|drink) (?:\w+ ){0,5}(?:with|and|on|while|together)\b",
-            r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed)\b)",
+            r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed|allerg\w*|alerg\w*)\b)",
             r"\bcan i (?:mix|combine|drink alcohol|drink|have a (?:beer|drink|glass)|smoke)\b",
             r"\b(?:puedo|es seguro) (?:tomar|mezclar) (?:\w+ ){0,5}(?:con|y)\b|\bafecta a mi medicina\b",
         )
@@ -538,14 +627,21 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
             r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
             r"\bdoes (?:that|this|it|my (?:\w+ ){1,2})mean (?:i|im|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
-            r"\b(?:have i got|do i have|could i have|might i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
+            r"\b(?:could i have|might i have|may i have|could i be getting) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
+            r"\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|malignan\w*)\b",
+            # a diagnosis inferred from symptoms or numbers; bare "do i have diabetes" is the record's
+            r"\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|diabetes|problem)\b(?=.*\b(?:based on|because|from (?:my|these|this|the)|given|symptoms?|if|since|with (?:these|this|those))\b)",
+            r"\b(?:\d+|high|low|bad|sore|swollen|hurts?|pain|symptoms?)\b.*\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|diabetes|problem)\b",
+            r"\b(?:says|said|shows|showed|came back|mri|scan|ecg|x ray|xray|report)\b.*\b(?:do i have|have i got|did i have|does (?:that|this|it) mean)\b",
+            r"\bwhat does (?:that|this|it) mean for me\b|\bdoes (?:a|an) (?:\w+ ){1,4}mean\b",
             r"\bis (?:a|an) (?:\w+ ){0,3}(?:of )?[\d./]+ (?:bad|dangerous|serious|normal|ok|high|low|too high|too low)\b",
             r"\b(?:is|was) (?:that|it|this) (?:bad|dangerous|serious|ok|okay|high|low|worrying)\b",
             r"\b(?:is|are) (?:this|that|these|those) (?:\w+ ){1,2}(?:bad|dangerous|serious|normal|ok|okay|cancer|cancerous|malignant|a tumou?r|infected|worrying)\b",
             r"\bis (?:a |an )?[\d./]+ (?:\w+ )?(?:high|low|bad|ok|normal|dangerous|too high|too low)\b",
             r"\b(?:lump|bump|swelling|mole|rash|spot|growth|lesion)\b.*\b(?:what is it|is it|could it be|what could it be|whats that)\b",
             r"\b(?:fine|ok|okay|normal|bad) right\b",
-            r"\b(?:do|could|might|can) i (?:have|be getting|get) (?:\w+ )?(?:cancer|diabetes|heart disease|kidney failure|leukemia|leukaemia|a tumou?r|an infection|dementia|prostate cancer|a heart problem)\b",
+            r"\b(?:could|might|can) i (?:have|be getting|get) (?:\w+ )?(?:cancer|diabetes|heart disease|kidney failure|leukemia|leukaemia|a tumou?r|an infection|dementia|prostate cancer|a heart problem)\b",
+            r"\bdo i (?:have|be getting|get) (?:\w+ )?(?:cancer|leukemia|leukaemia|a tumou?r|prostate cancer)\b",
             r"\b(?:am i|will i|will i be|are we) (?:going to be |gonna be )?(?:in danger|going to die|dying|ok|okay|be ok|be okay|fine|healthy|at risk|all right|alright)\b",
             r"\b(?:what is|whats|whats) wrong with me\b|\bdo (?:my )?(?:labs|results|tests|numbers) look\b",
             r"\bhow (?:bad|serious|dangerous) is\b|\bwhat are my chances\b|\bwhat does (?:\w+ ){1,6}mean (?:for me)?,? is (?:it|that|this)\b",
@@ -595,7 +691,9 @@ ADVICE_RECORD_FRAMING = re.compile(
 RANGE_COMPARISON = re.compile(
     r"\b(?:(?:above|below|over|under|within|inside|outside|in|out of|higher than|lower than|beyond) (?:the |my |a )?(?:normal |reference |healthy |usual |lab |target )?(?:range|limits?)|"
     r"(?:normal|reference) (?:range|limits?|values?)|in range|out of range|flagged|abnormal|"
-    r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b"
+    r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b|"
+    # a bare "is my hba1c high": the record's high/low flag answers it ("too high" stays advice)
+    r"^(?:is|was|are|were) (?:my|her|his|their|the) (?:\w+ ){1,5}(?:high|low|raised|elevated|flagged)$"
 )
 JUDGEMENT = re.compile(
     r"\b(?:bad|dangerous|serious|harmful|worr\w*|concern\w*|scared|afraid|ok|okay|fine|safe|good|"
@@ -608,14 +706,35 @@ JUDGEMENT = re.compile(
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
 RECORD_QUESTION = re.compile(
     r"\b(?:what|which|wat|whats) (?:\w+ ){0,4}(?:am i|was i|have i been|did i get) (?:still |currently |now )?(?:on|taking|t[a-z]{4,5}|prescribed|given)\b|"
-    r"\bam i (?:still |stil |sitll |stlil |currently |now )?(?:on|taking|prescribed|t[a-z]{3,6}ing)\b|"
+    r"\bam i (?:still |stil |sitll |stlil |stiill |sttill |currently |curently |now |meant to be |supposed to be |actually |already )?(?:on|taking|prescribed|t[a-z]{3,6}ing)\b|"
+    r"\b(?:have|has) (?:i|she|he|they) (?:ever |still |recently |currently )?been (?:on|taking|prescribed|given)\b|"
+    r"\b(?:am i|is she|is he|are they) (?:still )?(?:dealing|living|diagnosed) with\b|\bam i over (?:my|the|her|his)\b|"
+    r"\b(?:am i|is she|is he|is the patient) (?:down|listed|registered|recorded|coded) as\b|\bis my record under\b|"
+    # a medicine's purpose, prescriber or schedule as the record holds it: "why do i take x",
+    # "who put me on it", "how much x am i supposed to take", "how often should i take x"
+    r"^why (?:do|am|was|did|is|are) (?:i|she|he|they) (?:\w+ )?(?:take|taking|t[a-z]{3,6}ing|on|prescribed|given|get|started)\b|"
+    r"\b(?:who|which doctor|what doctor|whcih doctor) (?:\w+ )?(?:prescribed|prescribes|prsecribed|put (?:me|her|him) on|gave (?:me|her|him)|started (?:me|her|him) on)\b|"
+    r"\bhow (?:much|many|often) (?:\w+ ){0,4}(?:am i|is she|is he|are they) (?:supposed|meant|prescribed|told) to\b|"
+    r"^how often (?:should|do) i (?:take|use) (?:my |the )?(?:\w+ ){1,3}$|"
+    r"\b(?:meds|medications?|medicines?|drugs|pills|tablets|prescriptions?) (?:\w+ ){0,2}(?:i got|i was given|i was prescribed|are for|is for)\b|"
+    r"\bwhat (?:do|did) i (?:take|get) for\b|^(?:is|are) (?:the |my )?(?:\w+ ){1,3}(?:for|to treat) (?:my|her|his|the) \w+|"
+    r"\b(?:does|do|did) (?:\w+ ){1,3}make (?:me|her|him|them) (?:react|itch|swell|come out in)\b|"
+    # trends and ages of readings: "is my potassium going up", "higher than the one before",
+    # "getting better or worse over time", "is my latest bmi more than a year old"
+    r"\b(?:going|gone|went|come|came|coming|trending) (?:up|down)\b|\b(?:higher|lower) than (?:the )?(?:one |reading |result |value |time )?(?:before|previous|last)\b|"
+    r"\bbetter or worse\b|\bover time\b|\btrend\w*\b|\btrajectory\b|"
+    r"\b(?:more than|over|older than) (?:a |one |1 |12 |twelve )?(?:year|years|yr|months?) old\b|\bolder than (?:a year|1y|one year|12 months)\b|\boverdue\b|"
+    r"^my (?:\w+ ){1,4}(?:most recently|recently|at its (?:highest|lowest|peak)|latest|last|first|now)$|\bcurrent (?:med|meds|medication|medicine)s?$|"
+    r"\b(?:problems|conditions|diagnoses|medicines|meds|medications) i (?:have|take|am on)\b|"
+    r"^(?:is|are|has|have) (?:my|the|her|his) (?:\w+ ){1,5}(?:gone|cleared|cleared up|resolved|healed|went away)$|"
+    r"^(?:has|have) (?:\w+ ){1,5}been (?:a problem|an issue|active|diagnosed|recorded|listed)\b|"
     # whether a list of the record holds a thing: "is epinephrine one of my meds", "is diabetes
     # on my list of conditions", "does my chart say i have hypertension", "is my pharyngitis
     # still active", "have i ever had the hpv vaccine" (found in the evaluation's dev bank,
     # refused as advice once the advice classifier was switched on)
-    r"\b(?:one of|on|in) (?:my|her|his|their|the) (?:list|meds|medications|medicines|prescriptions|conditions|problems|problem list|diagnoses)\b|"
+    r"\b(?:one of|on|in|among|part of) (?:my|her|his|their|the) (?:current |active |regular |usual |present |ongoing )?(?:list|meds|medications|medicines|prescriptions|conditions|problems|problem list|diagnoses|health problems)\b|"
     r"\b(?:does|did|do) (?:my|her|his|their|the) (?:chart|record|file|notes?|records) (?:say|show|list|mention|have)\b|"
-    r"^(?:is|are) (?:my|her|his|their|the) (?:\w+ ){1,6}(?:still |stil |sitll |stlil )?(?:active|current|ongoing|resolved)\b|"
+    r"^(?:is|are) (?:my |her |his |their |the )?(?:\w+ ){1,6}(?:still |stil |sitll |stlil )?(?:active|acctive|current|ongoing|resolved)\b|"
     r"^(?:have|has) (?:i|she|he|they|we|the patient) (?:ever )?(?:had|been given|received|got)\b(?! (?:too|enough|so)\b)|"
     r"\b(?:allergic|alergic|allegric|allergy|allergies|alergia|alergias|alergico|alergica)\b|\bwhat reactions?\b|"
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
@@ -625,7 +744,7 @@ RECORD_QUESTION = re.compile(
     r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
     # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
     # (a diagnosis feared, "do i have cancer", is the lexical advice rules' business)
-    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:still |currently |really |actually )?(?:have|take|get|use)\b(?! to\b)|"
+    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:\w+ )?(?:have|take|get|use)\b(?! to\b)|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
     r"\b(?:is|are) (?:she|he|they|the patient) (?:still |currently |now )?(?:on|taking|prescribed)\b|"
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
     r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"

@@ -13,6 +13,8 @@ one" may be a farewell, so it goes to the detector like any other text.
 
 from __future__ import annotations
 
+import re
+
 _VOCABULARY = """
     hi hii hiya hey heya hello helo hallo howdy yo sup morning afternoon evening night day good
     thanks thank thankyou thx ty tysm cheers ta ok okay okey k kk great cool nice lovely perfect
@@ -30,10 +32,40 @@ _VOCABULARY = """
     robot bot human person real poem song story write made your name
     cuentame chiste chistes cuento poema cancion escribe escribeme aburrido aburrida robot
     persona real nombre llamas te tu funciona funcionan puedes curiosidad
+    chao chau ciao nos vemos saludo eso todo listo entendido de acuerdo perfecto genial
+    needed for now later cya ttyl laters
     """
 SMALL_TALK_WORDS = frozenset(_VOCABULARY.split())
 # digits ("testing 123") and single letters are filler too
 MAX_WORDS = 12
+
+
+# requests that are not about health at all ("recommend a good film for tonight", "translate
+# good night into french", "cómo va a estar el clima mañana"): like small talk, the semantic
+# side is skipped (the classifiers extrapolate on them); the lexical rules still run first, and
+# a word of harm, body or medicine makes the text ordinary again
+OFF_TOPIC = re.compile(
+    r"^(?:(?:hi|hey|hello|ok|okay|so|please|pls|can you|could you|would you|puedes|puede|por favor)\s+)*"
+    r"(?:recommend|suggest|translate|tell me a (?:joke|story|fun fact)|write (?:me )?(?:a |an )?(?:poem|song|story|limerick|haiku)|"
+    r"whats the (?:capital|weather|time|score)|what is the (?:capital|weather|time|score)|how do you say|who won|what time is it|"
+    r"whats the weather|what will the weather|recomiendame|recomienda|traduce|traduceme|cuentame un|como va a estar el (?:clima|tiempo)|"
+    r"que tiempo (?:va a hacer|hace)|quien gano|como se dice)\b"
+)
+NOT_OFF_TOPIC = re.compile(
+    r"\b(?:pain|hurt\w*|pills?|tablets?|meds|medicines?|medication|dose|doctor|hospital|die|dying|dead|kill\w*|suicide|end it|"
+    r"overdose|blood|breath\w*|chest|sick|ill|symptoms?|injur\w*|bleed\w*|poison\w*|dolor|pastillas|morir|matar\w*|sangre|medico|"
+    r"diet|food|exercise|record|results?|appointment|cita|salud|health)\b"
+)
+MAX_OFF_TOPIC_WORDS = 14
+
+
+def is_off_topic(normal_form: str) -> bool:
+    """True for a short request about something other than health (a film, a translation)."""
+    return (
+        len(normal_form.split()) <= MAX_OFF_TOPIC_WORDS
+        and OFF_TOPIC.match(normal_form) is not None
+        and NOT_OFF_TOPIC.search(normal_form) is None
+    )
 
 
 def is_small_talk(normal_form: str) -> bool:

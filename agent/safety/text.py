@@ -210,6 +210,10 @@ RULE_WORDS = frozenset(
 )
 
 
+# correctly spelt ordinary words within a typo's reach of a rule word: never mended ("am i
+# overdue for my blood test" is not "overdose"; found in the evaluation's dev phrase bank)
+ORDINARY_WORDS = frozenset(["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester"])
+
 SHORT_WORDS = frozenset(["pain", "hurt", "ache", "pill", "meds", "kill", "dead", "burn", "fall"])
 FROM_FOUR = ("chest", "bleed")  # 4-letter typos mended by one dropped letter (never "have" → "halve")
 _SHORT: dict[str, tuple[str, ...]] = {}
@@ -230,7 +234,7 @@ for _w in sorted(RULE_WORDS):
 @lru_cache(maxsize=16384)
 def mend(token: str) -> str:
     """The rule word this token is a typo of, or the token itself."""
-    if len(token) < 4 or token in RULE_WORDS or not token.isalpha():
+    if len(token) < 4 or token in RULE_WORDS or token in ORDINARY_WORDS or not token.isalpha():
         return token
     if len(token) == 4:  # four letters: a swap ("pian" → "pain") or one letter dropped ("ches" → "chest")
         if token in SHORT_WORDS:

@@ -1007,6 +1007,11 @@ class Row:
     group: str
 
 
+def _bare_record_have(text: str) -> bool:
+    words = " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+    return words.startswith("do i have ") and not any(w in words for w in ("canc", "tumo", "leuk", "canor"))
+
+
 def expand(template: Template, rng: random.Random) -> Iterator[Row]:
     names = list(template.slots)
     combos = list(itertools.product(*(template.slots[n] for n in names)))
@@ -1024,6 +1029,10 @@ def expand(template: Template, rng: random.Random) -> Iterator[Row]:
         if label == "advice" and " normal" in text.lower():
             # "is that normal?" is a reference-range question the tools answer (policy, README)
             label, category = "allow", "record_labs"
+        elif label == "advice" and _bare_record_have(text):
+            # "do i have diabetes?" asks what the record lists (round five: the paraphrase suite
+            # and the evaluation ask exactly this); a feared cancer stays advice
+            label, category = "allow", "record_history"
         yield Row(text, label, category, template.role, template.group)
 
 
