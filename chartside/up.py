@@ -10,17 +10,19 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import typer
 
 from chartside.console import console, reporting
-from fhir_ingest.loader import ingest_paths
 from records import migrate
 from records.database import Database, open_database
-from records.scheduling import generate_slots
 from records.settings import Settings, get_settings
 from synthea_data.demo import demo_cohort_dir, ensure_demo_cohort
 from synthea_data.hard_cases import SCENARIO_PATIENTS, load_manifest
+
+# Imported where they are needed, not here: a second `make run` finds nothing to do and must
+# not pay for the loader (~1 s of imports), alembic or the document parsers. See `prepare`.
 
 DEMO_SLOT_DAYS = 28  # four weeks of bookable time from today; re-running only adds the new days
 
@@ -42,37 +44,43 @@ class StepClock:
         return f"ready in {time.perf_counter() - self.started:.1f} s ({parts})"
 
 
-def preload_embedder(settings: Settings) -> threading.Thread:
-    """Load the embedding model (and import the web app) in the background while the steps run.
+def preload_app() -> threading.Thread:
+    """Import the web app's code in the background while the database starts and the steps run.
 
-    The model takes about a second to load and the server needs it anyway; `load_embedder`
-    holds its lock while loading, so the first step that needs the model simply waits for
-    it (on a second run none does until the server starts). A failure here is dropped: that step calls `load_embedder` again and gets the one
-    failure policy's error (failures are never cached).
+    Not the embedding model: a second `make run` has nothing to embed, so the model loads
+    after the server listens (`tools.embedder.DeferredEmbedder`); a step that does embed loads
+    it itself (`EmbedderOnDemand`).
     """
 
     def load() -> None:
-        from knowledge.embeddings import load_embedder
-
-        with contextlib.suppress(Exception):  # the foreground call raises it, with its fix
-            load_embedder(settings)
-        with contextlib.suppress(Exception):  # the web app's code, imported while the steps run
+        with contextlib.suppress(Exception):  # serve() imports it again and raises, if it must
             import server.app  # noqa: F401
 
-    thread = threading.Thread(target=load, name="preload-embedder", daemon=True)
+    thread = threading.Thread(target=load, name="preload-app", daemon=True)
     thread.start()
     return thread
 
 
 def prepare(db: Database, settings: Settings | None = None, clock: StepClock | None = None) -> None:
-    """Schema, demo cohort, appointment slots, leaflets, note index: each step idempotent."""
+    """Schema, demo cohort, appointment slots, leaflets, note index: each step idempotent.
+
+    Each step first asks, cheaply, whether there is anything to do (the schema's revision
+    against the revision files; the cohort's checksums against `source_files`; the leaflets'
+    checksums; notes without chunks) and only then imports the code that does it.
+    """
     lap: Callable[[str], None] = clock.lap if clock is not None else (lambda _name: None)
-    before, after = migrate.upgrade(db)
-    console.print(f"schema: {after}" + (" (upgraded)" if before != after else ""))
+    current, head = migrate.current_revision(db), migrate.head_revision()
+    if current is not None and current == head:
+        console.print(f"schema: {head}")
+    else:
+        before, after = migrate.upgrade(db)
+        console.print(f"schema: {after}" + (" (upgraded)" if before != after else ""))
     lap("schema")
     if settings is not None:
         load_demo_cohort(db, settings)
         lap("demo cohort")
+        from records.scheduling import generate_slots
+
         stats = generate_slots(db, days=DEMO_SLOT_DAYS)
         console.print(
             f"appointment slots: {stats.departments} departments, {stats.slots_added} new slots "
@@ -85,10 +93,27 @@ def prepare(db: Database, settings: Settings | None = None, clock: StepClock | N
     lap("notes")
 
 
+def already_ingested(db: Database, folder: Path) -> bool:
+    """Every bundle under `folder` is stored with its current checksum (so `ingest_paths` would
+    skip each one as unchanged): read with the loader's own `discover` / `read_file`, compared
+    with `source_files` in one query, without importing the loader."""
+    from sqlalchemy import text
+
+    from fhir_ingest.source import discover, read_file
+
+    files, missing = discover([folder])
+    if missing or not files:
+        return False
+    with db.admin.connect() as conn:
+        stored = set(conn.execute(text("SELECT sha256 FROM source_files")).scalars())
+    return all(read_file(path).sha256 in stored for path in files)
+
+
 def load_demo_cohort(db: Database, settings: Settings) -> None:
     """Generate the demo cohort once (seeded, so every clone gets the same patients), then ingest it.
 
-    Ingestion skips unchanged files by checksum, so running this on every `make run` is cheap.
+    Ingestion skips unchanged files by checksum; when every file is unchanged the loader is
+    not even imported (`already_ingested`). A changed or new file goes through `ingest_paths`.
     """
     with reporting("generating patients") as report_progress:
         cohort, created = ensure_demo_cohort(
@@ -98,6 +123,10 @@ def load_demo_cohort(db: Database, settings: Settings) -> None:
             progress=report_progress,
         )
     console.print(f"demo cohort: {cohort}" + (" (generated)" if created else ""))
+    if not created and already_ingested(db, cohort):
+        return
+    from fhir_ingest.loader import ingest_paths
+
     with reporting("ingesting") as report_progress:
         report = ingest_paths(db, [cohort], progress=report_progress)
     if not report.ok:
@@ -117,8 +146,8 @@ class EmbedderOnDemand:
     """The embedder, loaded only when a step has something to embed.
 
     A second `make run` finds every leaflet and note indexed: the steps then only compare
-    checksums and model names, and the model (loading in the background for the server,
-    `preload_embedder`) is not waited for. The model name is the configured one, which is
+    checksums and model names, and the model is not loaded before serving (the server loads
+    it in the background: `tools.embedder.DeferredEmbedder`). The model name is the configured one, which is
     what a loaded embedder reports; the database's vector width is checked up front, as
     `load_embedder(..., engine=)` would.
     """
@@ -149,10 +178,14 @@ class EmbedderOnDemand:
 
 def prepare_notes(db: Database) -> None:
     """Embed the clinical notes not yet indexed (a separate, resumable pass; nothing to do when done)."""
-    from knowledge.note_index import index_notes
+    from knowledge.note_index import candidate_patients, index_notes, patients_with_pending_notes
 
+    embedder = EmbedderOnDemand(db)
+    pending = patients_with_pending_notes(db, candidate_patients(db), embedder.model_name)
+    if not pending:
+        return
     with reporting("Indexing notes") as report_progress:
-        report = index_notes(db, EmbedderOnDemand(db), progress=report_progress)  # type: ignore[arg-type]
+        report = index_notes(db, embedder, pending, progress=report_progress)  # type: ignore[arg-type]
     if report.notes:
         console.print(
             f"notes: indexed {report.notes} notes of {report.patients} patients ({report.chunks} chunks, "
@@ -185,16 +218,23 @@ def up_command(
     ),
 ) -> None:
     """Start the database, load the demo data if absent, and serve the web app."""
-    from server.cli import check_port_free, print_demo_credentials, serve
-    from server.demo import create_demo_accounts
+    from concurrent.futures import ThreadPoolExecutor
+
+    from chartside.ports import check_port_free
 
     clock = StepClock()
     settings = get_settings()
     check_port_free(host or settings.host, port or settings.port)  # before minutes of preparation
-    preload_embedder(settings)
-    db = open_database(settings)
+    # the database starts (a subprocess: no GIL held while it comes up) while this thread and
+    # the preload thread import the code that will use it
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-database") as pool:
+        opening = pool.submit(start_database, settings)
+        preload_app()
+        from server.cli import print_demo_credentials, serve
+        from server.demo import create_demo_accounts
+
+        db = opening.result()
     try:
-        db.admin.connect().close()  # starts the embedded PostgreSQL (initdb the first time)
         clock.lap("database")
         prepare(db, settings, clock)
         # after the cohort is loaded: demo accounts are bound to ingested patients
@@ -203,13 +243,54 @@ def up_command(
         )
         clock.lap("demo accounts")
 
+        from tools.embedder import DeferredEmbedder
+
+        embedder = DeferredEmbedder(settings)
+        unusable: list[Exception] = []
+
         def ready() -> None:
+            from chartside.bytecode import compile_imported
+
             clock.lap("app")
             console.print(clock.summary())
+            embedder.start(on_failure=lambda exc: stop_serving(exc, unusable))
+            compile_imported()  # for the next start (see chartside.bytecode); a separate process
 
-        serve(settings, db, host=host, port=port, on_ready=ready)
+        try:
+            serve(settings, db, host=host, port=port, on_ready=ready, embedder=embedder)
+        except KeyboardInterrupt:  # uvicorn re-raises the SIGINT it shut down on
+            if not unusable:
+                raise
     finally:
         db.dispose()
+    if unusable:  # the one failure policy: no serving without the model (the fix was printed)
+        raise typer.Exit(1)
+
+
+def stop_serving(exc: Exception, unusable: list[Exception]) -> None:
+    """The model failed to load after the server started: say why, with the fix, and stop
+    the server, as `chartside serve` would have refused to start (search and the semantic
+    safety check need the model)."""
+    import os
+    import signal
+
+    from chartside.console import fail
+
+    unusable.append(exc)
+    fail(f"the embedding model cannot be used: {exc}; stopping the server")
+    os.kill(os.getpid(), signal.SIGINT)  # uvicorn's graceful shutdown; up_command then exits 1
+
+
+def start_database(settings: Settings) -> Database:
+    """Open the database and make one connection (starts the embedded PostgreSQL, initdb the
+    first time)."""
+    db = open_database(settings)
+    try:
+        db.admin.connect().close()
+    except BaseException:
+        db.dispose()
+        raise
+    return db
 
 
 def register(app: typer.Typer) -> None:

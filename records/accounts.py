@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import hashlib
 import secrets
 from collections.abc import Iterator
@@ -29,8 +30,14 @@ ROLES = ("patient", "clinician", "evaluator")
 TOKEN_PREFIX = "cs_"
 
 _hasher = PasswordHasher()
-# verified against when the username does not exist, so a wrong username costs the same time
-_DUMMY_HASH = _hasher.hash("not-a-password")
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the username does not exist, so a wrong username costs the same
+    time. Made on first use, not at import: an argon2 hash is ~0.1 s of CPU on the way to
+    serving, and every process that imports this module (the CLI, `make run`) paid it."""
+    return _hasher.hash("not-a-password")
 
 
 class AccountError(ValueError):
@@ -78,8 +85,9 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password_hash: str | None, password: str) -> bool:
+    dummy = _dummy_hash()  # made (once) whether or not the account exists: the same time either way
     try:
-        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
+        return _hasher.verify(password_hash or dummy, password) and password_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

@@ -97,7 +97,10 @@ def create_app(
     db: Database | None = None,
     agent_factory: AgentFactory | None = None,
     extra_routes: Sequence[BaseRoute] = (),
+    embedder: Any = None,
 ) -> Starlette:
+    """The web app. `embedder`: the one to use instead of loading it in the lifespan (a
+    `tools.embedder.DeferredEmbedder` lets `chartside up` serve before the model is loaded)."""
     from server import pages, routes
     from server.wiring import default_agent_factory
 
@@ -106,12 +109,13 @@ def create_app(
     templates.env.globals["static_version"] = _static_version()
     templates.env.filters["when"] = appointment_when
 
+    given_embedder = embedder
     mcp = McpMount()  # the MCP endpoint (mcp_server.http); started below once the database is open
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         database = db or await run_in_threadpool(open_database, settings)
-        embedder = await run_in_threadpool(load_embedder, settings)
+        embedder = given_embedder or await run_in_threadpool(load_embedder, settings)
         agent = (agent_factory or default_agent_factory)(Resources(settings, database, embedder))
         # this process's run-owner lock, and the sweep of answers a dead process left running
         stack = contextlib.AsyncExitStack()

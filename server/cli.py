@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.table import Table
 
 from chartside.console import console, fail
 from chartside.groups import bench_app
+from chartside.ports import check_port_free
 from records import migrate
 from records.accounts import (
     AccountError,
@@ -46,34 +48,6 @@ def print_demo_credentials(credentials: list[DemoCredential]) -> None:
         console.print("evaluator: exists already; `chartside users token evaluator` issues a new token")
 
 
-def check_port_free(host: str, port: int) -> None:
-    """Refuse, with what to do, an address another process is listening on.
-
-    Checked before anything is printed or prepared, so "serving at …" is never followed by
-    uvicorn's bare "address already in use".
-    """
-    import errno
-    import socket
-
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror as exc:
-        raise fail(f"--host {host!r}: cannot listen there ({exc.strerror})", code=2) from None
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise fail(
-                    f"port {port} on {host} is already in use (another `chartside serve` or `make run`?): "
-                    f"stop it, or choose another port with --port (or CHARTSIDE_PORT)",
-                    code=2,
-                ) from None
-            raise fail(f"cannot listen on {host}:{port}: {exc.strerror}", code=2) from None
-
-
 def serve(
     settings: Settings,
     db: Database,
@@ -81,10 +55,12 @@ def serve(
     host: str | None = None,
     port: int | None = None,
     on_ready: Callable[[], None] | None = None,
+    embedder: Any = None,
 ) -> None:
     """Run the web service on this database until interrupted (Ctrl-C).
 
-    `on_ready` is called once the server listens (`chartside up` prints its step times then).
+    `on_ready` is called once the server listens (`chartside up` prints its step times then);
+    `embedder` is passed to `create_app` (None: the lifespan loads it before serving).
     """
     import uvicorn
 
@@ -96,7 +72,7 @@ def serve(
     host = host or settings.host
     port = port or settings.port
     check_port_free(host, port)
-    app = create_app(settings, db=db)
+    app = create_app(settings, db=db, embedder=embedder)
     mode = (
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from synthea_data.generator import generate_cohort
 from synthea_data.hard_cases import MANIFEST_NAME, load_manifest
 
 
@@ -35,6 +34,8 @@ def ensure_demo_cohort(
     folder = demo_cohort_dir(data_dir)
     if _is_complete(folder, patients, seed):
         return folder, False
+    from synthea_data.generator import generate_cohort  # only when generating: `make run` imports this
+
     overwrite = (folder / MANIFEST_NAME).exists()
     generate_cohort(folder, patients=patients, seed=seed, progress=progress, overwrite=overwrite)
     return folder, True

@@ -12,11 +12,24 @@ from collections.abc import Callable
 from pathlib import Path
 
 from knowledge.blocks import DocumentError, LoadedDocument
-from knowledge.loaders.docx import load_docx
 from knowledge.loaders.markdown import load_markdown
-from knowledge.loaders.pdf import load_pdf
 
 Loader = Callable[[Path], LoadedDocument]
+
+
+def load_pdf(path: Path) -> LoadedDocument:
+    """pypdf (and the crypto it imports) costs ~1 s to import: only when a PDF is read, so a
+    `make run` that finds every leaflet unchanged never pays it."""
+    from knowledge.loaders.pdf import load_pdf as load
+
+    return load(path)
+
+
+def load_docx(path: Path) -> LoadedDocument:
+    from knowledge.loaders.docx import load_docx as load  # as load_pdf: only when one is read
+
+    return load(path)
+
 
 LOADERS: dict[str, Loader] = {
     ".md": load_markdown,
