@@ -149,6 +149,13 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     if topic.operation == "changes":
         started = [r for r in rows if r.get("change") == "started"]
         stopped = [r for r in rows if r.get("change") == "stopped"]
+        if topic.asked in ("started", "stopped"):  # "which of my meds did I stop this year"
+            side = stopped if topic.asked == "stopped" else started
+            if not side:
+                return (f"No prescription in {v.record} was {topic.asked}{_when(topic)}.", False)
+            named = "; ".join(f"{r['name']} ({topic.asked} {str(r['date'])[:10]}) {r['handle']}" for r in side)
+            verb = "was" if len(side) == 1 else "were"
+            return (f"{counted(len(side), 'prescription')} {verb} {topic.asked}{_when(topic)}: {named}.", False)
         return (
             f"{counted(len(started), 'prescription')} started and {len(stopped)} stopped{_when(topic)}.",
             False,

@@ -256,10 +256,30 @@ EMERGENCY = re.compile(r"\b(emergency|emergancy|emergence|er|ed|a&e|a and e|casu
 INPATIENT = re.compile(
     r"\b(inpatient|admitted|admissions?|hospitali[sz]\w*|hospital stays?|in hospital|overnight)\b"
 )
+# "the notes" said for the record as a whole, not a search of the note text
+NOTES_AS_RECORD = re.compile(
+    r"\b(?:according to|acording to|accoring to|going by|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
+    r"(?:notes|chart|file|records?)\b"
+)
+# ... unless what the notes say is the question ("what did the doctor write in my notes about …")
+NOTE_TEXT_ASKED = re.compile(
+    r"\b(?:write|wrote|written|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|read|note about)\b"
+)
+# the patient's own stays, asked about ("any hospital stays overnight", "have I ever been kept in
+# hospital"): the record's admissions, never the leaflets about staying on a ward
+OWN_STAYS = re.compile(
+    r"\b(any|ever|have i|has (she|he|the patient)|was i|were there|how many|my)\b.*"
+    r"\b(hospital stays?|admissions?|admitted|hospitali[sz]\w*|inpatient stays?|kept in)\b"
+)
 LAST_VISIT = re.compile(
     r"\b(last|latest|most recent|previous|recent) (visit|encounter|appointment|consultation|check.?up|time i (saw|visited))\b"
 )
-CHANGE_WORDS = re.compile(r"\b(started|stopped|new|changed|discontinued|added|put on|taken off)\b")
+CHANGE_WORDS = re.compile(
+    r"\b(start(ed)?|stop(ped)?|new|changed?|discontinued|added|put on|taken off|c[ao]me off|quit|ended)\b"
+)
+# which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
+STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
+STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
 RECORD_SECTIONS = (
     "medications",
     "conditions",
@@ -606,6 +626,7 @@ class Planner:
             and not request.follow_up
             and not {"notes", "profile", "appointments", "care_plans"} & set(intents)
             and request.operation not in RECORD_OPERATIONS
+            and not OWN_STAYS.search(request.text)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -710,6 +731,17 @@ class Planner:
     # -- reading the record ----------------------------------------------------------------
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
+        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s != "notes"]
+        if (
+            "notes" in record_intents
+            and structured
+            and NOTES_AS_RECORD.search(request.text)
+            and not NOTE_TEXT_ASKED.search(request.text)
+        ):
+            # "have I ever had asthma, according to my notes?", "my weight at its peak, going back as
+            # far as the notes go": the notes are a name for the record; the section answers (a notes
+            # search would say "no passage matches" about a weight the record holds)
+            return structured[:MAX_INTENTS]
         if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
             return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
@@ -771,7 +803,7 @@ class Planner:
                 elif own and window and CHANGE_WORDS.search(request.text):
                     # "was I started on warfarin in the last year?": that drug's prescriptions,
                     # every one, and whether one started (or stopped) in the window
-                    stopped = re.search(r"\b(stopped|discontinued|taken off|came off|ended)\b", request.text)
+                    stopped = STOPPED_WORDS.search(request.text)
                     for c in own:
                         ids = [call("get_medications", {"status": "all", "query": q}) for q in c.queries]
                         topics.append(
@@ -782,12 +814,15 @@ class Planner:
                     and CHANGE_WORDS.search(request.text)
                     and "get_medication_changes" in self.available
                 ):
+                    stopped, started = STOPPED_WORDS.search(request.text), STARTED_WORDS.search(request.text)
+                    side = "stopped" if stopped and not started else "started" if started and not stopped else ""
                     topics.append(
                         Topic(
                             section,
                             "changes",
                             window=window,
                             call_ids=[call("get_medication_changes", dict(win))],
+                            asked=side,
                         )
                     )
                 elif (

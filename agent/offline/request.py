@@ -85,7 +85,8 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 FOLLOW_UP = re.compile(
-    r"^(and |what about |how about )|\b(that|this|it|those|these|them|the same)( one| result| value| reading| test)?\b|"
+    r"^(and |what about |how about )|\b(that|this|it|those|these|them|the same)( one| result| value| reading| test)?\b"
+    r"(?! (year|month|week|morning|afternoon|evening|spring|summer|autumn|fall|winter|time)\b)|"
     r"\b(the (first|second|last|previous|latest|newest|oldest) one|which one|which of (them|those|these))\b|"
     r"^(what|which) is the (latest|newest|most recent|first|earliest|last) (value|result|reading|one)\b"
 )

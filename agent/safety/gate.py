@@ -162,8 +162,12 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
     # off the map (a poem, the weather): a linear score extrapolates wildly far from every
     # exemplar, so the classifier speaks only near some emergency exemplar, and not when a
     # hard negative is clearly nearer
+    # a question shaped as asking what the record holds ("who put me on the sertraline", "why am I
+    # taking it") is not alarmed by the linear score alone: adding frozen4 to the exemplars moved
+    # such questions over it (an exemplar hit or a lexical rule still alarms)
     if (
         e.emergency_logit is not None
+        and not e.record_question
         and nearest >= op.emergency_floor
         and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold

@@ -88,22 +88,16 @@ def frozen_reports():
 
 # Emergencies a frozen part missed at its one measurement and that are NOT fixed from it (fixing
 # them from that part would taint it): part name → the missed texts. The mechanism for the next
-# batch (`holdout_frozen4.txt`): measure it once with `chartside eval safety --part frozen4`; if
-# it misses emergencies, copy their texts here under "frozen4" and the missed targets into
+# batch (`holdout_frozen5.txt`): measure it once with `chartside eval safety --part frozen5`; if
+# it misses emergencies, copy their texts here under "frozen5" and the missed targets into
 # `NOT_MET`. Any other miss (a regression) still fails `test_..._beyond_its_known_misses`.
-# frozen3's five misses are tuning lines since round five (`tune_frozen3.txt`). frozen4, written
-# outside the repository in round five and measured once at 22:04 UTC, missed one emergency.
-KNOWN_MISSES: dict[str, frozenset[str]] = {
-    "frozen4": frozenset({"paciente en paro en la sala 3, no tiene pulso"}),
-}
+# Empty now: frozen3 (round four) and frozen4 (round five) were each measured once and then moved
+# into tuning (`tune_frozen3.txt`, `tune_frozen4.txt`).
+KNOWN_MISSES: dict[str, frozenset[str]] = {}
 
 # a target a frozen part does not meet yet: (part, "emergency" | "fp" | "advice") → the measured
 # figure, as a strict xfail (so the suite notices when it starts to hold)
-NOT_MET: dict[tuple[str, str], str] = {
-    ("frozen4", "emergency"): "frozen4, measured once in round five: emergency recall 99.6 % (223/224)",
-    ("frozen4", "advice"): "frozen4, measured once in round five: advice recall 94.8 % (165/174)",
-    ("frozen4", "fp"): "frozen4, measured once in round five: hard-negative false positives 2.1 % (5/235)",
-}
+NOT_MET: dict[tuple[str, str], str] = {}
 
 
 def _target(part: str, what: str):
@@ -139,8 +133,8 @@ def test_advice_recall_on_a_frozen_part_meets_the_target(frozen_reports, part):
 
 
 def test_the_batches_once_held_out_are_tuning_lines_now():
-    """`fresh`/`fresh2` (round three), `frozen2` (round four) and `frozen3` (round five) were
-    looked at, so they tune; only `holdout_*.txt` files and the split's test side are frozen."""
+    """`fresh`/`fresh2` (round three), `frozen2` (round four), `frozen3` and `frozen4` (round five)
+    were looked at, so they tune; only `holdout_*.txt` files and the split's test side are frozen."""
     rows = default_set()
     moved = [r for r in rows if r.source.startswith("tune_")]
     assert moved and all(r.split == "tune" for r in moved)
@@ -148,6 +142,7 @@ def test_the_batches_once_held_out_are_tuning_lines_now():
     # all 666 lines of frozen3 tune (42 equal an older tuning line and are loaded once)
     assert len(read_handwritten(HERE / "tune_frozen3.txt", batch="tune")) == 666
     assert any(r.source.startswith("tune_frozen3.txt") for r in moved) and "frozen3" not in FROZEN_PARTS
+    assert any(r.source.startswith("tune_frozen4.txt") for r in moved) and "frozen4" not in FROZEN_PARTS
     assert {r.split for r in rows} == {"tune", *FROZEN_PARTS}
 
 

@@ -1,5 +1,11 @@
-"""A third held-out part of the paraphrase suite (`--part frozen3`), written in round five by a writer
-who never saw the planner or the other parts. Never tuned on: measured once by the lead.
+"""Once the third held-out part of the paraphrase suite (`frozen3`), now tuning (`--part tune_frozen3`).
+
+Written in round five outside the repository by a writer who never saw the planner or the other
+parts, and measured once by the lead (2026-12-01 22:10 UTC, on the merged round-five main):
+accuracy 92.7 %, consistency 58.7 %, **35 confident false negatives** — "… going back as far as
+the notes go, what was my weight at its peak?" searched the note text and said no passage
+matched. Its misses were then read and fixed (notes said for the record; "what's the most recent
+… reading" taken for a dose question), so it tunes now; the next honest figure needs a new part.
 
 Six of the writer's 73 templates were word for word a template already in the tuning part (5) or
 in `frozen` (1), plain wordings anyone would write; they were dropped before that measurement,
@@ -9,7 +15,7 @@ from __future__ import annotations
 
 from evals.paraphrase.templates import Templates
 
-FROZEN3: Templates = {
+TUNE_FROZEN3: Templates = {
     "med_active": (
         ("plain", "{Am} {subj} currently taking {x}?"),
         ("lay", "{Do} {subj} still get {x} from the chemist these days?"),
