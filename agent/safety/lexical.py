@@ -154,6 +154,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "suicide",
         r"\bsuicidarme\b|\bsuicide note\b|\bleft a note\b",
+        # lead, round five (tune CV after frozen4: "googling how many of my tablets it takes to die"
+        # passed, "how many pills does it take to die" was a dose question): asking what would kill
+        r"\b(?:how many|how much) (?:\w+ ){0,6}(?:it takes?|does it take|would it take|would|will|to) (?:\w+ ){0,2}(?:die|kill (?:me|myself|you|a person|someone)|be (?:fatal|lethal|deadly)|end (?:it|my life)|never wake up)\b",
+        r"\b(?:lethal|fatal|deadly) (?:dose|amount|overdose|quantity|number)\b|\bdosis (?:letal|mortal)\b|\bcuantas? (?:\w+ ){0,4}(?:para morir|para matarme)\b",
         r"\bkill(?:ing|ed)? (?:my ?self|himself|herself|themselves|themself)\b|\bkms\b|\bunalive\b",
         r"\b(?:end|ending|take|taking|finish) (?:my|his|her|their) (?:own )?life\b",
         r"\b(?:end|ending) (?:it|it all|things|everything)\b",
