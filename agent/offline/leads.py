@@ -151,11 +151,28 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         stopped = [r for r in rows if r.get("change") == "stopped"]
         if topic.asked in ("started", "stopped"):  # "which of my meds did I stop this year"
             side = stopped if topic.asked == "stopped" else started
+            ended = [r for r in started if r.get("status") not in (None, "active", "on-hold")]
+            if not side and topic.asked == "stopped" and ended:
+                # a course that ran out ("completed") carries no stop date: say so, never a bare "none"
+                named = "; ".join(
+                    f"{r['name']} (started {str(r['date'])[:10]}, now {r['status']}) [{r['handle']}]"
+                    for r in ended
+                )
+                return (
+                    f"No prescription in {v.record} has a stop date{_when(topic)}, but "
+                    f"{counted(len(ended), 'prescription')} started in it {'is' if len(ended) == 1 else 'are'} no longer active: {named}.",
+                    False,
+                )
             if not side:
                 return (f"No prescription in {v.record} was {topic.asked}{_when(topic)}.", False)
-            named = "; ".join(f"{r['name']} ({topic.asked} {str(r['date'])[:10]}) {r['handle']}" for r in side)
+            named = "; ".join(
+                f"{r['name']} ({topic.asked} {str(r['date'])[:10]}) [{r['handle']}]" for r in side
+            )
             verb = "was" if len(side) == 1 else "were"
-            return (f"{counted(len(side), 'prescription')} {verb} {topic.asked}{_when(topic)}: {named}.", False)
+            return (
+                f"{counted(len(side), 'prescription')} {verb} {topic.asked}{_when(topic)}: {named}.",
+                False,
+            )
         return (
             f"{counted(len(started), 'prescription')} started and {len(stopped)} stopped{_when(topic)}.",
             False,
