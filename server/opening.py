@@ -39,8 +39,8 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.requests import Request
 
 from agent.base import Turn
-from records.audit import INSERT_PSYCOPG, audit_row
-from records.database import set_patient_sql
+from records.audit import INSERT_PSYCOPG as INSERT_AUDIT
+from records.audit import audit_row
 from server.access import PatientAccess
 from server.auth import Principal
 from server.principals import PrincipalCache, principal_key
@@ -81,6 +81,24 @@ _HISTORY = (
     "AND h.answer IS NOT NULL ORDER BY h.created_at DESC LIMIT %(n)s"
 )
 _RUN_CLAIM = "INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (%(m)s, %(p)s, %(o)s)"
+
+
+def connection_options() -> dict[str, Any]:
+    """How the pool's connections are opened (`records.async_pool.app_pool(options=…)`): each
+    round trip is ONE multi-statement query (the simple query protocol, parameters bound on
+    the client by psycopg's `ClientCursor`, which quotes them as literals), so the
+    transaction is opened by its own BEGIN (autocommit off would cost a round trip of its own)."""
+    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor, "row_factory": dict_row}
+
+
+async def _results(cur: psycopg.AsyncCursor) -> list[list[dict[str, Any]]]:
+    """The rows of every statement of a multi-statement query that returns rows, in order."""
+    results = []
+    while True:
+        if cur.description is not None:
+            results.append(await cur.fetchall())
+        if not cur.nextset():
+            return results
 
 
 def _allowed_sql(principal: Principal) -> str:
@@ -166,42 +184,32 @@ async def _transaction(
         "o": owner,
     }
     allowed = _allowed_sql(principal)
+    first = ["BEGIN", "SET LOCAL app.patient_id = %(p)s", f"SELECT {allowed} AS allowed", _MESSAGE]
+    if claim:
+        first += [_CLAIM.format(allowed=allowed), _HISTORY]
     async with pool.connection() as conn:
-        conn.row_factory = dict_row  # type: ignore[assignment]
-        async with conn.pipeline() as pipeline:
-            await conn.execute(set_patient_sql(patient_id))
-            check = await conn.execute(f"SELECT {allowed} AS allowed", params)
-            found = await conn.execute(_MESSAGE, params)
-            won_cur = history_cur = None
-            if claim:
-                won_cur = await conn.execute(_CLAIM.format(allowed=allowed), params)
-                history_cur = await conn.execute(_HISTORY, params)
-            await pipeline.sync()  # round trip 1
-            allowed_now = (await check.fetchone() or {}).get("allowed")
-            row = await found.fetchone()
-            won = won_cur is not None and await won_cur.fetchone() is not None
-            history = await history_cur.fetchall() if history_cur is not None else []
-            if not allowed_now or row is None:
-                await conn.rollback()
-                return None
-            message = StoredMessage(**row)
-            await conn.execute(
-                INSERT_PSYCOPG,
-                audit_row(
-                    actor=principal.actor,
-                    role=principal.role,
-                    action=action,
-                    outcome="ok",
-                    target_patient_id=patient_id,
-                ),
-            )
-            if won:
-                await conn.execute("SET LOCAL synchronous_commit = off")
-                if owner is not None:
-                    await conn.execute(_RUN_CLAIM, params)
-            # queued, not `conn.commit()` (whose own sync would be a third round trip): the
-            # pipeline's closing sync sends it, and raises here if the commit failed
-            await conn.execute("COMMIT")
-        # round trip 2 done
+        cur = conn.cursor()
+        await cur.execute("; ".join(first), params)  # round trip 1
+        results = await _results(cur)
+        allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
+        won = claim and bool(results[2])
+        history = results[3] if claim else []
+        if not allowed_now or row is None:
+            await cur.execute("ROLLBACK")
+            return None
+        message = StoredMessage(**row)
+        second = [INSERT_AUDIT]
+        if won:
+            second.append("SET LOCAL synchronous_commit = off")
+            if owner is not None:
+                second.append(_RUN_CLAIM)
+        audit = audit_row(
+            actor=principal.actor,
+            role=principal.role,
+            action=action,
+            outcome="ok",
+            target_patient_id=patient_id,
+        )
+        await cur.execute("; ".join([*second, "COMMIT"]), {**params, **audit})  # round trip 2
     turns = [Turn(question=r["question"], answer=r["answer"]) for r in reversed(history)] if won else None
     return message, turns
