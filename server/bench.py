@@ -111,14 +111,17 @@ def wait_until_up(base: str, server: Any, *, what: str = "benchmark", timeout_s:
     raise RuntimeError(f"the {what} server did not start")
 
 
-STATEMENTS = [0]  # statements this server process has sent to PostgreSQL (`count_statements`)
+STATEMENTS = [0]  # queries this server process has sent to PostgreSQL (`count_statements`)
 
 
 def count_statements() -> None:
-    """Count every statement the server process sends (SQLAlchemy's and raw psycopg's, sync
-    and async, a pipeline's too): each goes through a psycopg cursor's `execute`/`executemany`
-    (a row of an `executemany` is not counted apart). Benchmark processes only."""
+    """Count every query the server process sends, each a round trip: a psycopg cursor's
+    `execute`/`executemany` (SQLAlchemy's and raw psycopg's, sync and async; one
+    multi-statement query, or the rows of an `executemany`, count once), the BEGIN psycopg
+    sends before a transaction's first statement, and a COMMIT or ROLLBACK of an open
+    transaction. Benchmark processes only."""
     import psycopg
+    from psycopg import _connection_base
 
     def counted(method: Any) -> Any:
         def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -142,10 +145,12 @@ def count_statements() -> None:
     for cls in (psycopg.Connection, psycopg.AsyncConnection):
         for name in ("commit", "rollback"):
             setattr(cls, name, ending(getattr(cls, name)))
+    base = _connection_base.BaseConnection  # called exactly when psycopg sends its BEGIN
+    base._get_tx_start_command = counted(base._get_tx_start_command)  # type: ignore[method-assign]
 
 
 def _counters_route() -> Route:
-    """What the server process has spent so far: statements sent, CPU seconds (all threads)."""
+    """What the server process has spent so far: queries sent, CPU seconds (all threads)."""
     from starlette.responses import JSONResponse
 
     async def counters(_request: Request) -> JSONResponse:
@@ -207,7 +212,7 @@ COSTS = ("statements", "server_cpu_ms", "db_cpu_ms")
 async def _measure(
     base: str, token: str, streams: int, rounds: int, db_cpu: Any
 ) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, float]]]:
-    """Latencies per endpoint, and what each endpoint's streams cost: statements the server sent,
+    """Latencies per endpoint, and what each endpoint's streams cost: queries the server sent,
     server CPU and database CPU (`db_cpu()`: CPU seconds of the bench database's backends by
     pid), summed over the measured rounds. An answer's POST is measured apart ("ask (POST)"):
     the first event is timed from the GET."""
@@ -346,7 +351,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
     console.print(table)
     cost_table = Table(
         "per stream",
-        "statements sent",
+        "queries sent",
         "server CPU ms",
         "database CPU ms",
         title="What each stream cost (measured rounds, server process and the bench database's backends)",

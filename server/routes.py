@@ -237,6 +237,20 @@ class _ReleasingResponse(Response):
 
 
 async def message_events(request: Request) -> Response:
+    """The answer as SSE (`_events`), counted in `RunManager.first_events` until its first
+    event is sent or the request ends, so that closing writes let it go first."""
+    sent = services(request).runs.first_events.begin()
+    try:
+        response = await _events(request, sent)
+    except BaseException:
+        sent()
+        raise
+    if not isinstance(response, _ReleasingResponse):
+        sent()
+    return response
+
+
+async def _events(request: Request, sent: Any) -> Response:
     """The answer as SSE. On the way to its first event, for an account this process has seen:
     two pipelined round trips on the event loop (`server.opening`: the revocation check, the
     message, its claim and history; then the audit row and COMMIT). Otherwise, and whenever
