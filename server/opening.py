@@ -1,4 +1,4 @@
-"""Opening an answer stream in two pipelined round trips on the event loop.
+"""Opening an answer stream in two round trips on the event loop.
 
 What the first event of an answer truly depends on: who asks (and that they still may), the
 message, and its claim (pending → running, which makes the run happen once). Through the
@@ -8,14 +8,15 @@ claim, `run_claims`, history, COMMIT — each a round trip that waited for the G
 event loop (`chartside bench serve` counts them).
 
 Here, for an account this process has already authenticated (`PrincipalCache`, filled by the
-guard), the same work is two round trips on an asyncio connection (`records.async_pool`):
+guard), the same work is two queries — each several statements, one round trip — on an
+asyncio connection (`records.async_pool`, options from `connection_options`):
 
 1. `SET LOCAL app.patient_id`, the **revocation check** — the account row and panel as they
    are now, in this transaction: not disabled, same username, role and sandbox flag, the same
    token digest (bearer) or no session end after this session was issued (cookie), still
    bound to this patient, the patient present — the message, and (when this request should
    start the run) the claim UPDATE, itself guarded by the same check, and the conversation's
-   earlier turns. Pipelined: one flush, one wait.
+   earlier turns.
 2. The "ok" audit row and, for a won claim, its `run_claims` row and an asynchronous commit
    (`store.claim_in` says why that is safe), then COMMIT.
 
