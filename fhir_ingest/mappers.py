@@ -92,6 +92,12 @@ class MapContext:
 
 def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
     """The resource must be about the bundle's patient; anything else is an error."""
+    # every resource names the same subject: a string already checked needs no located view
+    value = r.data.get(key)
+    if type(value) is dict:
+        reference = value.get("reference")
+        if type(reference) is str and reference in ctx.subjects_checked:
+            return
     ref = r.obj(key)
     if ref is None or ref.string("reference") is None:
         raise r.error(key, "is required (which patient is this about?) but missing")
@@ -111,7 +117,7 @@ def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
 
 
 def encounter_id(r: Fields, ctx: MapContext, key: str = "encounter") -> str | None:
-    return ctx.resolver.local_id(r.obj(key), ("Encounter",))
+    return ctx.resolver.local_id_at(r, key, ("Encounter",))
 
 
 def status_code(cc: Fields | None) -> str | None:

@@ -418,6 +418,19 @@ class Resolver:
         target = self.local(ref, expected)
         return target.id if target else None
 
+    def local_id_at(self, r: Fields, key: str, expected: tuple[str, ...]) -> str | None:
+        """`local_id(r.obj(key), expected)`, without a located view when the reference string
+        is one this bundle already resolved to an entry of an expected type (most are: every
+        observation of an encounter names it)."""
+        value = r.data.get(key)
+        if type(value) is dict:
+            reference = value.get("reference")
+            if type(reference) is str:
+                target = self._local_cache.get(reference)
+                if target is not None and target.resource_type in expected:
+                    return target.id
+        return self.local_id(r.obj(key), expected)
+
     # --- shared (reference-data) references -------------------------------------------------
 
     def shared(self, ref: Fields | None, resource_type: str) -> str | None:
