@@ -178,15 +178,26 @@ class ReferenceData:
         return found
 
     def lookup(self, resource_type: str, system: str | None, value: str) -> list[SharedTarget]:
-        if system:
-            own = list(self._by_identifier.get((resource_type, system, value), ()))
-        else:
-            own = list(self._by_value.get((resource_type, value), ()))
-        if self.parent is None:
-            return own
-        # this layer's version of a resource replaces the base's version of the same id
-        inherited = self.parent.lookup(resource_type, system, value)
-        return own + [t for t in inherited if (t.resource_type, t.id) not in self._by_id]
+        """The targets under an identifier, this layer's first; a layer's version of a resource
+        replaces the version of the same id in the layers below it."""
+        found: list[SharedTarget] = []
+        above: list[ReferenceData] = []  # the layers over the one being read
+        layer: ReferenceData | None = self
+        while layer is not None:
+            if system:
+                own = layer._by_identifier.get((resource_type, system, value))
+            else:
+                own = layer._by_value.get((resource_type, value))
+            if own:
+                if not above:
+                    found.extend(own)
+                else:
+                    found.extend(
+                        t for t in own if not any((t.resource_type, t.id) in a._by_id for a in above)
+                    )
+            above.append(layer)
+            layer = layer.parent
+        return found
 
     def __len__(self) -> int:
         return len(self._by_id) + (len(self.parent) if self.parent is not None else 0)
@@ -211,6 +222,8 @@ def display_agrees(display: str | None, target: SharedTarget) -> bool:
     `Dr. Arron144 Koelpin146` fits the practitioner named Arron144 Koelpin146; a missing
     display or name cannot disagree.
     """
+    if display is None or display == target.name:  # the same words (most references say the name)
+        return True
     shown = name_tokens(display)
     if not shown or not target.tokens:
         return True
