@@ -86,7 +86,7 @@ def _codeable_unchecked(data: dict, prefer: tuple[str, ...]) -> Code | None:
             return None
     chosen = codings[0]
     if prefer and len(codings) > 1:
-        rank = {system: i for i, system in enumerate(prefer)}
+        rank = _rank(prefer)
         best = len(prefer)
         for c in codings:
             system = c.get("system")
@@ -99,6 +99,12 @@ def _codeable_unchecked(data: dict, prefer: tuple[str, ...]) -> Code | None:
     if not (_is_text(system) and _is_text(code) and _is_text(display)):
         return None
     return Code(system, code, text if display is None else display)
+
+
+@lru_cache(maxsize=64)
+def _rank(prefer: tuple[str, ...]) -> dict[str, int]:
+    """System → its place in `prefer` (the same few tuples, asked ~16k times a sample load)."""
+    return {system: i for i, system in enumerate(prefer)}
 
 
 def _codeable_checked(f: Fields, prefer: tuple[str, ...] = ()) -> Code:

@@ -454,6 +454,15 @@ class Resolver:
         """
         if ref is None:
             return None
+        data = ref.data
+        display, reference = data.get("display"), data.get("reference")
+        if type(reference) is str and (display is None or type(display) is str):
+            # the typed reads below would accept these: a string seen before is answered at once
+            known = self._shared_ref_cache.get((reference, resource_type, display))
+            if known is not None:
+                if known[1]:
+                    self._warn(reference, known[1], ref.path + ".reference")
+                return known[0]
         display = ref.string("display")
         reference = ref.string("reference")
         if reference is None:
