@@ -69,6 +69,32 @@ def codeable(f: Fields | None, prefer: tuple[str, ...] = ()) -> Code:
     return fast if fast is not None else _codeable_checked(f, prefer)
 
 
+def codeable_at(f: Fields, key: str, prefer: tuple[str, ...] = ()) -> Code:
+    """`codeable(f.obj(key), prefer)`, read straight from the dict when it is well typed (no
+    located view is made for the ~16k concepts of a sample load that are)."""
+    value = f.data.get(key)
+    if value is None:
+        return NO_CODE
+    if type(value) is dict:
+        fast = _codeable_unchecked(value, prefer)
+        if fast is not None:
+            return fast
+    return codeable(f.obj(key), prefer)
+
+
+def first_code_at(f: Fields, key: str) -> str | None:
+    """The code of the first CodeableConcept of the array `f[key]` (`category`), or None."""
+    value = f.data.get(key)
+    if type(value) is list and all(type(item) is dict for item in value):
+        if not value:
+            return None
+        fast = _codeable_unchecked(value[0], ())
+        if fast is not None:
+            return fast.code
+    items = f.objs(key)
+    return codeable(items[0]).code if items else None
+
+
 def _is_text(value: object) -> bool:
     return value is None or type(value) is str
 
