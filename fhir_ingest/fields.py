@@ -186,6 +186,16 @@ class Fields:
         return value
 
     def period(self, key: str) -> tuple[dt.datetime | None, dt.datetime | None]:
+        value = self.data.get(key)
+        if type(value) is dict:  # read in place; anything wrong is read again, located, below
+            start, end = value.get("start"), value.get("end")
+            try:
+                return (
+                    None if start is None else parse_datetime_with_precision(start)[0],
+                    None if end is None else parse_datetime_with_precision(end)[0],
+                )
+            except TimestampError:
+                pass
         p = self.obj(key)
         if p is None:
             return None, None

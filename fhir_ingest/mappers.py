@@ -383,6 +383,23 @@ def map_medication_request(r: Fields, ctx: MapContext) -> None:
 
 def _value_columns(r: Fields) -> Row:
     """value[x] of an observation or component → the value_* columns."""
+    quantity = r.data.get("valueQuantity")
+    if type(quantity) is dict:  # most observations: read in place when every field is well typed
+        number, unit, code = quantity.get("value"), quantity.get("unit"), quantity.get("code")
+        if (
+            (number is None or type(number) is int or type(number) is float)
+            and (unit is None or type(unit) is str)
+            and (code is None or type(code) is str)
+        ):
+            return {
+                "value_type": "quantity",
+                "value_num": None if number is None else float(number),
+                "value_unit": unit or code,
+            }
+    return _value_columns_checked(r)
+
+
+def _value_columns_checked(r: Fields) -> Row:
     quantity = r.obj("valueQuantity")
     if quantity is not None:
         return {
