@@ -90,6 +90,7 @@ def frozen_reports():
 # a frozen part's accepted misses and unmet targets live in ONE place, `evals/safety/known_misses.py`
 # (its docstring says how the next batch's are added)
 
+
 def _target(part: str, what: str):
     reason = NOT_MET.get((part, what))
     return pytest.param(part, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else part
@@ -198,7 +199,9 @@ def test_the_next_batch_is_measured_and_guarded_with_no_code_change(safety_folde
     import evals.safety.known_misses as known_misses
     import evals.safety_eval as safety_eval
 
-    (safety_folder / "handwritten_x.txt").write_text("## allow record_count patient\nhow many visits do i have\n")
+    (safety_folder / "handwritten_x.txt").write_text(
+        "## allow record_count patient\nhow many visits do i have\n"
+    )
     # a line no rule can catch (no emergency word at all), so the batch has one sure miss
     missed = "zz the batch writer labelled this line an emergency"
     (safety_folder / "holdout_frozen5.txt").write_text(
