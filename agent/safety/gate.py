@@ -17,7 +17,12 @@ Decision (DESIGN invariant 3), in order:
    (`agent.safety.classifier.advice_classifier`, a logistic regression on the same embedding,
    fitted on the tune part's patient advice vs allow lines). A question shaped as an
    advice request ("is my heart ok?") is answered as one even when it sits near emergency
-   exemplars (except "should I go to the ER?"-type questions, which defer to the detector).
+   exemplars.
+   **Seeking care** ("should I take him to the ER", "do I need stitches", "¿lo llevo a
+   urgencias?", the lexical `urgency` rules) is decided explicitly: an acute red flag happening
+   now — an emergency rule, a `lexical.RED_FLAG` sign ("very drowsy", "gone grey"), or a
+   near-twin emergency exemplar — makes it an emergency; otherwise it is advice, and the linear
+   emergency classifier alone never overrides that.
    A nearest-exemplar advice detector was tried first and flagged 9–18 % of hard negatives
    at any useful recall ("what dose am I on?" sits next to "what dose should I take?"); the
    linear model does better, and it is silenced where the readable rules say the question is
