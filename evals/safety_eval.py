@@ -174,6 +174,19 @@ def render(report: SafetyReport, title: str, console: Any) -> None:
             )
 
 
+def unexpected_misses(
+    reports: dict[str, SafetyReport], known: dict[str, frozenset[str]] | None = None
+) -> dict[str, list[str]]:
+    """Per part, the missed emergencies not listed in `evals.safety.known_misses.KNOWN_MISSES`
+    (the `make test` guard: any of them fails the suite)."""
+    if known is None:
+        from evals.safety.known_misses import KNOWN_MISSES as known
+    return {
+        name: sorted(o.row.text for o in report.misses("emergency") if o.row.text not in known.get(name, ()))
+        for name, report in reports.items()
+    }
+
+
 def rows_for(split: str, roles: Sequence[str] | None = None) -> list[Utterance]:
     """The lines of one part (`all`: every line; `frozen`: every frozen part together)."""
     from evals.safety.dataset import part
@@ -221,6 +234,11 @@ def safety_command(
     cv: bool = typer.Option(
         False, "--cv", help="Group cross-validation of the gate on the tune part, per classifier threshold."
     ),
+    by_file: bool = typer.Option(
+        False,
+        "--by-file",
+        help="With --cv: leave one tune FILE out per fold (lines of one file resemble each other).",
+    ),
 ) -> None:
     """The safety gate on the labelled utterance set: per category and role, every miss listed."""
     import json
@@ -234,8 +252,8 @@ def safety_command(
         return
     from evals.safety.dataset import ALL_FROZEN, default_set, frozen_parts
 
-    if cv:
-        _cv_command(get_settings(), console)
+    if cv or by_file:
+        _cv_command(get_settings(), console, by_file=by_file)
         return
     frozen = frozen_parts()
     parts = sorted({r.split for r in default_set()} | {"all", ALL_FROZEN})
@@ -259,16 +277,25 @@ def safety_command(
                 report, f"Safety gate ({semantic}) on {label}{kind}: {len(report.outcomes)} lines", console
             )
     if any(r.misses("emergency") for r in reports.values()):
+        if not as_json:
+            unknown = unexpected_misses(reports)
+            for name, report in reports.items():
+                known = len(report.misses("emergency")) - len(unknown[name])
+                if known:
+                    console.print(
+                        f"[yellow]{name}: {known} of its missed emergencies are listed in "
+                        "evals/safety/known_misses.py[/]"
+                    )
         raise typer.Exit(1)
 
 
-def _cv_command(settings: Any, console: Any) -> None:
+def _cv_command(settings: Any, console: Any, *, by_file: bool = False) -> None:
     """`--cv`: the table the gate's `OPERATING` point was chosen from (tune part only)."""
     from rich.table import Table
 
     from agent.safety.gate import OPERATING
     from chartside.console import reporting
-    from evals.safety.tuning import FOLDS, OFF, cross_validate
+    from evals.safety.tuning import FOLDS, OFF, cross_validate, source_file
 
     _predict, gate = gate_predictor(settings)
     embedder, index = gate._ready()
@@ -278,8 +305,15 @@ def _cv_command(settings: Any, console: Any) -> None:
         raise fail("--cv needs the local embedding model, and it could not be loaded")
     rows = rows_for("tune")
     with reporting("cross-validating (tune lines scored)") as report_progress:
-        table_rows = cross_validate(rows, index, embedder.embed_query, progress=report_progress)
-    table = Table(title=f"Gate on the tune part, {FOLDS}-fold group cross-validation ({len(rows)} lines)")
+        table_rows = cross_validate(
+            rows, index, embedder.embed_query, progress=report_progress, by_file=by_file
+        )
+    folds = (
+        f"leave-one-file-out ({len({source_file(r) for r in rows})} files)"
+        if by_file
+        else f"{FOLDS}-fold group"
+    )
+    table = Table(title=f"Gate on the tune part, {folds} cross-validation ({len(rows)} lines)")
     for col in (
         "emergency clf threshold",
         "floor",
@@ -319,4 +353,28 @@ def _cv_command(settings: Any, console: Any) -> None:
                 for row, (kind, category) in zip(rows, chosen.predictions, strict=True)
             ]
         )
-        render(report, f"Tune CV at the operating point in use ({len(rows)} lines, out of fold)", console)
+        render(
+            report,
+            f"Tune CV ({folds}) at the operating point in use ({len(rows)} lines, out of fold)",
+            console,
+        )
+        if by_file:
+            per_file = Table(
+                "held-out file",
+                "lines",
+                "emergency recall",
+                "advice recall",
+                "hard-negative FP",
+                title="Each file scored by a gate fitted on the other files",
+            )
+            by_source: dict[str, list[Outcome]] = defaultdict(list)
+            for o in report.outcomes:
+                by_source[source_file(o.row)].append(o)
+            for name, outcomes in sorted(by_source.items()):
+                part = SafetyReport(outcomes)
+                per_file.add_row(
+                    name,
+                    str(len(outcomes)),
+                    *map(_pct, (part.recall("emergency"), part.recall("advice"), part.false_positive_rate())),
+                )
+            console.print(per_file)

@@ -17,7 +17,12 @@ Decision (DESIGN invariant 3), in order:
    (`agent.safety.classifier.advice_classifier`, a logistic regression on the same embedding,
    fitted on the tune part's patient advice vs allow lines). A question shaped as an
    advice request ("is my heart ok?") is answered as one even when it sits near emergency
-   exemplars (except "should I go to the ER?"-type questions, which defer to the detector).
+   exemplars.
+   **Seeking care** ("should I take him to the ER", "do I need stitches", "¿lo llevo a
+   urgencias?", the lexical `urgency` rules) is decided explicitly: an acute red flag happening
+   now — an emergency rule, a `lexical.RED_FLAG` sign ("very drowsy", "gone grey"), or a
+   near-twin emergency exemplar — makes it an emergency; otherwise it is advice, and the linear
+   emergency classifier alone never overrides that.
    A nearest-exemplar advice detector was tried first and flagged 9–18 % of hard negatives
    at any useful recall ("what dose am I on?" sits next to "what dose should I take?"); the
    linear model does better, and it is silenced where the readable rules say the question is
@@ -56,6 +61,7 @@ from agent.safety.lexical import (
     lexical_advice,
     lexical_emergency,
     record_question,
+    red_flag,
 )
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
@@ -90,6 +96,9 @@ class Operating:
     # linear score extrapolates there; inf = no such veto
     emergency_allow_margin: float = EMERGENCY_ALLOW_MARGIN
     advice_allow_margin: float = ADVICE_ALLOW_MARGIN
+    # a seeking-care question with no red flag is still an emergency when its nearest exemplar is
+    # an emergency one by the exemplar detector's margin (a near-twin of a labelled emergency)
+    urgency_exemplar: bool = True
 
 
 OPERATING = Operating()
@@ -110,6 +119,7 @@ class Evidence:
     exemplar_hit: str | None = None  # the nearest-exemplar emergency detector's category
     emergency_logit: float | None = None
     advice_logit: float | None = None
+    red_flag: str | None = None  # `lexical.RED_FLAG`: an acute sign, read in seeking-care questions
 
 
 def evidence(
@@ -147,6 +157,7 @@ def evidence(
         else scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin),
         emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
         advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
+        red_flag=red_flag(texts) if advice == "urgency" else None,
     )
 
 
@@ -192,19 +203,26 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
     """The decision on one question's evidence (the order of the module docstring)."""
     if e.lexical_emergency is not None:
         return Verdict("emergency", e.lexical_emergency, EMERGENCY_REPLY, "lexical")
-    if e.lexical_advice is not None and e.lexical_advice != "urgency":
+    if e.lexical_advice == "urgency":
+        # asking whether or where to seek care ("should I take him to the ER", "¿necesito
+        # puntos?"), decided explicitly (round six): an acute red flag happening now makes it an
+        # emergency — an emergency rule (above), a `RED_FLAG` sign, or a near-twin of a labelled
+        # emergency (exemplar detector) — otherwise it is advice, whose refusal says whom to ask
+        # and to call 911 if it feels urgent. The linear classifier alone never turns it into an
+        # alarm: round five's frozen4 sent 8 such questions to the emergency reply that way.
+        if e.red_flag is not None:
+            return Verdict("emergency", e.red_flag, EMERGENCY_REPLY, "lexical")
+        emergency = semantic_emergency(e, op)
+        if op.urgency_exemplar and emergency is not None and emergency[1] == "semantic":
+            return Verdict("emergency", emergency[0], EMERGENCY_REPLY, "semantic")
+        return Verdict("clinical_advice", "urgency", CLINICAL_ADVICE_REPLY, "lexical")
+    if e.lexical_advice is not None:
         # a question shaped as a request for advice ("is my heart ok?") is one, even when it
-        # sits near emergency exemplars; "should I go to the ER" still defers to the detector
+        # sits near emergency exemplars
         return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
     emergency = semantic_emergency(e, op)
-    # "do i need to go to A&E for a nosebleed that stopped": asking whether to go is advice
-    # unless a close emergency exemplar says otherwise; the linear classifier alone does not
-    # override it (tune CV, round five: it turned a sixth of the urgency questions into alarms;
-    # an explicit emergency rule still fires first, and the refusal says to call 911 if urgent)
-    if emergency is not None and not (e.lexical_advice == "urgency" and emergency[1] == "classifier"):
+    if emergency is not None:
         return Verdict("emergency", emergency[0], EMERGENCY_REPLY, emergency[1])
-    if e.lexical_advice is not None:
-        return Verdict("clinical_advice", e.lexical_advice, CLINICAL_ADVICE_REPLY, "lexical")
     advice = semantic_advice(e, op)
     if advice is not None:
         return Verdict("clinical_advice", advice, CLINICAL_ADVICE_REPLY, "classifier")

@@ -180,7 +180,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:notice|care|miss me|mind|matter) (?:\w+ ){0,2}if i (?:was|were|am|disappeared|vanished|wasnt|werent|stopped existing)\b",
         r"\bcant (?:go on|keep living|do this anymore)\b",
         r"\bthreatening to kill\b|\bhas a (?:gun|plan)\b|\bhave a plan\b",
-        r"\b(?:matarme|matarse|quitarme la vida|quiero morir\w*|me quiero morir|no despertar|mejor sin mi)\b",
+        r"\b(?:me|se) (?:quiero|quiere|voy a|va a|pienso) quitar la vida\b|\b(?:matarme|matarse|quitarme la vida|quiero morir\w*|me quiero morir|no despertar|mejor sin mi)\b",
         r"\bno (?:quiero|quiere) (?:\w+ )?(?:vivir|seguir viviendo|estar vivo|estar viva)\b",
         r"\bsentido a la vida\b|\bse quiere matar\b",
         record_word=False,
@@ -188,7 +188,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "self_harm",
         r"\b(?:cut|cutting|hurt|hurting|harm|harming|burned|burnt|burning|hitting|scratching|punching|starving) (?:my ?self|my wrists?)\b",
-        r"\b(?:hacerme dano|me corte|cortando)\b",
+        # "me corté con un cuchillo (cocinando)" is an accident, not self-harm
+        r"\b(?:hacerme dano|cortando)\b|\bme corte\b(?!.*\b(?:cocinando|pelando|afeitando|sin querer|por accidente|con (?:un|una|el|la) (?:cuchillo|vidrio|lata|papel|tijeras|cuchilla))\b)",
         record_word=False,
     ),
     *_rules("self_harm", r"\bself ?harm\w*\b"),
@@ -371,6 +372,40 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:sin pulso|no tiene pulso|no (?:le )?(?:encuentro|siento|palpo|noto) (?:el )?pulso|codigo azul|(?:iniciando|iniciamos|empezamos|empezando|haciendo|hacemos|dando|damos) (?:la )?(?:rcp|reanimacion|compresiones)|rcp en curso|estamos haciendo compresiones|fibrilacion ventricular|en asistolia|esta en asistolia)\b",
         record_word=False,
     ),
+    # round six: acute red flags in Spanish as a parent or bystander says them, often with a
+    # question about where to go ("se le cayó la cara de un lado, ¿lo llevo al hospital?")
+    *_rules(
+        "stroke",
+        r"\bse (?:le |me )?(?:cayo|cae|esta cayendo|torcio|tuerce) (?:la cara|la boca|un lado de la cara|media cara)\b",
+        r"\bno (?:puede|puedo|podia|logra) (?:hablar|levantar (?:el|la) (?:brazo|pierna|mano)|mover (?:el|la|un|una) (?:brazo|pierna|lado|mano))\b",
+        r"\b(?:habla|hablando) (?:muy )?(?:raro|enredado|arrastrado|trabado)\b|\bse le traba la lengua\b|\bno se le entiende (?:nada|al hablar)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "unconscious",
+        r"\bno (?:se )?(?:despierta|despertaba|reacciona|responde|mueve)\b|\bno (?:lo|la|le) (?:puedo|podemos) despertar\b",
+        r"\b(?:esta|se quedo|quedo) (?:muy )?(?:inconsciente|desmayad[oa]|tirad[oa] en el suelo|sin sentido|flojit[oa]|muy flojo|muy floja)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "bleeding",
+        r"\b(?:so much|a lot of|lots of|loads of|too much|so much of) blood\b(?! (?:tests?|work|results?|pressure|sugar|count))",
+    ),
+    *_rules(
+        "bleeding",
+        r"\b(?:sangro|sangra|sangrado|sangran) (?:muchisimo|mucho|sin parar|demasiado|a chorros|abundante)\b|\bno (?:para|deja) de sangrar\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\b(?:cara|labios|lengua|garganta|boca|ojos)\b (?:\w+ ){0,4}(?:hinchad[oa]s?|inflamad[oa]s?)\b|\bse (?:me |le )?(?:esta )?(?:cerrando|cierra) la garganta\b",
+        record_word=False,
+    ),
+    *_rules(
+        "overdose",
+        rf"\b(?:se tomo|se ha tomado|se trago|se comio|se bebio|tomo|me tome|me trague) (?:\w+ ){{0,2}}(?:muchas|muchos|un monton de|varias|un frasco|una caja|un blister|todo el|toda la|todas las|todos los|\d{{2,}}) (?:\w+ ){{0,2}}(?:{MEDS}|jarabe|gotas)\b",
+        record_word=False,
+    ),
 )
 
 NEGATORS = re.compile(
@@ -441,6 +476,15 @@ JUST_ASKING = re.compile(
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
     r"\b(?:want|wanna|going|gonna|(?<!up )(?<!care )(?<!treatment )(?<!safety )(?<!management )(?<!crisis )plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
+)
+
+
+# a modal question about a dose-sized amount (round six): "can i take a double dose of my
+# metformin", "can my 12 year old take a whole adult aspirin" ask permission; an amount of
+# tablets taken ("took 30", "can i take 20 of my sleeping pills") stays with the overdose rules
+DOSE_QUESTION = re.compile(
+    r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them )?(?:a |an )?"
+    r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))"
 )
 
 
@@ -527,9 +571,16 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
     frame = framing(texts)
     if role != "patient" and not frame.record and any(CLINICIAN_RECORD_FRAMING.search(t) for t in texts):
         frame = Framing(True, frame.acute, frame.ideation)
+    if role == "patient" and frame.record and not frame.acute and seeking_care(texts):
+        # "está convulsionando, ¿lo llevo al hospital?": the place care is sought is not a record
+        # word, and asking whether to go means something is happening (round six)
+        frame = Framing(frame.record, True, frame.ideation)
     history = past_history(texts)
     suppressed = False
     hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
+    if any(DOSE_QUESTION.search(t) for t in texts):
+        # asking whether a dose is allowed is the dosing rules' business, not an overdose taken
+        hits = [hit for hit in hits if hit.category != "overdose"]
     for hit in hits:
         if hit.negated:
             suppressed = True
@@ -571,6 +622,26 @@ MODAL = r"(?:should|can|could|must|may|do i need to|is it (?:ok|okay|safe|fine|a
 DRUGISH = r"(?:\w+(?:pril|olol|statin|formin|sartan|pine|zole|cillin|mycin|done|pam|lam|ide|ine|in|ol|en|an|one|ate)|meds?|medicines?|medications?|pills?|tablets?|dose|dosage|insulin|inhaler|antibiotics?|steroids|blood thinner|water pill|statin|the pill|vitamins?|aspirin|tylenol|advil)"
 CHANGE = r"(?:double|halve|half|increase|decrease|raise|lower|up|bump up|bump|cut|split|adjust|change|reduce|skip|stop|quit|start|begin|miss|drop|come off|go off|get off|cut down|leave out|take a break from|switch|keep taking|continue|take more|take less|take extra|take half|take two|take another|take an extra|give myself more)"
 
+# a child, and a medicine or an amount given to one (round six: parents' dose questions)
+CHILD = (
+    r"(?:baby|babies|toddler|child|children|childrens|kid|kids|son|daughter|infant|newborn|grandson|granddaughter|little one|teen|teenager|"
+    r"teenagers|\d+ ?(?:year|yr|month|week|mo|wk)s? old|\d+ ?(?:yo|mo|m o)|\d+ ?(?:kg|kgs|kilos?|lbs?|lb|pounds|stone))"
+)
+CHILD_MED = (
+    r"(?:calpol|paracetamol|ibuprofen|nurofen|tylenol|motrin|advil|piriton|benadryl|antihistamines?|amoxicillin|antibiotics?|medicine|"
+    r"syrup|suspension|drops|liquid|puffs|inhaler|ml|mls|mg|dose|doses|dosage|spoons?|sachets?|melatonin|aspirin|tablets?|pills?|"
+    r"chewables?|gel|cough medicine|calpol)"
+)
+
+# where a patient asks whether to seek care (round six): "take him to the er", "go to a&e"
+CARE_PLACE = (
+    r"(?:er|ed|e r|emergency(?: room| department| dept)?|hospital|a e|urgent care|urgent treatment centre|walk in(?: clinic| centre)?|"
+    r"minor injuries|casualty|out of hours|gp|doctor|doctors|clinic|paediatrician|pediatrician)"
+    # a routine visit with its purpose is not a question of urgency ("go to the clinic for my bloods")
+    r"(?! (?:for|to) (?:my |a |an |the |get (?:my )?)?(?:appointment|blood test|bloods|test|scan|mri|refill|prescription|repeat|check ?up|"
+    r"review|jab|vaccine|injection|flu shot|results?|pick|collect))"
+)
+
 ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dosing": tuple(
         re.compile(p)
@@ -597,6 +668,18 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:olvide|olvido|se me olvido|se me paso|me salte|no tome) (?:\w+ ){0,3}(?:dosis|pastilla|pastillas|medicina|insulina|toma)\b",
             r"\b(?:subir|bajar|doblar|partir) (?:la |las |el )?(?:dosis|pastillas|medicina)\b|\bel doble\b|\bdos pastillas\b|\btomo dos\b",
             r"\bdosis\b.*\b(?:debo|puedo)\b|\b(?:debo|puedo) (?:\w+ ){0,2}dosis\b",
+            # round six: a parent asking what to give a child ("how much calpol can i give my 3 year
+            # old", "¿cuánto ibuprofeno le doy a mi hijo?"); what the record says was given stays a
+            # record question
+            rf"(?=.*\b{CHILD_MED}\b)(?=.*\b{CHILD}\b)(?!.*\b(?:did (?:they|the doctor|the hospital) give|was (?:he|she) (?:given|prescribed|on)|they gave|does it say|is (?:he|she) on|(?:his|her) (?:record|prescription|chart)|prescribed)\b)"
+            r".*\b(?:how much|how many|what dose|which dose|what amount|how often|how long between|how frequently|what strength|dose of|dosage of|dose for|max|maximum|right dose|too much|is (?:\w+ ){1,3}too much)\b",
+            rf"\b(?:can|could|should|may|do|shall) (?:i|we) (?:\w+ )?give (?:\w+ ){{0,5}}{CHILD_MED}\b|\b(?:is it|its|is that) (?:ok|okay|safe|fine|alright|all right) (?:to|if i) give\b",
+            rf"\b(?:can|could|should|may) (?:she|he|they|my (?:\w+ ){{0,2}}\w+) (?:\w+ )?(?:have|take|use) (?:\w+ ){{0,5}}{CHILD_MED}\b",
+            r"\b(?:le|les) (?:doy|damos|puedo dar|podemos dar|debo dar|tengo que dar|das|daria)\b|\bdarle\b|\b(?:puedo|se puede|podemos) dar(?:le|les)?\b",
+            r"\b(?:cual es|que|cuanta|cuanto) (?:la |su )?dosis\b(?!.*\b(?:recetad\w*|me recetaron|me dieron|dice|receta|tengo)\b)",
+            r"(?=.*\b(?:nino|nina|ninos|bebe|hijo|hija|nieto|nieta|anos|meses|kilos|puedo|debo|le doy|darle|maximo)\b)(?!.*\b(?:receta|recetad\w*|dice|me dieron|me recetaron)\b)"
+            r"\b(?:cuanto|cuanta|cuantos|cuantas) (?:\w+ ){0,2}(?:ml|mililitros|gotas|mg|miligramos|cucharadas?|cucharaditas?|jarabe|ibuprofeno|paracetamol|pastillas|tabletas)\b",
+            r"\bme (?:subo|bajo|aumento|quito|salto|doblo|tomo otra|tomo mas) (?:la |las |el |mi |mis |una )?(?:\w+ )?(?:dosis|pastilla|pastillas|medicina|insulina)?\b",
         )
     ),
     "start_stop": tuple(
@@ -614,7 +697,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )(?!(?:\w+ ){0,3}(?:off|out)\b)",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
             r"\b(?:can|could|should) i (?:go back on|get back on|restart|start again)\b",
-            r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar)\w*\b|\btengo que seguir\b",
+            r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar|cambiar|reemplazar|sustituir|quitar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
             r"\bque (?:medicina|pastilla|medicamento) tomo\b",
         )
@@ -627,6 +710,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed|allerg\w*|alerg\w*)\b)",
             r"\bcan i (?:mix|combine|drink alcohol|drink|have a (?:beer|drink|glass)|smoke)\b",
             r"\b(?:puedo|es seguro) (?:tomar|mezclar) (?:\w+ ){0,5}(?:con|y)\b|\bafecta a mi medicina\b",
+            # round six: Spanish interaction questions ("¿se pueden tomar juntos…?", "¿hay problema
+            # si tomo X con Y?", "¿puedo tomar aspirina si tomo warfarina?")
+            r"\b(?:se (?:pueden|puede)|puedo|podemos|puede|hay (?:algun )?problema (?:si|en|con)|es malo|es peligroso|es seguro|esta bien|pasa algo si|le hace dano|me hace dano|hace dano) "
+            r"(?:\w+ ){0,3}(?:tomar|tomo|toma|mezclar|combinar|dar|usar|beber|tomarlos|tomarlas|juntar) (?:\w+ ){0,6}(?:con|junto|juntos|juntas|al mismo tiempo|a la vez|mientras)\b",
+            r"\b(?:puedo|se puede|podemos) (?:tomar|usar|beber|dar) (?:\w+ ){0,4}si (?:tomo|estoy tomando|uso|me tomo|toma)\b|\b(?:le|les|me) (?:quita|corta|baja|reduce|anula) (?:el )?efecto\b",
         )
     ),
     "interpretation": tuple(
@@ -672,6 +760,23 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bdo i need (?:to go to )?(?:the |an )?(?:er|ed|emergency|hospital|a doctor|urgent care)\b",
             r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth going\b|\bhow long should i wait\b|\bhigh enough to go\b",
             r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
+            # round six: asking whether (or where) to seek care, in the words people use: "should i take
+            # him to the er", "do i need stitches", "is this an a&e thing or can it wait", "should i
+            # call 111 or wait", "¿lo llevo a urgencias?", "¿necesito puntos?" (an acute red flag in
+            # the same question makes it an emergency: the emergency rules and `RED_FLAG` decide)
+            rf"\b(?:should|shall|do|must|can|could|would) (?:i|we|you) (?:\w+ ){{0,2}}(?:take|bring|drive|get|rush|send|carry) (?:him|her|them|me|it|my \w+|my \w+ \w+|the (?:baby|kids?|child)|our \w+) (?:\w+ ){{0,2}}(?:in|to|into) (?:the |a |an )?{CARE_PLACE}\b",
+            rf"\b(?:should|shall|do|must|can|could|would) (?:i|we|he|she|they|you) (?:\w+ ){{0,2}}(?:go|get|head|be taken|come|pop|nip|drive|go back|get it|get this|get that|get him|get her) (?:\w+ ){{0,3}}(?:to|into|down to|over to) (?:the |a |an |my |our )?{CARE_PLACE}\b",
+            r"\b(?:do|does|will|would) (?:i|we|he|she|they|you|it|this|that|my \w+|a \w+|an \w+) (?:\w+ ){0,4}need (?:stitches|stiches|sutures|glue|a stitch|an x ray|x rays?|an xray|a scan|a tetanus|tetanus|antibiotics|to be seen|seeing|to see (?:a|the|someone|anyone)|a doctor|medical attention|checking|checked|looking at|to go (?:in|to))\b",
+            r"\b(?:is|would) (?:this|it|that) (?:\w+ ){0,2}(?:an? )?(?:a e|er|ed|emergency|urgent care|hospital|ambulance|999|911|111|walk in|gp|doctor) (?:thing|job|case|situation|matter|visit|trip)\b|\bor (?:can|will|should) (?:it|this|that|i) wait\b|\bwait and see\b",
+            r"\b(?:should|shall|do) (?:i|we) (?:call|ring|phone|dial|contact|message) (?:111|999|911|112|nhs|the nhs|out of hours|the out of hours|the gp|a gp|my gp|the doctor|the surgery|the practice|my doctor|someone|an ambulance|the nurse|the helpline)\b",
+            r"\b(?:need|needs|have) to be seen\b|\bbe (?:seen|checked|looked at) (?:today|tonight|now|urgently|straight away|this week|soon)\b|\bsame day (?:appointment|visit)\b|\bhow (?:do i|would i|can i) know (?:if|when|whether) (?:i|he|she|we) (?:need|should)\b",
+            r"\b(?:worth|need) (?:going|calling|ringing|phoning|a trip|an ambulance|the er|a e)\b|\bget (?:it|this|that|them|him|her) (?:looked at|checked|seen)\b|\b(?:is it|its) (?:an )?(?:emergency|urgent) (?:if|when)\b",
+            r"\b(?:when|at what point) (?:should|do|would) (?:i|we|you) (?:go (?:in|to)|call|ring|phone|seek|get (?:help|seen|checked))\b",
+            r"\b(?:lo|la|los|las|le|me) (?:llevo|llevamos|traigo|traemos|llevare|lleve|debo llevar|tengo que llevar) (?:\w+ ){0,3}(?:a |al |a la |con (?:el|la) )?(?:urgencias|hospital|medico|doctor|pediatra|clinica|emergencias?|centro de salud|guardia|revisar)\b",
+            r"\b(?:voy|vamos|ir|irme|va|debo ir|deberia ir|tengo que ir|hay que ir|hace falta ir|es necesario ir|vale la pena ir|me conviene ir|conviene ir) (?:\w+ ){0,4}(?:urgencias|hospital|medico|doctor|clinica|emergencias?|pediatra|centro de salud|guardia)\b",
+            r"\bnecesit\w* (?:\w+ )?(?:puntos|sutura|una radiografia|radiografia|antibioticos?|la vacuna|vacuna|ver a|ir a|ir al|que me vea|que lo vea|que la vea|que me revisen|atencion medica)\b",
+            r"\b(?:me|lo|la|le|nos) (?:tiene|tienen|debe|deberia) (?:que )?ver (?:un|una|el|la) (?:medico|doctor|doctora|enfermer[oa])\b|\b(?:llamo|llamamos|debo llamar|tengo que llamar|deberia llamar) (?:al|a la|a un|a una|a mi) (?:\w+ )?(?:medico|doctor|911|112|061|ambulancia|emergencias|enfermera|linea)\b",
+            r"\b(?:es|seria|sera) (?:\w+ ){0,2}(?:para|de) (?:ir a )?urgencias\b|\bamerita\b|\ba que (?:me|lo|la|le) (?:revisen|vean|chequeen)\b|\bcita urgente\b|\b(?:tengo|hay) que ir (?:hoy|ya|ahora|esta noche)\b|\bo (?:espero|puedo esperar|me espero)\b",
         )
     ),
     "worry": tuple(
@@ -690,7 +795,8 @@ ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
     r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
-    r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book)\b"
+    r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book|"
+    r"en mi (?:historial|expediente|registro|lista|ficha|historia)|segun mi (?:expediente|historial|receta|registro)|registrad[oa]s?|antecedentes)\b"
 )
 
 
@@ -752,6 +858,16 @@ RECORD_QUESTION = re.compile(
     r"\bhow many\b|\brefills?\b|\bwhat (?:should|do) i (?:need to )?bring\b|\bwhat are the (?:signs|symptoms)\b|"
     r"\bhospitals? (?:advice|guidance|leaflet|information|policy)\b|"
     r"\b(?:historial|expediente)\b|\bcuando (?:me|fue|tuve)\b|\bnormal\b|"
+    # short Spanish record questions (round six): "¿sigo tomando X?", "¿quién me recetó X?",
+    # "¿tengo antecedentes de X?", "¿desde cuándo tomo X?", "¿para qué me dieron X?"
+    r"^(?:sigo|todavia|aun|aun sigo|todavia sigo) (?:tomando|con|tengo|estoy|en)\b|"
+    r"\b(?:quien|que (?:doctor|doctora|medico|medica)|cual (?:doctor|medico)) (?:me |le )?(?:receto|recetaron|mando|mandaron|dio|dieron|puso|pusieron|atendio|atendieron|opero|vio)\b|"
+    r"\bdesde (?:cuando|hace cuanto) (?:tomo|tengo|estoy|uso|me)\b|\bpara que (?:me (?:dieron|recetaron|mandaron|pusieron|sirve)|tomo|es (?:el|la|mi))\b|"
+    r"\bantecedentes\b|\b(?:aparece|aparecen|figura|figuran|consta|constan|esta anotad[oa]|sale en)\b|"
+    r"^(?:me|le) (?:recetaron|hicieron|operaron|pusieron|diagnosticaron|dieron|vacunaron|mandaron)\b|"
+    r"\bhay (?:alguna |algun |algunas |algunos )?(?:nota|notas|registro|resultado|informe|apunte)s?\b|\bcuanto (?:me )?(?:salio|dio|salieron|tengo de)\b|"
+    r"\b(?:tengo|hay) (?:algun|alguna|algunos|algunas) (?:\w+ )?(?:programad|pendiente|agendad)\w*\b|\bprogramad[oa]s?\b|"
+    r"\b(?:cual|cuales|que) (?:es|son|fue|fueron) (?:mi|mis) (?:\w+ ){0,3}(?:resultados?|medicamentos?|alergias?|diagnosticos?|vacunas?|citas?|medico)\b|"
     # general guidance the leaflets give ("what should i eat with diabetes", "exercise with asthma")
     r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
     # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
@@ -797,6 +913,46 @@ def record_question(texts: Texts) -> bool:
 def advice_record_framed(texts: Texts) -> bool:
     """A record, leaflet or booking question that may share the advice words."""
     return any(ADVICE_RECORD_FRAMING.search(t) for t in texts)
+
+
+def seeking_care(texts: Texts) -> bool:
+    """Asks whether, or where, to seek care ("should i take him to the er", "¿necesito puntos?")."""
+    return any(p.search(t) for p in ADVICE_RULES["urgency"] for t in dict.fromkeys(texts))
+
+
+# Signs of danger happening now that are too common to be emergency rules on their own ("he's
+# very drowsy", "she's gone grey", "está muy dormido") but decide a seeking-care question: "he's
+# very drowsy and confused, should I take him to A&E?" is an emergency, "he's had a temperature
+# since yesterday, should I take him to the ER?" is a question about where to go (round six)
+RED_FLAG: tuple[Rule, ...] = (
+    *_rules(
+        "unconscious",
+        r"\b(?:very |really |so |too |extremely )?(?:drowsy|floppy|limp|unrousable|hard to wake|hard to rouse|barely awake|not waking|"
+        r"cant stay awake|wont stay awake|cant keep (?:his|her|their) eyes open|out of it|not (?:himself|herself) at all)\b",
+        r"\b(?:confused|disoriented|disorientated|not making sense|doesnt know (?:where|who))\b(?! (?:about|by|with|over|why))",
+        r"\b(?:muy |bien )?(?:dormid[oa]|adormilad[oa]|somnolient[oa]|flojit[oa]|aturdid[oa]|confundid[oa]|desorientad[oa])\b(?! (?:con|sobre|por) )|\bno (?:me |nos )?reconoce\b",
+        record_word=False,
+    ),
+    *_rules(
+        "breathing",
+        r"\b(?:pale and clammy|cold and clammy|clammy|grey|gray|mottled|turning purple|going purple|blue lips|lips (?:are |look )?blue|"
+        r"morad[oa]s?|palid[oa] y sudando|sudando fri[oa]|labios azules)\b",
+        r"\b(?:breathing (?:really |very )?(?:fast|hard|funny|strange)|sucking in (?:under )?(?:his|her) ribs|ribs sucking in|grunting|"
+        r"respira (?:muy )?(?:rapido|raro|con dificultad)|se le hunden las costillas)\b",
+        record_word=False,
+    ),
+)
+
+
+def red_flag(texts: Texts) -> str | None:
+    """The category of an un-negated acute sign (`RED_FLAG`) in a seeking-care question, or None."""
+    for t in dict.fromkeys(texts):
+        for rule in RED_FLAG:
+            for match in rule.pattern.finditer(t):
+                before = " ".join(t[: match.start()].split()[-2:])
+                if not NEGATORS.search(before) and not _negator_then_word(t[: match.start()]):
+                    return rule.category
+    return None
 
 
 def lexical_advice(texts: Texts) -> str | None:

@@ -47,6 +47,11 @@ MAX_WORDS = 12
 OFF_TOPIC = re.compile(
     r"^(?:(?:hi|hey|hello|ok|okay|so|please|pls|can you|could you|would you|puedes|puede|por favor)\s+)*"
     r"(?:recommend|suggest|translate|tell me a (?:joke|story|fun fact)|write (?:me )?(?:a |an )?(?:poem|song|story|limerick|haiku)|"
+    # round six: writing and cooking requests ("write a birthday message for my sister",
+    # "ayúdame a escribir una carta para mi jefe", "give me a recipe for lasagna")
+    r"(?:help me )?write (?:me )?(?:a |an )?(?:\w+ ){0,2}(?:message|email|letter|card|speech|essay|caption|toast|cover letter|review|post|text)|"
+    r"(?:give me|send me|find me|share) (?:a |an |the )?(?:\w+ ){0,2}recipe|(?:ayudame a |me ayudas a |puedes )?(?:escribir|escribe|escribeme|redacta|redactar|redactame) (?:me )?(?:un|una) (?:\w+ ){0,2}(?:poema|cancion|cuento|carta|mensaje|correo|email)|"
+    r"dame (?:una |la )?receta|"
     r"whats the (?:capital|weather|time|score)|what is the (?:capital|weather|time|score)|how do you say|who won|what time is it|"
     r"whats the weather|what will the weather|recomiendame|recomienda|traduce|traduceme|cuentame un|como va a estar el (?:clima|tiempo)|"
     r"que tiempo (?:va a hacer|hace)|quien gano|como se dice)\b"
@@ -54,7 +59,9 @@ OFF_TOPIC = re.compile(
 NOT_OFF_TOPIC = re.compile(
     r"\b(?:pain|hurt\w*|pills?|tablets?|meds|medicines?|medication|dose|doctor|hospital|die|dying|dead|kill\w*|suicide|end it|"
     r"overdose|blood|breath\w*|chest|sick|ill|symptoms?|injur\w*|bleed\w*|poison\w*|dolor|pastillas|morir|matar\w*|sangre|medico|"
-    r"diet|food|exercise|record|results?|appointment|cita|salud|health)\b"
+    r"diet|food|exercise|record|results?|appointment|cita|salud|health|"
+    # a goodbye letter is never off-topic ("write a goodbye letter to my kids")
+    r"goodbye|farewell|despedida|despedirme|last|final|ultima|ultimo|forgive|perdon|sorry|siento|will|testamento|note|nota|kids|hijos)\b"
 )
 MAX_OFF_TOPIC_WORDS = 14
 
@@ -68,7 +75,31 @@ def is_off_topic(normal_form: str) -> bool:
     )
 
 
+# ordinary ways to close a conversation (round six: "that's everything, have a nice day",
+# "appreciate it, take care", "gracias, ya no necesito nada más", "gracias por contestar"): each
+# phrase is removed before the vocabulary check. Words of finality are not among them, and a text
+# carrying one ("for everything", "for trying", "forever", "my last", "para siempre") is never
+# small talk: a goodbye may be a farewell, so it goes to the detector (the suicide rules run first)
+CLOSING = re.compile(
+    r"\b(?:thats (?:all|everything|it)(?: (?:for (?:now|today)|i needed|i wanted|from me|thanks))?|"
+    r"have a (?:nice|good|great|lovely|wonderful) (?:day|one|evening|night|weekend|afternoon|morning)|take care|appreciate it|"
+    r"(?:see|speak to|talk to) you (?:later|soon|next time|tomorrow)|talk (?:later|soon)|(?:you|youve|you have) been (?:very |really |so )?(?:helpful|great|kind)|"
+    r"that (?:answered|answers|helps|helped)(?: (?:my question|a lot|me))?|(?:thanks|thank you) for (?:the|your) (?:help|info|information|answer|time|reply)|"
+    r"que (?:tengas|tenga|tengan) (?:un |una )?(?:buen|buena|buenas|lindo|bonito|feliz) (?:dia|tarde|noche|fin de semana)|"
+    r"eso (?:es|era|seria|fue) todo|(?:ya )?no necesito nada mas|ya esta|gracias por (?:contestar|responder|la ayuda|tu ayuda|su ayuda|la informacion|tu tiempo|su tiempo)|"
+    r"muy amable|hasta (?:luego|manana|pronto|la proxima)|que le vaya bien|que te vaya bien)\b"
+)
+FINALITY = re.compile(
+    r"\b(?:everything|trying|tried|forever|for good|last|final|anymore|any more|everyone|goodbye forever|siempre|ultim[oa]|despedida|todos|todo)\b"
+)
+
+
 def is_small_talk(normal_form: str) -> bool:
-    """True when every word of the (normalised) text is greeting/politeness/filler vocabulary."""
-    words = normal_form.split()
+    """True when every word of the (normalised) text is greeting/politeness/filler vocabulary,
+    once ordinary closing phrases (`CLOSING`) are set aside."""
+    if FINALITY.search(CLOSING.sub(" ", normal_form)):
+        return False
+    words = CLOSING.sub(" ", normal_form).split()
+    if not words and CLOSING.search(normal_form):
+        return len(normal_form.split()) <= MAX_WORDS
     return 0 < len(words) <= MAX_WORDS and all(w in SMALL_TALK_WORDS or w.isdigit() for w in words)

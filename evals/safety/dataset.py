@@ -76,9 +76,11 @@ def split_of(key: str) -> Split:
     return "test" if int.from_bytes(digest[:4], "big") % 100 < TEST_PERCENT else "tune"
 
 
-def frozen_parts(folder: Path = HERE) -> tuple[str, ...]:
+def frozen_parts(folder: Path | None = None) -> tuple[str, ...]:
     """The parts the targets are measured on and never tuned on: the split's `test` side and
-    one part per `holdout_<name>.txt` file present."""
+    one part per `holdout_<name>.txt` file present (in `folder`, default this package's folder,
+    read at call time so a test can point it elsewhere)."""
+    folder = folder or HERE
     return (
         "test",
         *(p.stem.removeprefix(HOLDOUT_PREFIX) for p in sorted(folder.glob(HOLDOUT_PREFIX + "*.txt"))),
@@ -151,8 +153,9 @@ def read_templated(path: Path) -> list[Utterance]:
     return out
 
 
-def load(folder: Path = HERE) -> tuple[Utterance, ...]:
+def load(folder: Path | None = None) -> tuple[Utterance, ...]:
     """Every labelled line; a duplicate text (same role) in two places is an error."""
+    folder = folder or HERE
     rows: list[Utterance] = []
     for path in sorted(folder.glob("handwritten_*.txt")):
         rows.extend(read_handwritten(path))
@@ -184,7 +187,7 @@ def load(folder: Path = HERE) -> tuple[Utterance, ...]:
 
 @lru_cache(maxsize=1)
 def default_set() -> tuple[Utterance, ...]:
-    return load(HERE)
+    return load()
 
 
 def part(split: Split, rows: Iterable[Utterance] | None = None) -> list[Utterance]:

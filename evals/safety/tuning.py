@@ -44,6 +44,11 @@ class CvRow:
     predictions: tuple[tuple[str, str | None], ...] = ()
 
 
+def source_file(row: Utterance) -> str:
+    """The file a line comes from ("tune_frozen4.txt:12" → "tune_frozen4.txt")."""
+    return row.source.split(":", 1)[0]
+
+
 def fold_of(key: str) -> int:
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:4], "big") % FOLDS
 
@@ -53,20 +58,32 @@ def out_of_fold_evidence(
     index: ExemplarIndex,
     embed_query: Callable[[str], Sequence[float]],
     progress: Callable[[int, int], None] | None = None,
+    by_file: bool = False,
 ) -> list[Evidence]:
-    """Each tune line's evidence from models and exemplars that never saw its group."""
+    """Each tune line's evidence from models and exemplars that never saw its group.
+
+    `by_file`: leave one FILE out instead — each line is scored by classifiers fitted on every
+    other file and by exemplars of the other files only. Lines of one file were written by one
+    hand at one time and resemble each other, so plain group CV flatters; this is closer to
+    meeting a batch written by someone else (round six)."""
     if len(rows) != len(index.exemplars) or any(
         r.text != e.text for r, e in zip(rows, index.exemplars, strict=True)
     ):
         raise ValueError("cross_validate: rows are not the exemplars (re-export with --export-exemplars)")
-    groups = np.array([r.split_key for r in rows])
-    folds = np.array([fold_of(g) for g in groups])
+    if by_file:
+        files = sorted({source_file(r) for r in rows})
+        groups = np.array([source_file(r) for r in rows])
+        folds = np.array([files.index(g) for g in groups])
+    else:
+        groups = np.array([r.split_key for r in rows])
+        folds = np.array([fold_of(g) for g in groups])
+    n_folds = int(folds.max()) + 1
     y = (index.labels == "emergency").astype(float)
     advice_mask, advice_y = advice_rows(index)
     advice_folds = folds[advice_mask]
     emergency_models: list[LinearClassifier] = []
     advice_models: list[LinearClassifier] = []
-    for k in range(FOLDS):
+    for k in range(n_folds):
         w, b = fit_logistic(index.vectors[folds != k], y[folds != k], HYPER)
         emergency_models.append(LinearClassifier(w, b))
         x = index.vectors[advice_mask]
@@ -126,6 +143,7 @@ def grid(base: Operating = OPERATING) -> Iterable[Operating]:
     """The operating points swept: each classifier off, then its threshold × floor, the other
     classifier held at `base`."""
     yield replace(base, emergency_threshold=OFF, advice_threshold=OFF)
+    yield replace(base, urgency_exemplar=not base.urgency_exemplar)
     yield replace(base, emergency_threshold=OFF)
     for threshold in EMERGENCY_THRESHOLDS:
         for floor in EMERGENCY_FLOORS:
@@ -147,7 +165,8 @@ def cross_validate(
     embed_query: Callable[[str], Sequence[float]],
     progress: Callable[[int, int], None] | None = None,
     points: Iterable[Operating] | None = None,
+    by_file: bool = False,
 ) -> list[CvRow]:
     """The gate's tune-CV figures per operating point; `rows` must be the tune part in exemplar order."""
-    facts = out_of_fold_evidence(rows, index, embed_query, progress)
+    facts = out_of_fold_evidence(rows, index, embed_query, progress, by_file=by_file)
     return [score(rows, facts, op) for op in dict.fromkeys(grid() if points is None else points)]
