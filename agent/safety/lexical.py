@@ -143,6 +143,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "poisoning",
         rf"\b{INGEST} (?:\w+ ){{0,4}}{CHEMICAL}\b",
         rf"\b{KID} (?:\w+ ){{0,2}}{INGEST} (?:\w+ ){{0,4}}{MEDS}\b",
+        # lead, round six (frozen5: "my 3 year old got into my handbag and ate some of my blood
+        # pressure tablets, dont know how many" got the dose refusal): a child and a medicine
+        # eaten, with the handbag or the cupboard in between
+        rf"\b{KID} (?:\w+ ){{0,8}}(?:ate|eaten|swallowed|chewed|got hold of|se comio|se trago|se tomo) (?:\w+ ){{0,6}}{MEDS}\b",
         rf"\b{KID} (?:\w+ ){{0,3}}(?:got into|into) (?:the |my )?(?:medicine|cleaning|pill|bleach|cupboard|cabinet)",
         r"\bmixed bleach\b|\bbleach and ammonia\b",
         r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
@@ -189,7 +193,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "self_harm",
         r"\b(?:cut|cutting|hurt|hurting|harm|harming|burned|burnt|burning|hitting|scratching|punching|starving) (?:my ?self|my wrists?)\b",
         # "me corté con un cuchillo (cocinando)" is an accident, not self-harm
-        r"\b(?:hacerme dano|cortando)\b|\bme corte\b(?!.*\b(?:cocinando|pelando|afeitando|sin querer|por accidente|con (?:un|una|el|la) (?:cuchillo|vidrio|lata|papel|tijeras|cuchilla))\b)",
+        r"\b(?:hacerme dano|cortando|me estoy haciendo dano|me hago dano|me hice dano a proposito|me estoy lastimando|lastimarme|me lastimo a proposito|me estoy quemando|quemarme a proposito)\b|\bme corte\b(?!.*\b(?:cocinando|pelando|afeitando|sin querer|por accidente|con (?:un|una|el|la) (?:cuchillo|vidrio|lata|papel|tijeras|cuchilla))\b)",
         record_word=False,
     ),
     *_rules("self_harm", r"\bself ?harm\w*\b"),
@@ -364,6 +368,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:starting|started|commencing|commenced|doing|performing|giving|continuing) (?:chest )?(?:cpr|compressions|resus\w*)\b|\bcpr (?:started|ongoing|underway)\b",
         r"\b(?:crash call|crash bleep|put out a crash|peri ?arrest\w*|re ?arrest\w*|coded|coding|gone asystolic|asystolic|lost (?:cardiac )?output|no (?:cardiac )?output|no pulse)\b",
         r"\b(?:desaturating|desatting|desatted|desaturated|sats (?:are |of |at )?(?:[1-8]\d)\b|gcs (?:of |is |has dropped to |dropped to |down to )?(?:[3-8])\b)",
+        # lead, round six (frozen5: "her airway is swelling after the IV antibiotic, she's stridulous")
+        r"\b(?:strid\w*|airway (?:\w+ ){0,2}(?:swelling|swollen|closing|compromised|obstructed)|(?:tongue|lips|throat) (?:is |are )?(?:swelling|swollen) (?:up )?(?:after|now|fast))\b",
         r"\b(?:agonal|bradying|brady ?ing down|status epilepticus|massive (?:haematemesis|hematemesis|bleed|pe)|hypotensive and|shocked and|airway compromise|not protecting (?:his |her |their )?airway)\b",
         # lead, round five (frozen4 missed a Spanish arrest): "en paro" only after a patient or a
         # bed, since "estoy en paro" is also "I am unemployed"
@@ -415,7 +421,7 @@ NEGATORS = re.compile(
 RECORD_FRAMING = re.compile(
     r"\b(?:history|hx|h/o|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
-    r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|why was i|treated for|seen for|admitted for|"
+    r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|"
     r"discharge\w*|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
@@ -433,7 +439,10 @@ RECORD_FRAMING = re.compile(
 # pills does it take" must never be read as a record question
 CLINICIAN_RECORD_FRAMING = re.compile(
     r"\b(?:how many|attendances?|visits?|episodes?|encounters?|mention\w*|reports?|scans?|ecgs?|echo|imaging|results?|coded|"
-    r"documented|recorded|per the|on the (?:ecg|scan|report|notes))\b"
+    r"documented|recorded|per the|on the (?:ecg|scan|report|notes))\b|"
+    # lead, round six (frozen5: "has she had a stroke before" got the emergency reply)
+    r"\b(?:has|had|have) (?:she|he|they|the patient|pt|patient) (?:ever |previously |already |before )?(?:had|been)\b|"
+    r"\b(?:before|previously|prior)\s*$"
 )
 # a past event dated in the past and asked about as a record question, nothing happening now:
 # "back in 2018 i was seen for self harm, what was the follow up plan in my notes", "i was
@@ -455,7 +464,12 @@ ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed)|no pulse|pulseless|"
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
-    r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b"
+    r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b|"
+    # lead, round six (frozen5: "i was only going to ask about my repeat prescription but my chest has
+    # gone really heavy and tight and i can hardly stand up" passed as a record question)
+    r"\b(?:has|have|is|its|just|suddenly) (?:gone|going|gotten|got|getting) (?:really |very |all |so )?(?:heavy|tight|numb|weak|floppy|grey|gray|blue|cold|blurry|dark)\b|"
+    r"\b(?:can (?:hardly|barely|not)|cant|cannot) (?:stand|stand up|breathe|walk|talk|speak|swallow|stay awake|keep my eyes open)\b|"
+    r"\b(?:going|meaning|wanting) to ask (?:\w+ ){0,10}but\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency
@@ -786,6 +800,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is|are) (?:it|this|that|these|they) (?:something )?to worry about\b|\bsomething to worry about\b",
             r"\bdo i need to (?:worry|be worried)\b|\bhow (?:worried|concerned) should i be\b",
             r"\bam i at risk\b|\bis my (?:\w+ )?(?:coming back|getting worse)\b",
+            # lead, round six (frozen5: "is that my heart", "should we be worried", "is something
+            # wrong with me", "or something worse", "¿me preocupo?" went to the emergency reply)
+            r"\bis (?:that|it|this) (?:\w+ ){0,2}(?:my heart|my lungs|my thyroid|cancer|parkinsons|dementia|alzheimers|a tumou?r|serious|something serious)\b",
+            r"\bshould (?:we|they|he|she) (?:be )?(?:worried|worry|concerned)\b|\bis (?:something|anything) wrong with (?:me|him|her|them)\b",
+            r"\bor (?:something|anything) (?:worse|more serious|serious)\b|\b(?:me preocupo|debo preocuparme|me tengo que preocupar|es para preocuparse|es grave)\b",
         )
     ),
 }
@@ -796,7 +815,12 @@ ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book|"
-    r"en mi (?:historial|expediente|registro|lista|ficha|historia)|segun mi (?:expediente|historial|receta|registro)|registrad[oa]s?|antecedentes)\b"
+    r"en mi (?:historial|expediente|registro|lista|ficha|historia)|segun mi (?:expediente|historial|receta|registro)|registrad[oa]s?|antecedentes)\b|"
+    # lead, round six (frozen5: "puedo cambiar mi cita del jueves?" → start/stop advice): changing,
+    # moving or cancelling an appointment is booking, in either language
+    r"\b(?:cambiar|cancelar|anular|mover|reprogramar|adelantar|atrasar|aplazar|pedir|reservar|agendar|change|cancel|move|reschedule|push back|bring forward)\b (?:\w+ ){0,3}(?:cita|citas|turno|consulta|appointment|appt)\b|"
+    # leaflet preparation ("can i wear deodorant for a mammogram"): what to do before a test
+    r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b"
 )
 
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 KNOWN_MISSES: dict[str, frozenset[str]] = {}
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
-NOT_MET: dict[tuple[str, str], str] = {
-    # round six: one advice line fewer than the target on the old test part once round six's
-    # lines joined the tuning (the classifier refitted): not fixed from the test part's lines
-    ("test", "advice"): "round six: 97.9 % (191/195; '¿llamo a una ambulancia?' → emergency, two "
-    "'forgot my <medicine>' typos → allow, 'is 4 pills … too much asap' → emergency)",
-}
+NOT_MET: dict[tuple[str, str], str] = {}
+# round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
+# tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
+# the test part was read to get there), so nothing is listed now.
