@@ -995,6 +995,8 @@ class Planner:
                 topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)
                 topic.today = request.today
                 topics.append(topic)
+        for topic in topics:  # the leads compare the question's own words (identity, "ever")
+            topic.question = topic.question or request.text
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 

@@ -71,6 +71,8 @@ def test_the_whole_grammar(cohort):
     result = run_hunt(OfflineAgent(build_registry(), db), records, COHORT_NOW)
     for kind, n, failed in result.by_kind():
         print(f"{kind:12} {n:5} {failed:4}")
+    for a, t in result.denials + result.dishonest:
+        print(f"MISS {a.kind} | {a.question} | {lead_of(t)}")
     print(f"asked {len(result.answers)}; denied {len(result.denials)}; not honest {len(result.dishonest)}")
     assert [(a.question, lead_of(t)) for a, t in result.denials] == []
     assert [(a.question, lead_of(t)) for a, t in result.dishonest] == []
