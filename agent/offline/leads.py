@@ -131,7 +131,9 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
 
 
 def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
-    rows = [r for r in _rows(outcomes) if r.get("kind") == "medication"]
+    # one row per cited prescription: a class is looked up by its members and by its reason, and
+    # a prescription found both ways is still one prescription
+    rows = list({r.get("handle") or id(r): r for r in _rows(outcomes) if r.get("kind") == "medication"}.values())
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
     if topic.operation == "changes_after":
@@ -444,7 +446,11 @@ def _system(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:
         if r.get("active"):
             parts.append(f"{r['name']}, active since {_day(r.get('onset'))} [{r['handle']}]")
         else:
-            state = f"resolved {_day(r.get('abatement'))}" if r.get("abatement") else (r.get("clinical_status") or "not active")
+            state = (
+                f"resolved {_day(r.get('abatement'))}"
+                if r.get("abatement")
+                else (r.get("clinical_status") or "not active")
+            )
             parts.append(f"{r['name']}, recorded {_day(r.get('onset'))}, {state} [{r['handle']}]")  # fmt: skip
     active = sum(1 for r in seen.values() if r.get("active"))
     return (f"Yes. {v.record.capitalize()} has {counted(len(seen), f'{c.name} condition')} ({active} active now): {'; '.join(parts)}.", False)  # fmt: skip
@@ -739,12 +745,28 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
             False,
         )
     c = topic.concept
+    if c.kind == "class":
+        return _class_allergy(c, rows, v)
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
     hits = [r for r in rows if all(w in str(r.get("substance", "")).lower() for w in words)]
     if hits:
         r = hits[0]
         return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
+
+
+def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """An allergy to a drug class ("any allergies to antibiotics?"): the recorded allergies whose
+    substance is a member of the class (lexicon), or a "no" that names the allergies there are."""
+    members = _class_members(c.name)
+    hits = [r for r in rows if any(m in str(r.get("substance", "")).lower() for m in members)]
+    if hits:
+        named = "; ".join(f"{r['substance']} ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}]" for r in hits)  # fmt: skip
+        return (f"Yes. An allergy to {c.name} is recorded in {v.record}: {named}.", False)
+    if not rows:
+        return (f"No. No allergies at all are recorded in {v.record}, so none to {c.name} (that is not proof there are none).", True)  # fmt: skip
+    others = "; ".join(f"{r['substance']} [{r['handle']}]" for r in rows)
+    return (f"No. No allergy to {c.name} is recorded in {v.record} (I searched every recorded allergy for {', '.join(members[:6])}, …); the allergies recorded are: {others}.", True)  # fmt: skip
 
 
 def _cite_all(rows: list[dict[str, Any]]) -> str:

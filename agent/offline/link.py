@@ -386,6 +386,10 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     found: list[Concept] = []
     text = correct(text, index, stop)
     padded = f" {text} "
+    if (asked_for := MEDS_FOR.search(text)) is not None:
+        for concept, phrase in _classes_for(asked_for.group("what"), vocab, lex):
+            found.append(concept)
+            padded = padded.replace(f" {phrase} ", " | ")
     if SYSTEM_ASKED.search(padded):
         found += _systems(padded, vocab, lex)
         for system in lex.systems.values():
@@ -434,6 +438,35 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     return Linking(_dedupe(found), unlinked)
 
 
+# a medicine asked for by what it treats: "am I on anything for blood pressure?", "what do I take
+# for my diabetes", "any tablets for my cholesterol?"
+MEDS_FOR = re.compile(
+    r"\b(anything|something|any|meds?|medicines?|medications?|tablets?|pills?|drugs?|treatment|take|taking|"
+    r"takes|prescribed|given|getting|using)( \w+)? (for|to treat|to control|to help with|to lower) (?P<what>.+)$"
+)
+
+
+def _classes_for(what: str, vocab: Vocabulary, lex: Lexicon) -> list[tuple[Concept, str]]:
+    """The drug class whose `treats` phrase the words after "for" start with: its members in the
+    record, and every prescription whose recorded reason is the class's condition."""
+    padded = f" {what} "
+    for cls in lex.classes.values():
+        for phrase in sorted(cls.treats, key=len, reverse=True):
+            if f" {phrase} " in padded:
+                concept = _concept_of(_Entry("medications", cls.name, cls.name, "class"), phrase, vocab, lex)
+                if cls.reason:
+                    concept = Concept(
+                        concept.section,
+                        concept.name,
+                        (*concept.queries, cls.reason),
+                        phrase,
+                        "class",
+                        concept.record_names,
+                    )
+                return [(concept, phrase)]
+    return []
+
+
 # a body system asked about as a whole: "anything wrong with my kidneys?", "is my thyroid ok on
 # paper?", "any problems with my sugar?" (not "is my blood sugar normal?": that is the lab's range)
 SYSTEM_ASKED = re.compile(
@@ -461,7 +494,9 @@ def _systems(padded: str, vocab: Vocabulary, lex: Lexicon) -> list[Concept]:
         if said is None:
             continue
         names = [
-            n for n in vocab.names.get("conditions", []) if any(re.search(rf"\b{re.escape(w)}", normalise(n)) for w in system.conditions)
+            n
+            for n in vocab.names.get("conditions", [])
+            if any(re.search(rf"\b{re.escape(w)}", normalise(n)) for w in system.conditions)
         ]
         out.append(Concept("conditions", system.label, system.conditions, said, "system", tuple(names)))
         terms = {t.name: t for t in lex.terms if t.section == "labs"}

@@ -381,6 +381,11 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     allergy_words = bool(re.search(ALLERGY_WORDING, text))
     for c in linking.concepts:
         sections = by_word[c.said]
+        if allergy_words and c.section == "medications" and c.kind == "class" and "allergies" not in sections:
+            # "do I have any allergies to antibiotics?": the class is what an allergy is to, not a
+            # prescription search (which answered about an unasked amoxicillin course)
+            kept.append(replace(c, section="allergies"))
+            continue
         if len(sections) > 1 and c.section not in intents and sections & set(intents):
             continue
         # a drug word read as a substance someone is allergic to only when the question says so
@@ -815,7 +820,9 @@ class Planner:
                     and "get_medication_changes" in self.available
                 ):
                     stopped, started = STOPPED_WORDS.search(request.text), STARTED_WORDS.search(request.text)
-                    side = "stopped" if stopped and not started else "started" if started and not stopped else ""
+                    side = (
+                        "stopped" if stopped and not started else "started" if started and not stopped else ""
+                    )
                     topics.append(
                         Topic(
                             section,

@@ -44,6 +44,8 @@ class DrugClass:
     said: tuple[str, ...]
     members: tuple[str, ...]
     display_terms: tuple[str, ...] = ()
+    treats: tuple[str, ...] = ()  # what a medicine of the class is said to be "for"
+    reason: str | None = None  # the condition query its prescriptions' recorded reason matches
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,8 @@ def load_lexicon() -> Lexicon:
             said=_words("drug_classes.yaml", name, "said", body.get("said")),
             members=members,
             display_terms=_words("drug_classes.yaml", name, "display_terms", body.get("display_terms")),
+            treats=_words("drug_classes.yaml", name, "treats", body.get("treats")),
+            reason=str(body["reason"]) if body.get("reason") else None,
         )
     brands_file = _read("brands.yaml")
     brands = {str(k).lower(): str(v).lower() for k, v in (brands_file.get("brands") or {}).items()}
