@@ -133,7 +133,9 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
 def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     # one row per cited prescription: a class is looked up by its members and by its reason, and
     # a prescription found both ways is still one prescription
-    rows = list({r.get("handle") or id(r): r for r in _rows(outcomes) if r.get("kind") == "medication"}.values())
+    rows = list(
+        {r.get("handle") or id(r): r for r in _rows(outcomes) if r.get("kind") == "medication"}.values()
+    )
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
     if topic.operation == "changes_after":

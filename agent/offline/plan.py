@@ -379,8 +379,12 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     kept = []
     words = text.split()
     allergy_words = bool(re.search(ALLERGY_WORDING, text))
+    systems = {c.said for c in linking.concepts if c.kind == "system"}
     for c in linking.concepts:
         sections = by_word[c.said]
+        if c.said in systems:  # a body system is read in both its sections: its conditions and its labs
+            kept.append(c)
+            continue
         if allergy_words and c.section == "medications" and c.kind == "class" and "allergies" not in sections:
             # "do I have any allergies to antibiotics?": the class is what an allergy is to, not a
             # prescription search (which answered about an unasked amoxicillin course)
