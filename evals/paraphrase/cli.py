@@ -150,6 +150,48 @@ def paraphrase_command(
         db.dispose()
 
 
+@eval_app.command("hunt")
+def hunt_command(
+    patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
+    out: Path | None = typer.Option(None, "--out", help="Write every ask and answer here (JSONL)."),
+) -> None:
+    """The false-negative hunt: every concept each record holds asked in the grammar's wordings
+    (no answer may deny it), and things it does not hold (each must get an honest no)."""
+    from evals.paraphrase.grade import lead_of
+    from evals.paraphrase.hunt import run_hunt
+
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        records = _records(db, patients, now)
+        try:
+            agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
+        except AgentUnavailable as exc:
+            raise fail(str(exc)) from exc
+        with reporting("asking") as advance:
+            result = run_hunt(agent, records, now, progress=advance)
+        table = Table("kind", "asked", "failed", title="False-negative hunt")
+        for kind, n, failed in result.by_kind():
+            table.add_row(kind, str(n), str(failed))
+        table.caption = (
+            f"{len(result.answers)} asked over {len(records)} patients; held and denied: {len(result.denials)}; "
+            f"absent without an honest no: {len(result.dishonest)}"
+        )
+        console.print(table)
+        for ask, answer in (result.denials + result.dishonest)[:40]:
+            console.print(f"- [{ask.kind}] {ask.question} → {lead_of(answer)}")
+        if out is not None:
+            with out.open("w") as f:
+                for ask, answer in result.answers:
+                    row = {"patient": ask.patient_id, "kind": ask.kind, "concept": ask.concept,
+                           "question": ask.question, "held": ask.held, "answer": answer}  # fmt: skip
+                    f.write(json.dumps(row) + "\n")
+            console.print(f"answers: {out}")
+    finally:
+        db.dispose()
+
+
 @eval_app.command("hospital")
 def hospital_command(
     part: str = typer.Option("all", "--part", help="main | holdout | all"),
