@@ -202,7 +202,7 @@ DENIAL = re.compile(
     r"no passage|none (are|is) recorded|nothing (is )?recorded)\b",
     re.I,
 )
-SEARCHED = re.compile(r"\b(searched|looked|whole|all of|every|history|ever|any time|record)\b", re.I)
+SEARCHED = re.compile(r"\b(searched|looked (at|through|in)|checked (every|all))\b", re.I)
 
 
 @dataclass(frozen=True)
