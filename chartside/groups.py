@@ -89,7 +89,7 @@ EVAL: dict[str, Lazy] = {
     ),
     "hunt": Lazy(
         "evals.paraphrase.cli",
-        "The false-negative hunt: everything each record holds asked many ways; no answer may deny it.",
+        "The false-negative hunt: every concept each record holds asked in the grammar's wordings (no answer may deny it), and things it does not hold (each must get an honest no).",
     ),
     "hospital": Lazy(
         "evals.paraphrase.cli",

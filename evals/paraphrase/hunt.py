@@ -18,9 +18,11 @@ the planner by construction.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from evals.paraphrase.grade import lead_of
 from evals.truth import EIE, Record
@@ -348,7 +350,7 @@ class HuntResult:
         return [(k, n, f) for k, (n, f) in sorted(rows.items())]
 
 
-async def answer(agent, ask: Ask, now, role: str = "patient") -> str:
+async def answer(agent: Any, ask: Ask, now: dt.datetime, role: str = "patient") -> str:
     """The agent's answer to one ask (the empty string when it errs)."""
     from agent.base import AgentRequest
     from agent.events import DoneEvent
@@ -362,7 +364,9 @@ async def answer(agent, ask: Ask, now, role: str = "patient") -> str:
     return text
 
 
-def run_hunt(agent, records: list[Record], now, *, progress=None) -> HuntResult:
+def run_hunt(
+    agent: Any, records: list[Record], now: dt.datetime, *, progress: Callable[[int, int], None] | None = None
+) -> HuntResult:
     """Ask the whole grammar of every record (in order) and keep each answer."""
     import asyncio
 
