@@ -25,7 +25,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+
+from chartside.proc import process_cpu
 
 LAZY = "import sys; from chartside.cli import main; sys.argv[0] = 'chartside'; main()"
 EAGER = "import sys; from chartside.cli import load_all, main; sys.argv[0] = 'chartside'; load_all(); main()"
@@ -74,11 +75,7 @@ def _children_cpu() -> float:
 
 def _process_cpu(pid: int) -> float | None:
     """CPU seconds (user + system) a running process has used so far (Linux /proc), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text(encoding="ascii").rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return process_cpu(pid)
 
 
 def time_once(code: str, case: Case, timeout: float = 300.0) -> tuple[float, float]:

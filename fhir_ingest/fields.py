@@ -42,27 +42,41 @@ class Fields:
     them cost more than reading them.
     """
 
-    __slots__ = ("_index", "_key", "_parent", "_root", "data", "entry", "resource")
+    __slots__ = ("_entry", "_index", "_key", "_parent", "_resource", "_root", "data")
 
     def __init__(self, data: dict, entry: int, path: str = "resource", resource: str | None = None) -> None:
         self.data = data
-        self.entry = entry
-        self.resource = resource
+        self._entry = entry
+        self._resource = resource
         self._root = path
         self._parent: Fields | None = None
         self._key: str | None = None
         self._index: int | None = None
 
     def _child(self, data: dict, key: str, index: int | None = None) -> Fields:
-        child = Fields.__new__(Fields)
+        # a child holds its data and its place under the parent, nothing more (~44k are made
+        # per 22 patients): the entry, the resource and the path are looked up from the root
+        # only when an error or a warning needs them
+        child = _new_fields(Fields)
         child.data = data
-        child.entry = self.entry
-        child.resource = self.resource
-        child._root = ""
         child._parent = self
         child._key = key
         child._index = index
         return child
+
+    def _top(self) -> Fields:
+        node = self
+        while node._parent is not None:
+            node = node._parent
+        return node
+
+    @property
+    def entry(self) -> int:
+        return self._top()._entry
+
+    @property
+    def resource(self) -> str | None:
+        return self._top()._resource
 
     @property
     def path(self) -> str:
@@ -172,10 +186,23 @@ class Fields:
         return value
 
     def period(self, key: str) -> tuple[dt.datetime | None, dt.datetime | None]:
+        value = self.data.get(key)
+        if type(value) is dict:  # read in place; anything wrong is read again, located, below
+            start, end = value.get("start"), value.get("end")
+            try:
+                return (
+                    None if start is None else parse_datetime_with_precision(start)[0],
+                    None if end is None else parse_datetime_with_precision(end)[0],
+                )
+            except TimestampError:
+                pass
         p = self.obj(key)
         if p is None:
             return None, None
         return p.instant("start"), p.instant("end")
+
+
+_new_fields = object.__new__
 
 
 def _short(value: Any, limit: int = 40) -> str:

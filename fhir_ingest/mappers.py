@@ -35,7 +35,9 @@ from fhir_ingest.codes import (
     VACCINE_SYSTEMS,
     Code,
     codeable,
+    codeable_at,
     codeables,
+    first_code_at,
     normalize_drug_name,
 )
 from fhir_ingest.dosage import describe_dosage
@@ -92,6 +94,12 @@ class MapContext:
 
 def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
     """The resource must be about the bundle's patient; anything else is an error."""
+    # every resource names the same subject: a string already checked needs no located view
+    value = r.data.get(key)
+    if type(value) is dict:
+        reference = value.get("reference")
+        if type(reference) is str and reference in ctx.subjects_checked:
+            return
     ref = r.obj(key)
     if ref is None or ref.string("reference") is None:
         raise r.error(key, "is required (which patient is this about?) but missing")
@@ -111,7 +119,7 @@ def check_subject(r: Fields, ctx: MapContext, key: str) -> None:
 
 
 def encounter_id(r: Fields, ctx: MapContext, key: str = "encounter") -> str | None:
-    return ctx.resolver.local_id(r.obj(key), ("Encounter",))
+    return ctx.resolver.local_id_at(r, key, ("Encounter",))
 
 
 def status_code(cc: Fields | None) -> str | None:
@@ -215,9 +223,9 @@ def map_patient(r: Fields, ctx: MapContext) -> None:
     language = None
     communication = r.first("communication")
     if communication is not None:
-        lang = codeable(communication.obj("language"))
+        lang = codeable_at(communication, "language")
         language = lang.display or lang.code
-    marital = codeable(r.obj("maritalStatus"))
+    marital = codeable_at(r, "maritalStatus")
 
     gp_id = None
     for gp in r.objs("generalPractitioner"):
@@ -294,7 +302,7 @@ def map_encounter(r: Fields, ctx: MapContext) -> None:
 
 
 def map_condition(r: Fields, ctx: MapContext) -> None:
-    code = codeable(r.obj("code"), CLINICAL_SYSTEMS)
+    code = codeable_at(r, "code", CLINICAL_SYSTEMS)
     onset = r.instant("onsetDateTime") or r.period("onsetPeriod")[0]
     abatement = r.instant("abatementDateTime") or r.period("abatementPeriod")[1]
     ctx.add(
@@ -305,7 +313,7 @@ def map_condition(r: Fields, ctx: MapContext) -> None:
             "encounter_id": encounter_id(r, ctx),
             "clinical_status": status_code(r.obj("clinicalStatus")),
             "verification_status": status_code(r.obj("verificationStatus")),
-            "category": first_code(r.objs("category")),
+            "category": first_code_at(r, "category"),
             "code_system": code.system,
             "code": code.code,
             "display": code.display,
@@ -329,14 +337,14 @@ def _medication_code(r: Fields, ctx: MapContext) -> tuple[Code, str | None]:
     reference = ref.string("reference") or ""
     if reference.startswith("#"):
         medication = ctx.resolver.contained(r, ref, "Medication")
-        return codeable(medication.obj("code"), MEDICATION_SYSTEMS), None
+        return codeable_at(medication, "code", MEDICATION_SYSTEMS), None
     target = ctx.resolver.local(ref, ("Medication",))
     if target is None:
         display = ref.string("display")
         return Code(None, None, display), None
     resource = ctx.resolver.index.resource(target)
     med = Fields(resource, target.entry, "resource", f"Medication/{target.id}")
-    return codeable(med.obj("code"), MEDICATION_SYSTEMS), target.id
+    return codeable_at(med, "code", MEDICATION_SYSTEMS), target.id
 
 
 def map_medication_request(r: Fields, ctx: MapContext) -> None:
@@ -375,6 +383,23 @@ def map_medication_request(r: Fields, ctx: MapContext) -> None:
 
 def _value_columns(r: Fields) -> Row:
     """value[x] of an observation or component → the value_* columns."""
+    quantity = r.data.get("valueQuantity")
+    if type(quantity) is dict:  # most observations: read in place when every field is well typed
+        number, unit, code = quantity.get("value"), quantity.get("unit"), quantity.get("code")
+        if (
+            (number is None or type(number) is int or type(number) is float)
+            and (unit is None or type(unit) is str)
+            and (code is None or type(code) is str)
+        ):
+            return {
+                "value_type": "quantity",
+                "value_num": None if number is None else float(number),
+                "value_unit": unit or code,
+            }
+    return _value_columns_checked(r)
+
+
+def _value_columns_checked(r: Fields) -> Row:
     quantity = r.obj("valueQuantity")
     if quantity is not None:
         return {
@@ -399,7 +424,7 @@ def _value_columns(r: Fields) -> Row:
 
 
 def map_observation(r: Fields, ctx: MapContext) -> None:
-    code = codeable(r.obj("code"), OBSERVATION_SYSTEMS)
+    code = codeable_at(r, "code", OBSERVATION_SYSTEMS)
     values = _value_columns(r)
     components = r.objs("component")
     if values["value_type"] is None:
@@ -416,7 +441,7 @@ def map_observation(r: Fields, ctx: MapContext) -> None:
             "id": obs_id,
             "encounter_id": encounter_id(r, ctx),
             "status": r.string("status"),
-            "category": first_code(r.objs("category")),
+            "category": first_code_at(r, "category"),
             "code_system": code.system,
             "code": code.code,
             "display": code.display,
@@ -433,7 +458,7 @@ def map_observation(r: Fields, ctx: MapContext) -> None:
         },
     )
     for seq, component in enumerate(components):
-        c_code = codeable(component.obj("code"), OBSERVATION_SYSTEMS)
+        c_code = codeable_at(component, "code", OBSERVATION_SYSTEMS)
         c_values = _value_columns(component)
         if c_values["value_type"] is None:
             c_values["value_type"] = "none"
@@ -456,7 +481,7 @@ def map_observation(r: Fields, ctx: MapContext) -> None:
 
 
 def map_allergy(r: Fields, ctx: MapContext) -> None:
-    code = codeable(r.obj("code"))
+    code = codeable_at(r, "code")
     allergy_id = r.data["id"]
     ctx.add(
         "allergies",
@@ -496,8 +521,8 @@ def map_allergy(r: Fields, ctx: MapContext) -> None:
 
 
 def map_immunization(r: Fields, ctx: MapContext) -> None:
-    vaccine = codeable(r.obj("vaccineCode"), VACCINE_SYSTEMS)
-    status_reason = codeable(r.obj("statusReason"))
+    vaccine = codeable_at(r, "vaccineCode", VACCINE_SYSTEMS)
+    status_reason = codeable_at(r, "statusReason")
     ctx.add(
         "immunizations",
         {
@@ -517,7 +542,7 @@ def map_immunization(r: Fields, ctx: MapContext) -> None:
 
 
 def map_procedure(r: Fields, ctx: MapContext) -> None:
-    code = codeable(r.obj("code"), CLINICAL_SYSTEMS)
+    code = codeable_at(r, "code", CLINICAL_SYSTEMS)
     start, end = r.period("performedPeriod")
     if start is None:
         start = r.instant("performedDateTime")
@@ -554,7 +579,7 @@ def map_care_plan(r: Fields, ctx: MapContext) -> None:
         detail = activity.obj("detail")
         if detail is None:
             continue
-        c = codeable(detail.obj("code"), CLINICAL_SYSTEMS)
+        c = codeable_at(detail, "code", CLINICAL_SYSTEMS)
         activities.append({"code": c.code, "display": c.display, "status": detail.string("status")})
     ctx.add(
         "care_plans",
@@ -588,7 +613,7 @@ def map_document_reference(r: Fields, ctx: MapContext) -> None:
         ctx.warnings.append(f"entry {r.entry} ({r.resource}): {decoded.reason}; note not stored")
         ctx.skipped["DocumentReference (no text)"] += 1
         return
-    doc_type = codeable(r.obj("type"), (LOINC,))
+    doc_type = codeable_at(r, "type", (LOINC,))
     author = r.first("author")
     context = r.obj("context")
     enc = None
@@ -617,7 +642,7 @@ def map_document_reference(r: Fields, ctx: MapContext) -> None:
 
 
 def map_diagnostic_report(r: Fields, ctx: MapContext) -> None:
-    code = codeable(r.obj("code"), OBSERVATION_SYSTEMS)
+    code = codeable_at(r, "code", OBSERVATION_SYSTEMS)
     results = [
         target.id
         for ref in r.objs("result")
@@ -628,7 +653,7 @@ def map_diagnostic_report(r: Fields, ctx: MapContext) -> None:
         "id": r.data["id"],
         "encounter_id": encounter_id(r, ctx),
         "status": r.string("status"),
-        "category": first_code(r.objs("category")),
+        "category": first_code_at(r, "category"),
         "code_system": code.system,
         "code": code.code,
         "display": code.display,

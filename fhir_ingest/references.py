@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.errors import BundleError
@@ -177,15 +178,26 @@ class ReferenceData:
         return found
 
     def lookup(self, resource_type: str, system: str | None, value: str) -> list[SharedTarget]:
-        if system:
-            own = list(self._by_identifier.get((resource_type, system, value), ()))
-        else:
-            own = list(self._by_value.get((resource_type, value), ()))
-        if self.parent is None:
-            return own
-        # this layer's version of a resource replaces the base's version of the same id
-        inherited = self.parent.lookup(resource_type, system, value)
-        return own + [t for t in inherited if (t.resource_type, t.id) not in self._by_id]
+        """The targets under an identifier, this layer's first; a layer's version of a resource
+        replaces the version of the same id in the layers below it."""
+        found: list[SharedTarget] = []
+        above: list[ReferenceData] = []  # the layers over the one being read
+        layer: ReferenceData | None = self
+        while layer is not None:
+            if system:
+                own = layer._by_identifier.get((resource_type, system, value))
+            else:
+                own = layer._by_value.get((resource_type, value))
+            if own:
+                if not above:
+                    found.extend(own)
+                else:
+                    found.extend(
+                        t for t in own if not any((t.resource_type, t.id) in a._by_id for a in above)
+                    )
+            above.append(layer)
+            layer = layer.parent
+        return found
 
     def __len__(self) -> int:
         return len(self._by_id) + (len(self.parent) if self.parent is not None else 0)
@@ -210,6 +222,8 @@ def display_agrees(display: str | None, target: SharedTarget) -> bool:
     `Dr. Arron144 Koelpin146` fits the practitioner named Arron144 Koelpin146; a missing
     display or name cannot disagree.
     """
+    if display is None or display == target.name:  # the same words (most references say the name)
+        return True
     shown = name_tokens(display)
     if not shown or not target.tokens:
         return True
@@ -243,8 +257,9 @@ def choose_target(
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class EntryTarget:
+class EntryTarget(NamedTuple):
+    """One entry of a bundle (a tuple: one is made per entry, ~470 per patient bundle)."""
+
     resource_type: str
     id: str
     entry: int
@@ -416,6 +431,19 @@ class Resolver:
         target = self.local(ref, expected)
         return target.id if target else None
 
+    def local_id_at(self, r: Fields, key: str, expected: tuple[str, ...]) -> str | None:
+        """`local_id(r.obj(key), expected)`, without a located view when the reference string
+        is one this bundle already resolved to an entry of an expected type (most are: every
+        observation of an encounter names it)."""
+        value = r.data.get(key)
+        if type(value) is dict:
+            reference = value.get("reference")
+            if type(reference) is str:
+                target = self._local_cache.get(reference)
+                if target is not None and target.resource_type in expected:
+                    return target.id
+        return self.local_id(r.obj(key), expected)
+
     # --- shared (reference-data) references -------------------------------------------------
 
     def shared(self, ref: Fields | None, resource_type: str) -> str | None:
@@ -426,6 +454,15 @@ class Resolver:
         """
         if ref is None:
             return None
+        data = ref.data
+        display, reference = data.get("display"), data.get("reference")
+        if type(reference) is str and (display is None or type(display) is str):
+            # the typed reads below would accept these: a string seen before is answered at once
+            known = self._shared_ref_cache.get((reference, resource_type, display))
+            if known is not None:
+                if known[1]:
+                    self._warn(reference, known[1], ref.path + ".reference")
+                return known[0]
         display = ref.string("display")
         reference = ref.string("reference")
         if reference is None:

@@ -43,7 +43,44 @@ def write_audit(
 
     Given a connection, the row joins that transaction; given an engine, it commits alone.
     """
-    params = {
+    params = audit_row(
+        actor=actor,
+        role=role,
+        action=action,
+        outcome=outcome,
+        target_patient_id=target_patient_id,
+        detail=detail,
+        conversation_id=conversation_id,
+        args_digest=args_digest,
+    )
+    if isinstance(target, Connection):
+        target.execute(_INSERT, params)
+        return
+    with target.begin() as conn:
+        conn.execute(_INSERT, params)
+
+
+# the same statement for a raw psycopg connection (the answer stream's opening, server/opening.py)
+INSERT_PSYCOPG = (
+    "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
+    "conversation_id) VALUES (%(actor)s, %(role)s, %(pid)s, %(action)s, %(digest)s, %(outcome)s, "
+    "%(detail)s, %(conv)s)"
+)
+
+
+def audit_row(
+    *,
+    actor: str,
+    role: str,
+    action: str,
+    outcome: str,
+    target_patient_id: str | None = None,
+    detail: str | None = None,
+    conversation_id: str | None = None,
+    args_digest: str | None = None,
+) -> dict[str, str | None]:
+    """The parameters of one row, sanitised (`storable`): for `_INSERT` and `INSERT_PSYCOPG`."""
+    return {
         "actor": storable(actor),
         "role": storable(role),
         "pid": storable(target_patient_id) if target_patient_id else None,
@@ -53,8 +90,3 @@ def write_audit(
         "detail": storable(detail, LONG) if detail else None,
         "conv": storable(conversation_id) if conversation_id else None,
     }
-    if isinstance(target, Connection):
-        target.execute(_INSERT, params)
-        return
-    with target.begin() as conn:
-        conn.execute(_INSERT, params)

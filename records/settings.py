@@ -107,16 +107,22 @@ class Settings(BaseSettings):
         "it cannot be turned off; budget = manual extended thinking (older models).",
     )
     thinking_budget_tokens: int = Field(
-        default=2048, ge=1024, description="budget_tokens when thinking=budget (max_tokens adds the answer's share)."
+        default=2048,
+        ge=1024,
+        description="budget_tokens when thinking=budget (max_tokens adds the answer's share).",
     )
-    bedrock_region: str | None = Field(default=None, description="AWS region of the Bedrock runtime endpoint.")
+    bedrock_region: str | None = Field(
+        default=None, description="AWS region of the Bedrock runtime endpoint."
+    )
     bedrock_model_id: str | None = Field(
         default=None,
         description="Bedrock model id or inference-profile ARN for the answer model. Unset: the model table's "
         "mapping (anthropic.<model id>).",
     )
     vertex_project_id: str | None = Field(default=None, description="Google Cloud project for Vertex AI.")
-    vertex_region: str | None = Field(default=None, description="Vertex AI region (e.g. europe-west1, global).")
+    vertex_region: str | None = Field(
+        default=None, description="Vertex AI region (e.g. europe-west1, global)."
+    )
 
     # --- server ---------------------------------------------------------------------------
     host: str = "127.0.0.1"

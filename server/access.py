@@ -21,6 +21,7 @@ from records.audit import write_audit
 from records.database import Database, set_patient
 from server.auth import CSRF_HEADER, Principal, check_csrf, resolve_principal
 from server.errors import ApiError, forbidden, not_found, unauthenticated
+from server.principals import PrincipalCache, principal_key
 from server.throttle import RateLimits
 
 
@@ -44,6 +45,7 @@ def _guard(
     capability: str,
     rate: str | None,
     then: Callable[[Connection, Principal], Any] | None = None,
+    principals: PrincipalCache | None = None,
 ) -> PatientAccess:
     """The guard on ONE connection and ONE transaction when access is granted: the account,
     the patient, the "ok" audit row and `then`'s rows (a request that reads used to cost two
@@ -99,6 +101,10 @@ def _guard(
             detail="no such patient" if allowed else "not bound to this account",
         )
         raise not_found()
+    if principals is not None:  # the answer stream's opening may start from it (server/opening.py)
+        key = principal_key(request)
+        if key is not None:
+            principals.put(key, principal)
     return PatientAccess(principal, patient_id, loaded[0] if loaded else None)
 
 
@@ -154,6 +160,7 @@ async def guard_patient(
         capability=capability,
         rate=rate,
         then=then,
+        principals=getattr(services, "principals", None),
     )
 
 

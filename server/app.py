@@ -35,11 +35,14 @@ from starlette.templating import Jinja2Templates
 from agent.base import Agent
 from mcp_server.http import McpMount
 from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_metadata
+from records.async_pool import app_pool
 from records.database import Database, open_database
 from records.settings import Settings
+from server import opening
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
+from server.principals import PrincipalCache
 from server.runs import RunManager
 from server.sweeper import sweeping
 from server.throttle import RateLimits, StreamSlots
@@ -73,6 +76,8 @@ class Services:
     stream_slots: StreamSlots
     templates: Jinja2Templates
     embedder: Any = None
+    principals: PrincipalCache = field(default_factory=PrincipalCache)
+    answer_pool: Any = None  # records.async_pool: the answer stream's opening (server/opening.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -121,6 +126,14 @@ def create_app(
         stack = contextlib.AsyncExitStack()
         owner = await stack.enter_async_context(sweeping(database))
         runs = RunManager(db=database, settings=settings, agent=agent, owner=owner.id if owner else None)
+        answer_pool = app_pool(
+            database,
+            max_size=settings.db_pool_size,
+            timeout_s=settings.db_pool_timeout_s,
+            options=opening.connection_options(),
+        )
+        await answer_pool.open(wait=False)  # connects in the background; a request meanwhile waits
+        stack.push_async_callback(answer_pool.close)
         app.state.services = Services(
             settings=settings,
             db=database,
@@ -130,6 +143,7 @@ def create_app(
             stream_slots=StreamSlots(settings.max_streams_per_account),
             templates=templates,
             embedder=embedder,
+            answer_pool=answer_pool,
         )
         limits = app.state.services.rate_limits
         try:

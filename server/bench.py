@@ -39,6 +39,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from chartside.console import console, progress
+from chartside.proc import process_cpu
 from records import migrate
 from records.accounts import create_account
 from records.database import Database, open_database, patient_transaction
@@ -82,11 +83,15 @@ def _serve(settings_json: dict[str, Any], database_name: str, port: int) -> None
     """
     import uvicorn
 
+    count_statements()
     settings = Settings(_env_file=None, **settings_json)
     db = open_database(settings, database_name=database_name)
     agent = ScriptedAgent(quick_answer_script())
     app = create_app(
-        settings, db=db, agent_factory=lambda _r: agent, extra_routes=[_trivial_route(), _guarded_route()]
+        settings,
+        db=db,
+        agent_factory=lambda _r: agent,
+        extra_routes=[_trivial_route(), _guarded_route(), _counters_route()],
     )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
@@ -104,6 +109,54 @@ def wait_until_up(base: str, server: Any, *, what: str = "benchmark", timeout_s:
             pass
         time.sleep(0.1)
     raise RuntimeError(f"the {what} server did not start")
+
+
+STATEMENTS = [0]  # queries this server process has sent to PostgreSQL (`count_statements`)
+
+
+def count_statements() -> None:
+    """Count every query the server process sends, each a round trip: a psycopg cursor's
+    `execute`/`executemany` (SQLAlchemy's and raw psycopg's, sync and async; one
+    multi-statement query, or the rows of an `executemany`, count once), the BEGIN psycopg
+    sends before a transaction's first statement, and a COMMIT or ROLLBACK of an open
+    transaction. Benchmark processes only."""
+    import psycopg
+    from psycopg import _connection_base
+
+    def counted(method: Any) -> Any:
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            STATEMENTS[0] += 1
+            return method(self, *args, **kwargs)
+
+        return wrapper
+
+    for cls in (psycopg.Cursor, psycopg.AsyncCursor, psycopg.ServerCursor, psycopg.AsyncServerCursor):
+        for name in ("execute", "executemany"):
+            setattr(cls, name, counted(getattr(cls, name)))
+
+    def ending(method: Any) -> Any:  # a commit or rollback is a round trip when a transaction is open
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                STATEMENTS[0] += 1
+            return method(self, *args, **kwargs)
+
+        return wrapper
+
+    for cls in (psycopg.Connection, psycopg.AsyncConnection):
+        for name in ("commit", "rollback"):
+            setattr(cls, name, ending(getattr(cls, name)))
+    base = _connection_base.BaseConnection  # called exactly when psycopg sends its BEGIN
+    base._get_tx_start_command = counted(base._get_tx_start_command)  # type: ignore[method-assign]
+
+
+def _counters_route() -> Route:
+    """What the server process has spent so far: queries sent, CPU seconds (all threads)."""
+    from starlette.responses import JSONResponse
+
+    async def counters(_request: Request) -> JSONResponse:
+        return JSONResponse({"statements": STATEMENTS[0], "cpu_s": time.process_time()})
+
+    return Route("/bench/counters", counters)
 
 
 def _trivial_route() -> Route:
@@ -152,15 +205,34 @@ async def _timed_stream(client: httpx.AsyncClient, url: str) -> tuple[float, flo
     raise RuntimeError(f"{url}: stream ended without done")
 
 
-async def _measure(base: str, token: str, streams: int, rounds: int) -> dict[str, dict[str, list[float]]]:
-    results: dict[str, dict[str, list[float]]] = {
-        k: {"first": [], "done": []} for k in ("answer stream", "guarded SSE", "trivial SSE")
-    }
+KINDS = ("answer stream", "guarded SSE", "trivial SSE")
+COSTS = ("statements", "server_cpu_ms", "db_cpu_ms")
+
+
+async def _measure(
+    base: str, token: str, streams: int, rounds: int, db_cpu: Any
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, float]]]:
+    """Latencies per endpoint, and what each endpoint's streams cost: queries the server sent,
+    server CPU and database CPU (`db_cpu()`: CPU seconds of the bench database's backends by
+    pid), summed over the measured rounds. An answer's POST is measured apart ("ask (POST)"):
+    the first event is timed from the GET."""
+    results: dict[str, dict[str, list[float]]] = {k: {"first": [], "done": []} for k in KINDS}
+    costs = {k: dict.fromkeys(COSTS, 0.0) for k in (*KINDS, "ask (POST)")}
     limits = httpx.Limits(max_connections=streams * 2, max_keepalive_connections=streams * 2)
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as client:
 
-        async def answer_round() -> list[tuple[float, float]]:
+        async def snapshot() -> tuple[float, float, dict[int, float]]:
+            now = (await client.get("/bench/counters")).json()
+            return now["statements"], now["cpu_s"], db_cpu()
+
+        def add(kind: str, before: tuple, after: tuple) -> None:
+            costs[kind]["statements"] += after[0] - before[0]
+            costs[kind]["server_cpu_ms"] += (after[1] - before[1]) * 1000
+            costs[kind]["db_cpu_ms"] += sum(s - before[2].get(pid, 0.0) for pid, s in after[2].items()) * 1000
+
+        async def answer_round(measured: bool) -> list[tuple[float, float]]:
+            before = await snapshot()
             posted = await asyncio.gather(
                 *[
                     client.post(f"/api/patients/{BENCH_PATIENT}/messages", json={"question": f"q{i}"})
@@ -168,16 +240,25 @@ async def _measure(base: str, token: str, streams: int, rounds: int) -> dict[str
                 ]
             )
             urls = [r.json()["events_url"] for r in posted]
-            return await asyncio.gather(*[_timed_stream(client, u) for u in urls])
+            between = await snapshot()
+            timed = await asyncio.gather(*[_timed_stream(client, u) for u in urls])
+            if measured:
+                add("ask (POST)", before, between)
+                add("answer stream", between, await snapshot())
+            return timed
 
-        async def trivial_round() -> list[tuple[float, float]]:
-            return await asyncio.gather(
-                *[_timed_stream(client, "/bench/trivial-sse") for _ in range(streams)]
-            )
+        async def timed_round(kind: str, url: str, measured: bool) -> list[tuple[float, float]]:
+            before = await snapshot()
+            timed = await asyncio.gather(*[_timed_stream(client, url) for _ in range(streams)])
+            if measured:
+                add(kind, before, await snapshot())
+            return timed
 
-        async def guarded_round() -> list[tuple[float, float]]:
-            url = f"/bench/patients/{BENCH_PATIENT}/guarded-sse"
-            return await asyncio.gather(*[_timed_stream(client, url) for _ in range(streams)])
+        async def trivial_round(measured: bool) -> list[tuple[float, float]]:
+            return await timed_round("trivial SSE", "/bench/trivial-sse", measured)
+
+        async def guarded_round(measured: bool) -> list[tuple[float, float]]:
+            return await timed_round("guarded SSE", f"/bench/patients/{BENCH_PATIENT}/guarded-sse", measured)
 
         kinds = (
             ("answer stream", answer_round),
@@ -185,16 +266,17 @@ async def _measure(base: str, token: str, streams: int, rounds: int) -> dict[str
             ("trivial SSE", trivial_round),
         )
         for _, fn in kinds:  # warm-up: connections, pools, caches
-            await fn()
+            await fn(False)
         with progress() as bar:
             task = bar.add_task("rounds", total=rounds * len(kinds))
             for _ in range(rounds):
                 for name, fn in kinds:
-                    for first, done in await fn():
+                    for first, done in await fn(True):
                         results[name]["first"].append(first)
                         results[name]["done"].append(done)
                     bar.advance(task)
-    return results
+    per_stream = {k: {c: v / (streams * rounds) for c, v in cost.items()} for k, cost in costs.items()}
+    return results, per_stream
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -230,7 +312,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
         try:
             base = f"http://127.0.0.1:{port}"
             wait_until_up(base, server)
-            results = asyncio.run(_measure(base, token, streams, rounds))
+            results, costs = asyncio.run(_measure(base, token, streams, rounds, lambda: _backends_cpu(db)))
         finally:
             server.terminate()
             server.join(30)
@@ -267,6 +349,18 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
             f"{_pct(ans['done'], 0.95) / _pct(against['done'], 0.95):.2f}×",
         )
     console.print(table)
+    cost_table = Table(
+        "per stream",
+        "queries sent",
+        "server CPU ms",
+        "database CPU ms",
+        title="What each stream cost (measured rounds, server process and the bench database's backends)",
+    )
+    for label, cost in costs.items():
+        cost_table.add_row(
+            label, f"{cost['statements']:.1f}", f"{cost['server_cpu_ms']:.2f}", f"{cost['db_cpu_ms']:.2f}"
+        )
+    console.print(cost_table)
     samples = len(ans["done"])
     console.print(
         f"{samples} answer streams ({runs} answered messages incl. warm-up), {len(base['done'])} trivial streams; "
@@ -275,6 +369,17 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
     console.print(
         f"load average (1 min) before: {load_before}, after: {_load_average()} on {os.cpu_count()} cores"
     )
+
+
+def _backends_cpu(db: Database) -> dict[int, float]:
+    """CPU seconds so far of every backend connected to the bench database, by pid (Linux /proc;
+    empty elsewhere, and then the database column reads 0)."""
+    with db.admin.connect() as conn:
+        pids = conn.execute(
+            text("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        ).scalars()
+        found = {pid: process_cpu(pid) for pid in pids}
+    return {pid: seconds for pid, seconds in found.items() if seconds is not None}
 
 
 def _load_average() -> str:

@@ -34,6 +34,7 @@ from server import record_rows, record_view, store
 from server.access import PatientAccess, guard_patient
 from server.auth import csrf_token, resolve_principal
 from server.errors import ApiError, bad_request, not_found, too_many, unauthenticated
+from server.opening import open_answer
 from server.question_text import QuestionError, clean_question
 from server.store import StoredEvent
 
@@ -41,6 +42,7 @@ ID_RE = re.compile(r"^[0-9a-f]{32}$")
 # record sections a question can be scoped to (issue 11): the tools' `section` names
 SECTIONS = scoping.SECTIONS
 ASK_FIELDS = {"question", "conversation_id", "scope", "now"}
+EVENTS_ACTION = "http:GET events"
 
 
 def services(request: Request) -> Any:
@@ -235,10 +237,26 @@ class _ReleasingResponse(Response):
 
 
 async def message_events(request: Request) -> Response:
-    """The answer as SSE. On the way to its first event: ONE worker-thread hop and ONE
-    transaction, which holds the guard's audit row, the message and — for a pending message
-    that no run of this process owns — its claim (pending → running). The per-message start
-    lock is held around it, so a second reader in this process follows the run this one starts."""
+    """The answer as SSE (`_events`), counted in `RunManager.first_events` until its first
+    event is sent or the request ends, so that closing writes let it go first."""
+    sent = services(request).runs.first_events.begin()
+    try:
+        response = await _events(request, sent)
+    except BaseException:
+        sent()
+        raise
+    if not isinstance(response, _ReleasingResponse):
+        sent()
+    return response
+
+
+async def _events(request: Request, sent: Any) -> Response:
+    """The answer as SSE. On the way to its first event, for an account this process has seen:
+    two pipelined round trips on the event loop (`server.opening`: the revocation check, the
+    message, its claim and history; then the audit row and COMMIT). Otherwise, and whenever
+    that path declines, the guard's one worker-thread hop and one transaction doing the same
+    (`_guarded_open`). The per-message start lock is held around either, so a second reader
+    in this process follows the run this one starts."""
     mid = request.path_params["message_id"]
     pid = str(request.path_params.get("patient_id", ""))
     svc = services(request)
@@ -250,29 +268,27 @@ async def message_events(request: Request) -> Response:
     slot: list[int] = []  # the account whose stream slot `load` took
 
     async with svc.runs.opening(pid, mid) as live:
-
-        def load(conn: Any, principal: Any) -> tuple[store.StoredMessage, list | None] | None:
-            if not ID_RE.match(mid):
-                return None
-            message = store.message_in(conn, patient_id=pid, message_id=mid, account_id=principal.account.id)
-            if message is None or bad_after is not None or (message.finished and message.last_seq <= after):
-                return (message, None) if message is not None else None
-            if not slots.acquire(principal.account.id):
-                return message, None
-            slot.append(principal.account.id)
-            turns = (
-                store.claim_in(conn, message, svc.runs.owner)
-                if message.status == "pending" and not live
-                else None
+        opened = None
+        if bad_after is None and svc.answer_pool is not None and ID_RE.match(mid):
+            opened = await open_answer(
+                svc.answer_pool,
+                svc.principals,
+                svc.rate_limits,
+                slots,
+                request,
+                patient_id=pid,
+                message_id=mid,
+                after=after,
+                claim=not live,
+                owner=svc.runs.owner,
+                action=EVENTS_ACTION,
             )
-            return message, turns
-
-        try:
-            access = await guard_patient(request, action="http:GET events", capability="ask", then=load)
-        except BaseException:
-            for account in slot:
-                slots.release(account)
-            raise
+        if opened is not None:
+            access = opened.access
+            if opened.slot:
+                slot.append(access.account_id)
+        else:
+            access = await _guarded_open(request, svc, pid, mid, after, bad_after, live, slot)
         loaded, run = access.loaded, None
         if loaded is not None and loaded[1] is not None:  # claimed: this process runs it
             run = svc.runs.adopt(
@@ -307,6 +323,45 @@ async def message_events(request: Request) -> Response:
         slots.release(access.account_id)
         raise
     return _ReleasingResponse(response, lambda: slots.release(access.account_id))
+
+
+async def _guarded_open(
+    request: Request,
+    svc: Any,
+    pid: str,
+    mid: str,
+    after: int,
+    bad_after: ApiError | None,
+    live: bool,
+    slot: list[int],
+) -> PatientAccess:
+    """The opening through the patient guard (`server.opening` falls back here): ONE worker-
+    thread hop and ONE transaction holding the guard's audit row, the message and — for a
+    pending message that no run of this process owns — its claim."""
+    slots = svc.stream_slots
+
+    def load(conn: Any, principal: Any) -> tuple[store.StoredMessage, list | None] | None:
+        if not ID_RE.match(mid):
+            return None
+        message = store.message_in(conn, patient_id=pid, message_id=mid, account_id=principal.account.id)
+        if message is None or bad_after is not None or (message.finished and message.last_seq <= after):
+            return (message, None) if message is not None else None
+        if not slots.acquire(principal.account.id):
+            return message, None
+        slot.append(principal.account.id)
+        turns = (
+            store.claim_in(conn, message, svc.runs.owner)
+            if message.status == "pending" and not live
+            else None
+        )
+        return message, turns
+
+    try:
+        return await guard_patient(request, action=EVENTS_ACTION, capability="ask", then=load)
+    except BaseException:
+        for account in slot:
+            slots.release(account)
+        raise
 
 
 async def _sse(events: Any) -> Any:

@@ -11,9 +11,11 @@
   after that commit, so "done" on screen means "done" in the database. A quick answer thus
   costs one write transaction instead of one per event, and that work stays off the other
   answers' first events.
-* **Off the path.** The first event waits only for the claim: the claim runs in the server's
-  request threads, the event writes in a small pool of their own (`WRITER_THREADS`), so under
-  load a new answer's claim never queues behind other answers' bookkeeping.
+* **Off the path.** The first event waits only for the opening (server/opening.py: two
+  queries on the event loop) or, failing that, the guard's claim in a request thread; the event
+  writes run in a small pool of their own (`WRITER_THREADS`), and a closing write waits (up to
+  `CLOSE_DEFER_S`) while other answers have not sent their first event (`FirstEvents`), so under
+  load a new answer's opening never queues behind other answers' bookkeeping.
 * **Replay.** A reader that arrives late, or reconnects with Last-Event-ID, first gets the
   events after that id, then follows the live run. A reader in another process (or after
   the run finished) reads the stored events and polls for more until the message is closed.
@@ -52,6 +54,7 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL_S = 0.25
 WRITER_THREADS = 2  # event writes of all runs; group commit makes their batches grow under load
 WRITE_LINGER_S = 0.05  # how long a queued event may wait for company before it is written
+CLOSE_DEFER_S = 0.05  # how long a closing write may wait for other answers' first events
 
 CANCELLED = ErrorEvent(kind="cancelled", message="The answer was stopped because the page was closed.")
 CANCELLED_DURING_WRITE = ErrorEvent(
@@ -121,6 +124,42 @@ def _ending_terminally(
     return reading
 
 
+class FirstEvents:
+    """Answer streams of this process that have not sent their first event yet.
+
+    An answer's closing write (events, final status, audit row: a transaction in a writer
+    thread) waits for them, up to `CLOSE_DEFER_S`: the first events of answers that arrive
+    together are sent before the bookkeeping of the answers that finished among them, which
+    would otherwise share the GIL and the database with their openings. "done" still reaches
+    a reader only after its closing write has committed."""
+
+    def __init__(self) -> None:
+        self.waiting = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    def begin(self) -> Callable[[], None]:
+        """Count one stream; the returned function uncounts it (once, however often called)."""
+        self.waiting += 1
+        self._quiet.clear()
+        ended = False
+
+        def end() -> None:
+            nonlocal ended
+            if not ended:
+                ended = True
+                self.waiting -= 1
+                if self.waiting == 0:
+                    self._quiet.set()
+
+        return end
+
+    async def quiet(self, limit_s: float) -> None:
+        if self.waiting:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._quiet.wait(), limit_s)
+
+
 class StorageFailed(ConnectionError):
     """The events of a run could not be written: the run stops instead of streaming unsaved."""
 
@@ -175,6 +214,7 @@ class RunManager:
         self._write_in_thread = run_in_thread or self._in_write_thread
         self._closing: set[asyncio.Task] = set()  # messages waiting for the database to be closed
         self.started = 0  # runs started by this process (tests and the benchmark read it)
+        self.first_events = FirstEvents()  # streams not yet past their first event (server.routes)
 
     async def _in_write_thread(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         """Run an event write in the writers' own threads (kept off the first event's path)."""
@@ -458,6 +498,7 @@ class RunManager:
         run.writer_wakeup.set()
         run.close_wakeup.set()
         await writer  # a write in progress finishes first; the rest goes with the final one
+        await self.first_events.quiet(CLOSE_DEFER_S)  # other answers' first events go first
         text_seen = any(e.type == "text" for e in run.events)
         if isinstance(terminal, ErrorEvent):
             terminal = withdrawing(terminal, text_seen)

@@ -40,7 +40,9 @@ def list_given(
     t = Immunization.__table__
     stmt = (
         select(t, total_over())
-        .where(*_base(patient_id, query, since, until), or_(t.c.status.is_(None), t.c.status.in_(GIVEN_STATUSES)))
+        .where(
+            *_base(patient_id, query, since, until), or_(t.c.status.is_(None), t.c.status.in_(GIVEN_STATUSES))
+        )
         .order_by(t.c.occurrence.desc().nulls_last(), t.c.id)
         .limit(limit)
     )

@@ -97,3 +97,11 @@ def test_guarded_agent_answers_with_a_scripted_reply_and_runs_nothing(role):
         assert "This conversation is about Joaquín222 Allen278" in done.answer
     else:
         assert "your own record" in done.answer
+
+
+@pytest.mark.parametrize("role", ["clinician", "patient"])
+def test_a_relatives_record_question_gets_the_scripted_reply_not_the_patients_record(role):
+    question = "does my mom have diabetes" if role == "patient" else "does her mother have diabetes"
+    done = _ask(question, role)[-1]
+    assert isinstance(done, DoneEvent) and done.metrics["guardrail"] == "other_patient"
+    assert "names someone else" in done.answer

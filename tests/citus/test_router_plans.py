@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
+from pglast import split
 
 from records.database import set_patient_sql
 from records.models import patient_tables
@@ -39,6 +40,15 @@ def task_counts(node: Any) -> Iterator[int]:
             yield from task_counts(item)
 
 
+def each_statement(statements: list[Statement]) -> Iterator[str]:
+    """Every SQL statement sent, one at a time: the answer stream's opening sends a whole
+    transaction (BEGIN; SET LOCAL …; …; COMMIT) as one query, and EXPLAIN takes one statement."""
+    for statement in statements:
+        for sql in split(statement.rendered()):
+            if sql.lstrip().split(None, 1)[0].upper() in {"SELECT", "WITH", "INSERT", "UPDATE", "DELETE"}:
+                yield sql
+
+
 def explain_all(db, statements: list[Statement], patient: str) -> tuple[int, list[str]]:
     """EXPLAIN each statement that touches a patient table; (how many, the ones not single-task)."""
     problems: list[str] = []
@@ -49,9 +59,8 @@ def explain_all(db, statements: list[Statement], patient: str) -> tuple[int, lis
         pg = raw.driver_connection
         with pg.transaction(force_rollback=True):
             pg.execute(set_patient_sql(patient))
-            for statement in statements:
-                check = check_statement(statement, PATIENT_TABLES)
-                sql = statement.rendered()
+            for sql in each_statement(statements):
+                check = check_statement(Statement(sql, None), PATIENT_TABLES)
                 if not check.touched or sql in seen:
                     continue
                 seen.add(sql)

@@ -127,3 +127,38 @@ def test_the_fast_reader_agrees_with_the_checked_one_on_any_concept(concept, pre
             raise AssertionError(f"{concept!r} was accepted, the checked reader says: {exc}") from None
     else:
         assert codeable(f(concept), prefer) == expected
+
+
+def _outcome(read):
+    """What a reader gives: its value, or the error it raises (as the message a user sees)."""
+    from fhir_ingest.errors import BundleError
+
+    try:
+        return ("value", read())
+    except BundleError as exc:
+        return ("error", str(exc))
+
+
+_field = st.one_of(_concept, _json_scalar, st.lists(_concept, max_size=3))
+
+
+@given(
+    st.dictionaries(st.sampled_from(["code", "category"]), _field, max_size=2),
+    st.sampled_from([(), (LOINC, SNOMED), (SNOMED,)]),
+)
+def test_reading_a_concept_in_place_agrees_with_the_located_view(resource, prefer):
+    """`codeable_at` / `first_code_at` (what the mappers call) give what the checked path
+    gives — `codeable(r.obj(key))` and the first item of `r.objs(key)` — value for value, and
+    the same error naming the entry and field for anything mistyped."""
+    from fhir_ingest.codes import codeable_at, first_code_at
+
+    r = Fields(resource, 7, "resource", "Observation/o-1")
+
+    def first_code_checked():
+        items = r.objs("category")
+        return codeable(items[0]).code if items else None
+
+    assert _outcome(lambda: codeable_at(r, "code", prefer)) == _outcome(
+        lambda: codeable(r.obj("code"), prefer)
+    )
+    assert _outcome(lambda: first_code_at(r, "category")) == _outcome(first_code_checked)

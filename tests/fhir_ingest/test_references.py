@@ -268,3 +268,35 @@ def test_reference_data_pickles_to_the_same_lookups(layers):
             for value in ("1", "2"):
                 assert copy.lookup(rtype, system, value) == refdata.lookup(rtype, system, value)
     assert len(copy) == len(refdata) and copy.own_count() == refdata.own_count()
+
+
+_reference_values = st.one_of(st.none(), st.integers(), st.just([]), st.just({}), st.text(max_size=4))
+
+
+@given(resource_sets, st.data())
+def test_a_reference_read_in_place_agrees_with_the_located_view(resources, data):
+    """`local_id_at` (the encounter of every row) answers from the strings this bundle already
+    resolved; whatever the field holds — a known reference, one of another type, a dangling
+    one, a number, an array — it gives what `local_id(r.obj(key))` gives, or the same error."""
+    resolver = Resolver(index_bundle(bundle_of(resources)), ReferenceData())
+    for rtype, rid in data.draw(st.lists(st.sampled_from(resources), max_size=3)):
+        resolver.local(ref(f"urn:uuid:{rid}"), (rtype,))  # remembered as resolved
+    known = [f"urn:uuid:{rid}" for _, rid in resources]
+    value = data.draw(
+        st.one_of(
+            st.none(),
+            _reference_values,
+            st.fixed_dictionaries({}, optional={"reference": st.sampled_from(known) | _reference_values}),
+        )
+    )
+    expected = data.draw(st.sampled_from([("Encounter",), ("Condition", "Observation"), TYPES]))
+    r = Fields({"encounter": value}, 3, "resource", "Procedure/p1")
+
+    def outcome(read):
+        try:
+            return ("id", read())
+        except BundleError as exc:
+            return ("error", str(exc))
+
+    in_place = outcome(lambda: resolver.local_id_at(r, "encounter", expected))
+    assert in_place == outcome(lambda: resolver.local_id(r.obj("encounter"), expected))

@@ -7,7 +7,8 @@ JOIN condition, with the same id everywhere. An `OR` around the filter, a join o
 column only, or a filter left to row-level security (which Citus cannot route on) makes the
 statement fan out to every shard.
 
-Statements are captured with SQLAlchemy's `before_cursor_execute` event (see `SqlCapture`),
+Statements are captured with SQLAlchemy's `before_cursor_execute` event and on asyncio
+psycopg cursors (see `SqlCapture`),
 the bound parameters are substituted as literals, and the text is parsed by PostgreSQL's own
 parser (pglast = libpg_query), so what is checked is what the server would have executed.
 """
@@ -72,10 +73,27 @@ class SqlCapture:
 
     @contextmanager
     def on(self, engine: Engine) -> Iterator[SqlCapture]:
+        """The engine's statements, and every query sent on an asyncio psycopg connection (the
+        answer stream's opening, server/opening.py: several statements in one query)."""
+        import psycopg
+
+        real = psycopg.AsyncCursor.execute
+        capture = self
+
+        async def execute(cursor, query, params=None, **kwargs):
+            if isinstance(query, str):
+                with capture._lock:
+                    capture.statements.append(
+                        Statement(query, params if isinstance(params, Mapping) else None)
+                    )
+            return await real(cursor, query, params, **kwargs)
+
         event.listen(engine, "before_cursor_execute", self._on_execute)
+        psycopg.AsyncCursor.execute = execute  # type: ignore[method-assign]
         try:
             yield self
         finally:
+            psycopg.AsyncCursor.execute = real  # type: ignore[method-assign]
             event.remove(engine, "before_cursor_execute", self._on_execute)
 
 

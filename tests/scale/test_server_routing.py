@@ -53,6 +53,8 @@ def test_the_web_service_sends_only_single_patient_statements(serve, world):
     capture = SqlCapture()
     with capture.on(world.db.app):
         _session_of_use(served)
+    # the answer streams' openings (server/opening.py, on the asyncio pool) are among them
+    assert any("UPDATE messages SET status = 'running'" in s.sql for s in capture.statements)
     problems, touched = [], set()
     for statement in capture.statements:
         check = check_statement(statement, PATIENT_TABLES)

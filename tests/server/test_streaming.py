@@ -237,16 +237,23 @@ def test_evaluators_may_pin_now_and_it_reaches_the_agent(serve, world):
     assert served.agent.requests[0].now.isoformat() == "2024-06-01T12:00:00+00:00"
 
 
-def test_the_first_event_waits_for_one_checkout_and_one_transaction(serve, world):
-    """On the way to an answer's first event the server does one pool checkout and commits one
-    transaction (account, patient, audit row, message, claim, history); everything else — the
-    event writes, the closing write — happens after it. Counted on the app engine while the
-    run is held before its first event."""
+def test_the_first_event_waits_for_two_round_trips_and_no_worker_thread(serve, world, monkeypatch):
+    """On the way to an answer's first event, for an account the guard has already seen (its
+    POST), the server sends two queries on the event loop's pool (server/opening.py: the
+    revocation check, message, claim and history; then the audit row and COMMIT) and uses no
+    connection of the engine (no worker-thread hop); the event writes and the closing write come
+    after it. Counted while the run is held before its first event, for a token and a session."""
+    import psycopg
     from sqlalchemy import event
 
     gate = Gate("before-first-event")
     served = serve([gate, StatusEvent(text="Looking…"), DoneEvent(answer="ok", mode="offline")])
-    counts = {"checkout": 0, "commit": 0}
+    counts = {"checkout": 0, "commit": 0, "queries": 0}
+    real_execute = psycopg.AsyncCursor.execute
+
+    async def counted_execute(self, *args, **kwargs):
+        counts["queries"] += 1
+        return await real_execute(self, *args, **kwargs)
 
     def checkout(*_args):
         counts["checkout"] += 1
@@ -254,6 +261,7 @@ def test_the_first_event_waits_for_one_checkout_and_one_transaction(serve, world
     def commit(*_args):
         counts["commit"] += 1
 
+    monkeypatch.setattr(psycopg.AsyncCursor, "execute", counted_execute)
     for headers, login_as in ((_bearer(world), None), ({}, "alice")):
         gate.opened.clear()
         gate.reached.clear()
@@ -263,7 +271,7 @@ def test_the_first_event_waits_for_one_checkout_and_one_transaction(serve, world
             event.listen(world.db.app, "checkout", checkout)
             event.listen(world.db.app, "commit", commit)
             try:
-                counts.update(checkout=0, commit=0)
+                counts.update(checkout=0, commit=0, queries=0)
                 with ThreadPoolExecutor(1) as pool:
                     reading = pool.submit(stream, client, A, mid)
                     assert gate.reached.wait(10)
@@ -273,6 +281,6 @@ def test_the_first_event_waits_for_one_checkout_and_one_transaction(serve, world
             finally:
                 event.remove(world.db.app, "checkout", checkout)
                 event.remove(world.db.app, "commit", commit)
-        assert seen == {"checkout": 1, "commit": 1}, login_as or "token"
+        assert seen == {"checkout": 0, "commit": 0, "queries": 2}, login_as or "token"
         assert status == 200 and [e[1] for e in events] == ["status", "done"]
         assert _stored(world.db, mid)[0] == "done"

@@ -1,0 +1,216 @@
+"""Opening an answer stream in two round trips on the event loop.
+
+What the first event of an answer truly depends on: who asks (and that they still may), the
+message, and its claim (pending → running, which makes the run happen once). Through the
+patient guard that was one transaction of about ten statements in a worker thread — pool
+ping, BEGIN, the account, `SET LOCAL`, the patient, the "ok" audit row, the message, the
+claim, `run_claims`, history, COMMIT — each a round trip that waited for the GIL behind the
+event loop (`chartside bench serve` counts them).
+
+Here, for an account this process has already authenticated (`PrincipalCache`, filled by the
+guard), the same work is two queries — each several statements, one round trip — on an
+asyncio connection (`records.async_pool`, options from `connection_options`):
+
+1. `SET LOCAL app.patient_id`, the **revocation check** — the account row and panel as they
+   are now, in this transaction: not disabled, same username, role and sandbox flag, the same
+   token digest (bearer) or no session end after this session was issued (cookie), still
+   bound to this patient, the patient present — the message, and (when this request should
+   start the run) the claim UPDATE, itself guarded by the same check, and the conversation's
+   earlier turns.
+2. The "ok" audit row and, for a won claim, its `run_claims` row and an asynchronous commit
+   (`store.claim_in` says why that is safe), then COMMIT.
+
+So the cache decides nothing on its own: a revoked, disabled or re-bound account is refused
+by the check in the very transaction that would have claimed, exactly as current as the
+guard's own read; the stale entry is dropped and the request goes through the guard, which
+refuses and audits it as before. Anything unusual — no cached account, a message that is
+not there, no stream slot, a database error — also falls back to the guard (`None`), so
+every refusal keeps its one audited path.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from starlette.requests import Request
+
+from agent.base import Turn
+from records.audit import INSERT_PSYCOPG as INSERT_AUDIT
+from records.audit import audit_row
+from server.access import PatientAccess
+from server.auth import Principal
+from server.principals import PrincipalCache, principal_key
+from server.store import HISTORY_TURNS, StoredMessage
+from server.throttle import RateLimits, StreamSlots
+
+log = logging.getLogger(__name__)
+
+# The facts the cached principal stands for, as they are now (accounts and panels are read
+# in the opening's own transaction). %(cred)s is the token digest or the session's issue time.
+_STILL_ALLOWED = (
+    "EXISTS (SELECT 1 FROM accounts a WHERE a.id = %(a)s AND NOT a.disabled AND a.username = %(u)s "
+    "AND a.role = %(r)s AND a.evaluation_sandbox = %(sb)s AND {credential} AND {binding}) "
+    "AND EXISTS (SELECT 1 FROM patients WHERE patient_id = %(p)s)"
+)
+_TOKEN = "a.api_token_hash = %(cred)s"
+_SESSION = "(a.sessions_valid_after IS NULL OR extract(epoch FROM a.sessions_valid_after) < %(cred)s)"
+_PATIENT = "a.bound_patient_id = %(p)s"
+_PANEL = (
+    "EXISTS (SELECT 1 FROM clinician_panels cp WHERE cp.account_id = a.id AND cp.panel_patient_id = %(p)s)"
+)
+
+_MESSAGE = (
+    "SELECT m.id, m.patient_id, m.conversation_id, m.account_id, m.question, m.scope, m.status, "
+    "m.answer, m.metrics, m.pinned_now, m.created_at, "
+    "COALESCE((SELECT max(seq) FROM message_events e WHERE e.patient_id = %(p)s AND e.message_id = m.id), 0) "
+    "AS last_seq FROM messages m WHERE m.patient_id = %(p)s AND m.id = %(m)s AND m.account_id = %(a)s"
+)
+_CLAIM = (
+    "UPDATE messages SET status = 'running' WHERE patient_id = %(p)s AND id = %(m)s "
+    "AND account_id = %(a)s AND status = 'pending' AND {allowed} RETURNING id"
+)
+# `store._history`, keyed by the message instead of its (not yet read) conversation and time
+_HISTORY = (
+    "SELECT h.question, h.answer FROM messages h JOIN messages m ON m.patient_id = h.patient_id "
+    "AND m.conversation_id = h.conversation_id AND h.created_at < m.created_at "
+    "WHERE m.patient_id = %(p)s AND m.id = %(m)s AND h.patient_id = %(p)s AND h.status = 'done' "
+    "AND h.answer IS NOT NULL ORDER BY h.created_at DESC LIMIT %(n)s"
+)
+_RUN_CLAIM = "INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (%(m)s, %(p)s, %(o)s)"
+
+
+def connection_options() -> dict[str, Any]:
+    """How the pool's connections are opened (`records.async_pool.app_pool(options=…)`): each
+    round trip is ONE multi-statement query (the simple query protocol, parameters bound on
+    the client by psycopg's `ClientCursor`, which quotes them as literals), so the
+    transaction is opened by its own BEGIN (autocommit off would cost a round trip of its own)."""
+    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor, "row_factory": dict_row}
+
+
+async def _results(cur: psycopg.AsyncCursor) -> list[list[dict[str, Any]]]:
+    """The rows of every statement of a multi-statement query that returns rows, in order."""
+    results = []
+    while True:
+        if cur.description is not None:
+            results.append(await cur.fetchall())
+        if not cur.nextset():
+            return results
+
+
+def _allowed_sql(principal: Principal) -> str:
+    credential = _TOKEN if principal.via == "token" else _SESSION
+    binding = _PATIENT if principal.role == "patient" else _PANEL
+    return _STILL_ALLOWED.format(credential=credential, binding=binding)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What the guard's `then=load` would have returned: the message, and the turns of a won claim."""
+
+    access: PatientAccess
+    message: StoredMessage
+    turns: list[Turn] | None
+    slot: bool  # whether a stream slot is held for the account (the caller releases it)
+
+
+async def open_answer(
+    pool: AsyncConnectionPool,
+    cache: PrincipalCache,
+    limits: RateLimits,
+    slots: StreamSlots,
+    request: Request,
+    *,
+    patient_id: str,
+    message_id: str,
+    after: int,
+    claim: bool,
+    owner: str | None,
+    action: str,
+) -> Opened | None:
+    """The guard and `then=load` of the events route, in two round trips; None → use the guard.
+
+    `claim`: whether this request should claim a pending message (no live run here and a
+    valid Last-Event-ID). The stream slot is taken first (a claim needs one); it is kept
+    when the stream will run, released otherwise."""
+    key = principal_key(request)
+    principal = cache.get(key) if key is not None else None
+    if principal is None or not principal.can("ask") or not principal.account.may_see(patient_id):
+        return None
+    account = principal.account
+    limits.hit("api", str(account.id))  # as the guard: a 429 before any database work
+    if not slots.acquire(account.id):
+        return None  # the guard answers 429 (and audits the access as it always has)
+    keep_slot = False
+    try:
+        opened = await _transaction(pool, principal, key, patient_id, message_id, claim, owner, action)
+        if opened is None:
+            cache.drop(key)  # assert: the check failed or the message is not this account's
+            return None
+        message, turns = opened
+        keep_slot = not (message.finished and message.last_seq <= after)
+        return Opened(PatientAccess(principal, patient_id, (message, turns)), message, turns, keep_slot)
+    except (psycopg.Error, PoolTimeout, OSError) as exc:
+        log.info("answer opening fell back to the guard: %r", exc)
+        return None
+    finally:
+        if not keep_slot:
+            slots.release(account.id)
+
+
+async def _transaction(
+    pool: AsyncConnectionPool,
+    principal: Principal,
+    key: tuple[Any, ...],
+    patient_id: str,
+    message_id: str,
+    claim: bool,
+    owner: str | None,
+    action: str,
+) -> tuple[StoredMessage, list[Turn] | None] | None:
+    account = principal.account
+    params = {
+        "a": account.id,
+        "u": account.username,
+        "r": account.role,
+        "sb": account.evaluation_sandbox,
+        "cred": key[1] if key[0] == "token" else key[2],
+        "p": patient_id,
+        "m": message_id,
+        "n": HISTORY_TURNS,
+        "o": owner,
+    }
+    allowed = _allowed_sql(principal)
+    first = ["BEGIN", "SET LOCAL app.patient_id = %(p)s", f"SELECT {allowed} AS allowed", _MESSAGE]
+    if claim:
+        first += [_CLAIM.format(allowed=allowed), _HISTORY]
+    async with pool.connection() as conn:
+        cur = conn.cursor()
+        await cur.execute("; ".join(first), params)  # round trip 1
+        results = await _results(cur)
+        allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
+        won = claim and bool(results[2])
+        history = results[3] if claim else []
+        if not allowed_now or row is None:
+            await cur.execute("ROLLBACK")
+            return None
+        message = StoredMessage(**row)
+        second = [INSERT_AUDIT]
+        if won:
+            second.append("SET LOCAL synchronous_commit = off")
+            if owner is not None:
+                second.append(_RUN_CLAIM)
+        audit = audit_row(
+            actor=principal.actor,
+            role=principal.role,
+            action=action,
+            outcome="ok",
+            target_patient_id=patient_id,
+        )
+        await cur.execute("; ".join([*second, "COMMIT"]), {**params, **audit})  # round trip 2
+    turns = [Turn(question=r["question"], answer=r["answer"]) for r in reversed(history)] if won else None
+    return message, turns
