@@ -87,6 +87,10 @@ EVAL: dict[str, Lazy] = {
         "evals.paraphrase.cli",
         "Many phrasings of the same facts: accuracy, consistency and confident false negatives.",
     ),
+    "hunt": Lazy(
+        "evals.paraphrase.cli",
+        "The false-negative hunt: every concept each record holds asked in the grammar's wordings (no answer may deny it), and things it does not hold (each must get an honest no).",
+    ),
     "hospital": Lazy(
         "evals.paraphrase.cli",
         "The frozen hospital-information questions: how many reach the leaflet search and cite a leaflet.",

@@ -131,6 +131,10 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if topic.concept is not None and topic.concept.kind == "system" and lead is not None:
+            # a body system is searched by several words; its lead says what was searched, and only
+            # the searches that found rows are shown ("no conditions matching 'renal'" is noise)
+            shown = [o for o in mine if o.result.rows] or mine[:1]
         if plan.then == "meds_after_onset" and topic.section == "conditions" and lead is not None:
             shown = []  # the diagnosis is the starting date, said and cited in its lead; the medicines are the list
         limit = FOCUSED_ROWS if focused(topic) else None

@@ -131,7 +131,11 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
 
 
 def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
-    rows = [r for r in _rows(outcomes) if r.get("kind") == "medication"]
+    # one row per cited prescription: a class is looked up by its members and by its reason, and
+    # a prescription found both ways is still one prescription
+    rows = list(
+        {r.get("handle") or id(r): r for r in _rows(outcomes) if r.get("kind") == "medication"}.values()
+    )
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
     if topic.operation == "changes_after":
@@ -229,6 +233,9 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             if r.get("ended_at")
             else f"is {r.get('status') or 'not active'}"
         )
+        if EVER_ASKED.search(normalise(topic.question)):
+            # "have I ever been prescribed X?", "was I ever put on X?": the past is the question's yes
+            return (f"Yes, in the past: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription now.", False)  # fmt: skip
         return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
     if c.kind in CERTAIN_KINDS:
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
@@ -403,6 +410,8 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         active = [r for r in rows if r.get("active")]
         return (f"{v.record.capitalize()} lists {counted(len(active), 'active condition')}" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if c.kind == "system":
+        return _system(c, rows, v)
     if (lead := dated(topic, rows)) is not None:
         return lead
     active = [r for r in rows if r.get("active")]
@@ -422,6 +431,31 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             True,
         )
     return (f"I could not find '{c.said}' among the conditions in {v.record}.", True)
+
+
+def _system(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """A body system asked about as a whole ("anything wrong with my kidneys?"): every condition of
+    that system the record holds, active first, each cited; or a "no" that says what was searched.
+    The system's latest labs follow as their own topics."""
+    seen: dict[str, dict[str, Any]] = {}
+    for r in sorted(rows, key=lambda r: (not r.get("active"), -_stamp(r.get("onset")))):
+        seen.setdefault(str(r.get("name")), r)
+    if not seen:
+        searched = ", ".join(c.queries)
+        return (f"No {c.name} condition is recorded in {v.record}: I searched every condition, active and resolved, for {searched}.", True)  # fmt: skip
+    parts = []
+    for r in seen.values():
+        if r.get("active"):
+            parts.append(f"{r['name']}, active since {_day(r.get('onset'))} [{r['handle']}]")
+        else:
+            state = (
+                f"resolved {_day(r.get('abatement'))}"
+                if r.get("abatement")
+                else (r.get("clinical_status") or "not active")
+            )
+            parts.append(f"{r['name']}, recorded {_day(r.get('onset'))}, {state} [{r['handle']}]")  # fmt: skip
+    active = sum(1 for r in seen.values() if r.get("active"))
+    return (f"Yes. {v.record.capitalize()} has {counted(len(seen), f'{c.name} condition')} ({active} active now): {'; '.join(parts)}.", False)  # fmt: skip
 
 
 # --- labs ---------------------------------------------------------------------------------------
@@ -444,6 +478,12 @@ def range_verdict(asked: str, where: str, outside: int) -> str:
 BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the panel's components
 
 
+# a medicine question about the past, not about now: "ever", "was I put on", "have I taken", "been prescribed"
+EVER_ASKED = re.compile(
+    r"\b(ever|at any (point|time)|in the past|previously|before|history of|used to|was i|were (you|they)|"
+    r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
+    r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
+)
 _REFERENCE = re.compile(r"(-?\d+(?:\.\d+)?)(?: [^\s(]+)? \(reference (-?[\d.]+|…)–(-?[\d.]+|…)\)")
 
 
@@ -707,12 +747,28 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
             False,
         )
     c = topic.concept
+    if c.kind == "class":
+        return _class_allergy(c, rows, v)
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
     hits = [r for r in rows if all(w in str(r.get("substance", "")).lower() for w in words)]
     if hits:
         r = hits[0]
         return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
+
+
+def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """An allergy to a drug class ("any allergies to antibiotics?"): the recorded allergies whose
+    substance is a member of the class (lexicon), or a "no" that names the allergies there are."""
+    members = _class_members(c.name)
+    hits = [r for r in rows if any(m in str(r.get("substance", "")).lower() for m in members)]
+    if hits:
+        named = "; ".join(f"{r['substance']} ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}]" for r in hits)  # fmt: skip
+        return (f"Yes. An allergy to {c.name} is recorded in {v.record}: {named}.", False)
+    if not rows:
+        return (f"No. No allergies at all are recorded in {v.record}, so none to {c.name} (that is not proof there are none).", True)  # fmt: skip
+    others = "; ".join(f"{r['substance']} [{r['handle']}]" for r in rows)
+    return (f"No. No allergy to {c.name} is recorded in {v.record} (I searched every recorded allergy for {', '.join(members[:6])}, …); the allergies recorded are: {others}.", True)  # fmt: skip
 
 
 def _cite_all(rows: list[dict[str, Any]]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
@@ -320,9 +320,31 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
     if entry.section in ("conditions", "allergies", "immunizations", "procedures"):
         words = normalise(entry.query).split()
         names = vocab.names_with(entry.section, words)
-        return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, tuple(names))
+        queries = [entry.query]
+        if entry.kind == "term":
+            # every way the term is said names the record's rows too: "emphysema" is one of COPD's,
+            # and this record calls it "Pulmonary emphysema"; "strep throat" is its "Streptococcal
+            # sore throat". The tool is asked for those rows by their own names, so a term the record
+            # words differently is never answered "no".
+            for phrase in _term_said(entry.section, entry.name):
+                if any(len(w) < 4 for w in phrase.split()):
+                    continue  # "mi", "my ear": too short to start a record word safely
+                for name in vocab.names_with(entry.section, phrase.split()):
+                    if name not in names:
+                        names.append(name)
+                        queries.append(short_name(name))
+        return Concept(entry.section, entry.name, tuple(queries), said, entry.kind, tuple(names))
     names = tuple(n for n in vocab.names.get("labs", []) if _names_lab(n, entry))
     return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
+
+
+@cache
+def _term_said(section: str, name: str) -> tuple[str, ...]:
+    """The normalised phrases a lexicon term is said by (its name too)."""
+    for t in load_lexicon().terms:
+        if t.section == section and t.name == name:
+            return tuple(dict.fromkeys(normalise(p) for p in (*t.said, t.name) if normalise(p)))
+    return ()
 
 
 @lru_cache(maxsize=1)
@@ -364,6 +386,15 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     found: list[Concept] = []
     text = correct(text, index, stop)
     padded = f" {text} "
+    if (asked_for := MEDS_FOR.search(text)) is not None:
+        for concept, phrase in _classes_for(asked_for.group("what"), vocab, lex):
+            found.append(concept)
+            padded = padded.replace(f" {phrase} ", " | ")
+    if SYSTEM_ASKED.search(padded):
+        found += _systems(padded, vocab, lex)
+        for system in lex.systems.values():
+            for said in sorted(system.said, key=len, reverse=True):
+                padded = _system_word(said).sub(" | ", padded)
     # the record's own multi-word names first: "streptococcal sore throat" is that row, not
     # the lexicon's broader "sore throat"
     for section, name, short in sorted(vocab.phrases(), key=lambda x: -len(x[2])):
@@ -405,6 +436,75 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
                 continue
         unlinked.append(token)
     return Linking(_dedupe(found), unlinked)
+
+
+# a medicine asked for by what it treats: "am I on anything for blood pressure?", "what do I take
+# for my diabetes", "any tablets for my cholesterol?"
+MEDS_FOR = re.compile(
+    r"\b(anything|something|any|meds?|medicines?|medications?|tablets?|pills?|drugs?|treatment|take|taking|"
+    r"takes|prescribed|given|getting|using)( \w+)? (for|to treat|to control|to help with|to lower) (?P<what>.+)$"
+)
+
+
+def _classes_for(what: str, vocab: Vocabulary, lex: Lexicon) -> list[tuple[Concept, str]]:
+    """The drug class whose `treats` phrase the words after "for" start with: its members in the
+    record, and every prescription whose recorded reason is the class's condition."""
+    padded = f" {what} "
+    for cls in lex.classes.values():
+        for phrase in sorted(cls.treats, key=len, reverse=True):
+            if f" {phrase} " in padded:
+                concept = _concept_of(_Entry("medications", cls.name, cls.name, "class"), phrase, vocab, lex)
+                if cls.reason:
+                    concept = Concept(
+                        concept.section,
+                        concept.name,
+                        (*concept.queries, cls.reason),
+                        phrase,
+                        "class",
+                        concept.record_names,
+                    )
+                return [(concept, phrase)]
+    return []
+
+
+# a body system asked about as a whole: "anything wrong with my kidneys?", "is my thyroid ok on
+# paper?", "any problems with my sugar?" (not "is my blood sugar normal?": that is the lab's range)
+SYSTEM_ASKED = re.compile(
+    r"\b(wrong|problems?|issues?|trouble|troubles|ok|okay|alright|fine|healthy|going on|conditions?|"
+    r"diseases?|disorders?|damage|damaged|concerns?|anything found|find anything)\b"
+)
+_LAB_AFTER = r"(?! (rate|rates|level|levels|test|tests|function|reading|readings|results?|numbers?|scans?|x ray|xray|infections?)\b)"
+
+
+@cache
+def _system_word(said: str) -> re.Pattern[str]:
+    """The organ word said as a system, not as the start of a lab or a visit ("heart rate")."""
+    return re.compile(rf" {re.escape(said)}(?= ){_LAB_AFTER}")
+
+
+def _systems(padded: str, vocab: Vocabulary, lex: Lexicon) -> list[Concept]:
+    """The body systems named in the question: the conditions of each (every condition whose name
+    carries one of the system's words, active or resolved) and the labs that follow it, those the
+    record holds."""
+    out: list[Concept] = []
+    for system in lex.systems.values():
+        said = next(
+            (w for w in sorted(system.said, key=len, reverse=True) if _system_word(w).search(padded)), None
+        )
+        if said is None:
+            continue
+        names = [
+            n
+            for n in vocab.names.get("conditions", [])
+            if any(re.search(rf"\b{re.escape(w)}", normalise(n)) for w in system.conditions)
+        ]
+        out.append(Concept("conditions", system.label, system.conditions, said, "system", tuple(names)))
+        terms = {t.name: t for t in lex.terms if t.section == "labs"}
+        for lab in system.labs:
+            concept = _concept_of(_Entry("labs", lab, terms[lab].query, "term"), said, vocab, lex)
+            if concept.in_record:
+                out.append(concept)
+    return out
 
 
 @lru_cache(maxsize=1)

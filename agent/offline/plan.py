@@ -379,8 +379,17 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     kept = []
     words = text.split()
     allergy_words = bool(re.search(ALLERGY_WORDING, text))
+    systems = {c.said for c in linking.concepts if c.kind == "system"}
     for c in linking.concepts:
         sections = by_word[c.said]
+        if c.said in systems:  # a body system is read in both its sections: its conditions and its labs
+            kept.append(c)
+            continue
+        if allergy_words and c.section == "medications" and c.kind == "class" and "allergies" not in sections:
+            # "do I have any allergies to antibiotics?": the class is what an allergy is to, not a
+            # prescription search (which answered about an unasked amoxicillin course)
+            kept.append(replace(c, section="allergies"))
+            continue
         if len(sections) > 1 and c.section not in intents and sections & set(intents):
             continue
         # a drug word read as a substance someone is allergic to only when the question says so
@@ -815,7 +824,9 @@ class Planner:
                     and "get_medication_changes" in self.available
                 ):
                     stopped, started = STOPPED_WORDS.search(request.text), STARTED_WORDS.search(request.text)
-                    side = "stopped" if stopped and not started else "started" if started and not stopped else ""
+                    side = (
+                        "stopped" if stopped and not started else "started" if started and not stopped else ""
+                    )
                     topics.append(
                         Topic(
                             section,
@@ -995,6 +1006,8 @@ class Planner:
                 topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)
                 topic.today = request.today
                 topics.append(topic)
+        for topic in topics:  # the leads compare the question's own words (identity, "ever")
+            topic.question = topic.question or request.text
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 

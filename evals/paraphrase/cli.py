@@ -13,7 +13,7 @@ from chartside.console import console, fail, reporting
 from chartside.groups import bench_app, eval_app
 from evals.agents import AgentUnavailable, build_eval_agent, load_embedder
 from evals.paraphrase.run import Summary, run_suite
-from evals.paraphrase.suite import BANKS, build_suite, reference_now
+from evals.paraphrase.suite import BANKS, TUNING, build_suite, reference_now
 from evals.truth import read_record
 from records.database import open_database
 from records.settings import get_settings
@@ -42,6 +42,37 @@ def _table(summary: Summary, key: str, title: str) -> Table:
         str(planner),
     )
     return table
+
+
+def _split_tables(summary: Summary) -> list[Table]:
+    """Consistency diagnostics: for tuning parts, each minority template (id, family, an example,
+    the answers it gave against the majority); for held-out parts, per fact kind only the number of
+    split facts and the kinds of minority answer (never a held-out line)."""
+    tune = [s for s in summary.splits() if s.part in TUNING]
+    held = [s for s in summary.splits() if s.part not in TUNING]
+    tables = []
+    if tune:
+        t = Table("kind", "template", "family", "split facts", "majority", "minority answers", "example",
+                  title="Consistency splits, tuning parts: the minority templates")  # fmt: skip
+        for s in tune:
+            answers = ", ".join(f"{k}×{n}" for k, n in sorted(s.answers.items()))
+            t.add_row(s.kind, s.template, s.family, str(s.facts), s.majority, answers, s.example)
+        tables.append(t)
+    if held:
+        agg: dict[tuple[str, str], dict[str, int]] = {}
+        facts: dict[tuple[str, str], int] = {}
+        for s in held:
+            key = (s.part, s.kind)
+            facts[key] = facts.get(key, 0) + s.facts
+            for k, n in s.answers.items():
+                agg.setdefault(key, {})[k] = agg.setdefault(key, {}).get(k, 0) + n
+        t = Table("part", "kind", "minority answers (facts × templates)", "minority answer kinds",
+                  title="Consistency splits, held-out parts (aggregates only)")  # fmt: skip
+        for (part, kind), answers in sorted(agg.items()):
+            kinds = ", ".join(f"{k}×{n}" for k, n in sorted(answers.items()))
+            t.add_row(part, kind, str(facts[(part, kind)]), kinds)
+        tables.append(t)
+    return tables
 
 
 def _records(db, patients: int, now) -> list:
@@ -92,11 +123,14 @@ def paraphrase_command(
                 f"{name}: of {facts} facts, {differ} were asked in wordings that made different look-ups; "
                 f"{same_split} got different verdicts from the same look-ups"
             )
+        for table in _split_tables(summary):
+            console.print(table)
         if out is not None:
             with out.open("w") as f:
                 for o in summary.outcomes:
                     row = {
                         "fact": o.question.fact.fact_id,
+                        "template": o.question.template if o.question.part in TUNING else None,
                         "kind": o.question.fact.kind,
                         "part": o.question.part,
                         "family": o.question.family,
@@ -110,6 +144,48 @@ def paraphrase_command(
                         "lookups": [list(call) for call in o.lookups],
                         "answer": o.answer,
                     }
+                    f.write(json.dumps(row) + "\n")
+            console.print(f"answers: {out}")
+    finally:
+        db.dispose()
+
+
+@eval_app.command("hunt")
+def hunt_command(
+    patients: int = typer.Option(0, "--patients", help="First N patients (0 = all)."),
+    out: Path | None = typer.Option(None, "--out", help="Write every ask and answer here (JSONL)."),
+) -> None:
+    """The false-negative hunt: every concept each record holds asked in the grammar's wordings
+    (no answer may deny it), and things it does not hold (each must get an honest no)."""
+    from evals.paraphrase.grade import lead_of
+    from evals.paraphrase.hunt import run_hunt
+
+    settings = get_settings()
+    db = open_database(settings)
+    now = reference_now()
+    try:
+        records = _records(db, patients, now)
+        try:
+            agent = build_eval_agent("offline", settings, db, embedder=load_embedder(settings))
+        except AgentUnavailable as exc:
+            raise fail(str(exc)) from exc
+        with reporting("asking") as advance:
+            result = run_hunt(agent, records, now, progress=advance)
+        table = Table("kind", "asked", "failed", title="False-negative hunt")
+        for kind, n, failed in result.by_kind():
+            table.add_row(kind, str(n), str(failed))
+        table.caption = (
+            f"{len(result.answers)} asked over {len(records)} patients; held and denied: {len(result.denials)}; "
+            f"absent without an honest no: {len(result.dishonest)}"
+        )
+        console.print(table)
+        for ask, answer in (result.denials + result.dishonest)[:40]:
+            console.print(f"- [{ask.kind}] {ask.question} → {lead_of(answer)}")
+        if out is not None:
+            with out.open("w") as f:
+                for ask, answer in result.answers:
+                    row = {"patient": ask.patient_id, "kind": ask.kind, "concept": ask.concept,
+                           "question": ask.question, "held": ask.held, "answer": answer}  # fmt: skip
                     f.write(json.dumps(row) + "\n")
             console.print(f"answers: {out}")
     finally:

@@ -39,6 +39,28 @@ class Outcome:
         return "gate" if self.gate is not None else "planner"
 
 
+def _answer_kind(o: Outcome) -> str:
+    """What an answer was, for consistency: right, or the wrong verdict (the gate's kind when the
+    gate answered instead of the planner)."""
+    if o.grade.correct:
+        return "correct"
+    return f"gate:{o.gate}" if o.gate is not None else o.grade.verdict
+
+
+@dataclass
+class Split:
+    """One template in the minority of the facts whose wordings split the verdict."""
+
+    kind: str
+    template: str
+    part: str
+    family: str
+    majority: str  # what most wordings of those facts got
+    facts: int = 0
+    answers: dict[str, int] = field(default_factory=dict)
+    example: str = ""  # one of its questions (shown for tuning parts only)
+
+
 @dataclass
 class Summary:
     outcomes: list[Outcome] = field(default_factory=list)
@@ -74,6 +96,32 @@ class Summary:
         differ = sum(len(v) > 1 for v in lookups.values())
         same_split = len({fact for (fact, _), v in verdicts.items() if len(v) > 1})
         return len(lookups), differ, same_split
+
+    def splits(self, outcomes: list[Outcome] | None = None) -> list[Split]:
+        """Per fact kind and template: the facts whose phrasings split the verdict in which this
+        template was in the minority (answered unlike most of the fact's wordings), and the kinds
+        of answer it gave there ("unclear", "no", "gate:advice", …). The cause of a consistency
+        miss is then visible: one wording read differently, or the gate answering one wording."""
+        by_fact: dict[str, list[Outcome]] = defaultdict(list)
+        for o in outcomes if outcomes is not None else self.outcomes:
+            by_fact[o.question.fact.fact_id].append(o)
+        found: dict[tuple[str, str], Split] = {}
+        for items in by_fact.values():
+            verdicts = [_answer_kind(o) for o in items]
+            if len(set(verdicts)) < 2:
+                continue
+            majority = max(sorted(set(verdicts)), key=verdicts.count)
+            for o, verdict in zip(items, verdicts, strict=True):
+                if verdict == majority:
+                    continue
+                q = o.question
+                split = found.setdefault(
+                    (q.fact.kind, q.template), Split(q.fact.kind, q.template, q.part, q.family, majority)
+                )
+                split.facts += 1
+                split.answers[verdict] = split.answers.get(verdict, 0) + 1
+                split.example = split.example or q.text
+        return sorted(found.values(), key=lambda s: (s.kind, -s.facts, s.template))
 
     @staticmethod
     def misses(items: list[Outcome]) -> tuple[int, int]:

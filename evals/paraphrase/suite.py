@@ -53,6 +53,7 @@ class Question:
     part: str  # a key of BANKS: tune, tune5, frozen, frozen2, …
     family: str
     text: str
+    template: str = ""  # "<part>:<kind>#<n>": which template of the bank wrote it
 
 
 @dataclass
@@ -169,9 +170,9 @@ def questions_of(fact: Fact, gender: str | None, parts: tuple[str, ...]) -> list
     banks: list[tuple[str, Templates]] = [(p, BANKS[p]) for p in parts]
     out = []
     for part, bank in banks:
-        for family, template in bank.get(fact.kind, ()):
+        for n, (family, template) in enumerate(bank.get(fact.kind, ())):
             text = template.format(x=fact.subject, typo=typo(fact.subject), **words)
-            out.append(Question(fact, part, family, text[0].upper() + text[1:]))
+            out.append(Question(fact, part, family, text[0].upper() + text[1:], f"{part}:{fact.kind}#{n}"))
     return out
 
 

@@ -61,3 +61,26 @@ def test_misses_are_split_into_the_gates_and_the_planners():
     assert Summary.misses(outcomes) == (1, 2)
     row = Summary(outcomes).table("family")[0]
     assert row[-2:] == (1, 2)
+
+
+def _worded(fact_id: str, template: str, verdict: str, correct: bool, gate: str | None = None) -> Outcome:
+    fact = Fact(fact_id, "p1", "patient", "med_active", "metformin", True)
+    question = Question(fact, "tune", "lay", f"q {template}", f"tune:med_active#{template}")
+    return Outcome(question, "a", Grade(verdict, correct, False), 1.0, (), gate)
+
+
+def test_consistency_splits_name_the_minority_template_and_what_it_answered():
+    outcomes = [
+        # fact f1: templates 0 and 1 right, template 2 unclear → 2 in the minority
+        _worded("f1", "0", "yes", True), _worded("f1", "1", "yes", True), _worded("f1", "2", "unclear", False),
+        # fact f2: template 2 refused by the gate, template 3 said no
+        _worded("f2", "0", "yes", True), _worded("f2", "1", "yes", True), _worded("f2", "2", "empty", False, "advice"),
+        _worded("f2", "3", "no", False),
+        # fact f3: every wording alike: no split
+        _worded("f3", "0", "yes", True), _worded("f3", "2", "yes", True),
+    ]  # fmt: skip
+    splits = {s.template: s for s in Summary(outcomes).splits()}
+    assert set(splits) == {"tune:med_active#2", "tune:med_active#3"}
+    two = splits["tune:med_active#2"]
+    assert (two.facts, two.majority, two.answers) == (2, "correct", {"unclear": 1, "gate:advice": 1})
+    assert splits["tune:med_active#3"].answers == {"no": 1}

@@ -5,7 +5,8 @@
 * `drug_classes.yaml` — classes people ask about (statins, inhalers, blood thinners, …);
 * `brands.yaml` — brand → ingredient;
 * `allergens.yaml` — allergy substance → the classes/ingredients a prescription must avoid;
-* `reference_ranges.yaml` — typical adult ranges per LOINC code, labelled as such.
+* `reference_ranges.yaml` — typical adult ranges per LOINC code, labelled as such;
+* `body_systems.yaml` — organ words → the conditions and labs of that body system.
 
 Both the tools (allergy check, reference ranges) and the offline planner (linking) read it.
 A malformed file fails loudly with the file, entry and field named.
@@ -13,7 +14,7 @@ A malformed file fails loudly with the file, entry and field named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ class DrugClass:
     said: tuple[str, ...]
     members: tuple[str, ...]
     display_terms: tuple[str, ...] = ()
+    treats: tuple[str, ...] = ()  # what a medicine of the class is said to be "for"
+    reason: str | None = None  # the condition query its prescriptions' recorded reason matches
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,18 @@ class Allergen:
 
 
 @dataclass(frozen=True)
+class BodySystem:
+    """An organ or system asked about as a whole ("anything wrong with my kidneys?")."""
+
+    name: str
+    label: str  # "kidney": "1 kidney condition"
+    said: tuple[str, ...]
+    conditions: tuple[str, ...]  # words of condition names (the condition tool's queries)
+    labs: tuple[str, ...]  # lexicon lab terms that follow it
+    chapter: str
+
+
+@dataclass(frozen=True)
 class Lexicon:
     terms: tuple[Term, ...]
     classes: dict[str, DrugClass]
@@ -70,6 +85,7 @@ class Lexicon:
     ranges: dict[str, TypicalRange]
     known_drugs: frozenset[str]
     sources: dict[str, tuple[str, ...]]
+    systems: dict[str, BodySystem] = field(default_factory=dict)
 
     def drugs_for_allergen(self, substance: str) -> tuple[set[str], list[DrugClass]]:
         """(ingredients, classes) an allergy to `substance` (words of its display) rules out."""
@@ -140,6 +156,8 @@ def load_lexicon() -> Lexicon:
             said=_words("drug_classes.yaml", name, "said", body.get("said")),
             members=members,
             display_terms=_words("drug_classes.yaml", name, "display_terms", body.get("display_terms")),
+            treats=_words("drug_classes.yaml", name, "treats", body.get("treats")),
+            reason=str(body["reason"]) if body.get("reason") else None,
         )
     brands_file = _read("brands.yaml")
     brands = {str(k).lower(): str(v).lower() for k, v in (brands_file.get("brands") or {}).items()}
@@ -168,7 +186,30 @@ def load_lexicon() -> Lexicon:
         ranges[entry] = TypicalRange(
             entry, str(body.get("name", entry)), low, high, str(body.get("unit", "")), str(body["source"])
         )
+    systems_file = _read("body_systems.yaml")
+    lab_terms = {t.name for t in terms if t.section == "labs"}
+    systems: dict[str, BodySystem] = {}
+    for key, body in (systems_file.get("systems") or {}).items():
+        entry = str(key)
+        if not isinstance(body, dict) or not body.get("label"):
+            raise LexiconError(f"body_systems.yaml: entry '{entry}': field 'label' is required")
+        labs = tuple(str(x) for x in body.get("labs") or ())
+        unknown = [x for x in labs if x not in lab_terms]
+        if unknown:
+            raise LexiconError(
+                f"body_systems.yaml: entry '{entry}': field 'labs' names unknown lab {unknown[0]!r}"
+            )
+        conditions = _words("body_systems.yaml", entry, "conditions", body.get("conditions"))
+        said = _words("body_systems.yaml", entry, "said", body.get("said"))
+        if not conditions or not said:
+            raise LexiconError(
+                f"body_systems.yaml: entry '{entry}': fields 'said' and 'conditions' are required"
+            )
+        systems[entry] = BodySystem(
+            entry, str(body["label"]), said, conditions, labs, str(body.get("chapter", ""))
+        )
     return Lexicon(
+        systems=systems,
         terms=tuple(terms),
         classes=classes,
         brands=brands,
@@ -181,5 +222,6 @@ def load_lexicon() -> Lexicon:
             "brands.yaml": tuple(brands_file["sources"]),
             "allergens.yaml": tuple(allergens_file["sources"]),
             "reference_ranges.yaml": tuple(ranges_file["sources"]),
+            "body_systems.yaml": tuple(systems_file["sources"]),
         },
     )
