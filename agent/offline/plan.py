@@ -263,8 +263,16 @@ NOTES_AS_RECORD = re.compile(
 )
 # ... unless what the notes say is the question ("what did the doctor write in my notes about …")
 NOTE_TEXT_ASKED = re.compile(
-    r"\b(?:write|wrote|written|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|read|note about)\b"
+    r"\b(?:write|wrote|written(?! down)|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|read|note about)\b"
 )
+# "written down" / "logged" said of the record itself, not of a note's text (lead, round six:
+# paraphrase frozen4, measured once, asked "what's the highest weight they've ever written down
+# for me?" and "do I have a peanut allergy written down anywhere?", and the notes search said
+# "No passage … matches" about a weight and an allergy the record holds)
+RECORDED_AS_RECORD = re.compile(
+    r"\b(?:written|wrote|jotted|noted|logged|put|marked|typed) down\b|\b(?:logged|recorded|on file|on the system)\b"
+)
+NOTE_SAID = re.compile(r"\bnotes?\b|\bletters?\b|\b(?:doctor|nurse|gp|consultant|they) (?:wrote|write|said|says)\b")
 # the patient's own stays, asked about ("any hospital stays overnight", "have I ever been kept in
 # hospital"): the record's admissions, never the leaflets about staying on a ward
 OWN_STAYS = re.compile(
@@ -452,11 +460,14 @@ PRESCRIBER_WORDS = re.compile(
 # what a named medicine is for: its recorded reason ("what is my lisinopril for", "why am I on
 # metformin", "is the metformin for my diabetes?", "indication for lisinopril")
 MED_REASON = re.compile(
-    r"\b(what (is|are|was|were|s) .{1,60}\bfor$|what (do|does|did) .{1,40}\b(take|taking|use) .{1,40}\bfor$|"
+    r"\b((what (is|are|was|were|s)|whats) .{1,60}\bfor$|what (do|does|did) .{1,40}\b(take|taking|use) .{1,40}\bfor$|"
     r"why (am|is|are|was|were|do|does|did|have|has) .{1,40}\b(on|taking|take|prescribed|given|using)\b|"
     r"(reason|indication)s? (for|of))\b"
 )
 # "is the metformin for my diabetes?": asked of a named condition only (not "… prescribed for her?")
+BEING_TREATED_FOR = re.compile(
+    r"\b(?:am i|is she|is he|are they|have i been|has she been|has he been|i am|im|she is|he is) (?:\w+ )?(?:being )?treated for\b"
+)
 MED_FOR_CONDITION = re.compile(
     r"\b(is|are|was|were) (the |my |his |her |their |this |that )?.{1,60} (for|to treat|treating) "
     r"(my|his|her|their|the)\b"
@@ -641,6 +652,12 @@ class Planner:
             probe = self._leaflet_probe(question, request, linking)
             probe.fallback = self._read_plan(intents, question, request, linking)
             return probe
+        if intents == ["leaflets"] and MED_REASON.search(request.text) and any(
+            c.in_record and c.section == "medications" for c in record_concepts
+        ):
+            # "what is the lisinopril for": a medicine of this patient's, so the record's reason
+            # answers (lead, round six: an ACE-inhibitor leaflet answered instead)
+            intents = ["medications"]
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
@@ -751,6 +768,13 @@ class Planner:
             # far as the notes go": the notes are a name for the record; the section answers (a notes
             # search would say "no passage matches" about a weight the record holds)
             return structured[:MAX_INTENTS]
+        if (
+            "notes" in record_intents
+            and structured
+            and RECORDED_AS_RECORD.search(request.text)
+            and not NOTE_SAID.search(request.text)
+        ):
+            return structured[:MAX_INTENTS]  # "the highest weight they've ever written down for me"
         if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
             return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
@@ -764,6 +788,11 @@ class Planner:
             MED_REASON.search(request.text) or MED_FOR_CONDITION.search(request.text)
         ):
             return ["medications"]  # "is the metformin for my diabetes?": the condition is the reason asked
+        if "conditions" in concept_sections and BEING_TREATED_FOR.search(request.text):
+            # "is diabetes one of the things I am being treated for?" asks whether the condition is
+            # on the record (lead, round six: paraphrase frozen4 got only "1 prescription relates
+            # to …", no answer to the question); the medicines for it follow
+            return ["conditions", "medications"]
         if "medications" in record_intents and concept_sections == ["conditions"]:
             return ["medications"]  # "meds for / after my sinusitis": the condition is the reason
         if (

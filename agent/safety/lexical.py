@@ -844,6 +844,17 @@ JUDGEMENT = re.compile(
 # them (the lexical advice rules run first and catch "how many paracetamol can I take"):
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
 RECORD_QUESTION = re.compile(
+    # lead, round six (paraphrase frozen4, measured once: "Waht was my lastest wegiht?" got the
+    # EMERGENCY reply from the linear classifier, "Have I evre had psoirasis?" too, "Am I diagnosd
+    # with …", "Am I stil takign …", "… on my repeat prescription …", "active problems pls" the
+    # advice refusal): the record-question shapes with the typos people make in their own words
+    r"^(?:what|wht|wat|waht|whta|whats|wats|whts)s? (?:was|is|were|are|waz|iz|wsa) (?:my|her|his|the patients) (?:\w+ ){0,3}\w+$|"
+    r"^(?:have|has|hve|hav|haev) (?:i|she|he|they|the patient) (?:\w+ )?(?:had|hda|ahd|been diagnosed|been told)\b(?! (?:too|enough|so)\b)|"
+    r"\bam i (?:\w+ )?(?:diagnos\w*|diagnsed|dianosed|diganosed)\b|"
+    r"\bam i (?:still|stil|sitll|stlil|stiill|sttill|stll|currently|curently) t[a-z]{3,6}\b|"
+    r"\bon my (?:repeat |regular |current |usual )?(?:prescriptions?|repeats?|repeat list|med list|medication list|medicines list|record|chart|file)\b|"
+    r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    r"\b(?:am i|is she|is he|are they|have i been|has she been|has he been|i am|im) (?:\w+ )?(?:being )?treated for\b|\bone of the (?:things|conditions|problems) (?:i|she|he|they|im)\b|"
     # the answerer's own booking replies ("book S2", "cancel B1"): a short handle the classifier
     # reads as noise (it called "cancel B1" interpretation advice once frozen4 joined the tuning)
     r"^(?:book|cancel|reschedule|confirm)(?: slot| appointment)? (?:[a-z]\d{1,2}|#?\d{1,2}|that one|the (?:first|second|third|last) one)$|"

@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 
 from agent.intent import MEASURES
 from agent.safety.text import normalise
+from tools.lexicon import load_lexicon
 
 ADVICE_LEAD = (
     "I can read your record with you, but I can't give medical advice — such as doses, starting, "
@@ -54,7 +55,21 @@ EXTRA_MEASURES = {
     "presion": "BP",
     "potasio": "potassium",
 }
-_MEASURE_WORDS = {**MEASURES, **EXTRA_MEASURES}
+def _lexicon_lab_words() -> dict[str, str]:
+    """Every way the lexicon says a lab (`tools/lexicon/synonyms.yaml`: "kidney function" →
+    eGFR, "blood sugar" → glucose), so the refusal's factual part reads the question as the
+    planner does (lead, round six: "is my kidney function ok" showed "I found nothing in your
+    record" to a patient whose record holds eGFR and creatinine results)."""
+    words: dict[str, str] = {}
+    for term in load_lexicon().terms:
+        if term.section == "labs":
+            for said in term.said:
+                if re.fullmatch(r"[a-z0-9 /-]{3,}", said):
+                    words.setdefault(normalise(said), term.query)
+    return words
+
+
+_MEASURE_WORDS = {**_lexicon_lab_words(), **MEASURES, **EXTRA_MEASURES}
 _MEASURE_RE = re.compile(
     r"\b(" + "|".join(sorted(map(re.escape, _MEASURE_WORDS), key=len, reverse=True)) + r")\b"
 )
