@@ -266,9 +266,9 @@ NOTE_TEXT_ASKED = re.compile(
     r"\b(?:write|wrote|written(?! down)|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|read|note about)\b"
 )
 # "written down" / "logged" said of the record itself, not of a note's text (lead, round six:
-# paraphrase frozen4, measured once, asked "what's the highest weight they've ever written down
-# for me?" and "do I have a peanut allergy written down anywhere?", and the notes search said
-# "No passage … matches" about a weight and an allergy the record holds)
+# paraphrase frozen4, measured once, asked for the top weight "they've ever written down" and
+# whether an allergy was "written down anywhere", and the notes search said "No passage …
+# matches" about a weight and an allergy the record holds)
 RECORDED_AS_RECORD = re.compile(
     r"\b(?:written|wrote|jotted|noted|logged|put|marked|typed) down\b|\b(?:logged|recorded|on file|on the system)\b"
 )
@@ -774,7 +774,7 @@ class Planner:
             and RECORDED_AS_RECORD.search(request.text)
             and not NOTE_SAID.search(request.text)
         ):
-            return structured[:MAX_INTENTS]  # "the highest weight they've ever written down for me"
+            return structured[:MAX_INTENTS]  # a weight or an allergy "written down" for the patient
         if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
             return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
