@@ -378,6 +378,16 @@ def _ingredient_query(display: str, entry: _Entry) -> str:
     return words[0] if words else entry.query
 
 
+# Spanish words that are also an English abbreviation of the lexicon (lead, round six: "puedo
+# cambiar mi cita del jueves?" was answered "No. Your record has no heart attack"), read as
+# Spanish when the question has Spanish function words
+SPANISH_HOMOGRAPHS = frozenset({"mi"})
+SPANISH = re.compile(
+    r"\b(?:del|de|la|el|los|las|que|por|para|puedo|tengo|tiene|tienes|es|una|cita|citas|mis|cuando|"
+    r"como|donde|quiero|necesito|esta|estoy|con|sin|mas|hola|gracias)\b"
+)
+
+
 def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Linking:
     """Concepts named in `text` (already normalised), longest phrase first; fuzzy for typos."""
     lex = load_lexicon()
@@ -416,6 +426,8 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
     for token in padded.split():
         if token == "|" or token in stop or len(token) < 2 or token.isdigit():
             continue
+        if token in SPANISH_HOMOGRAPHS and SPANISH.search(padded):
+            continue  # "puedo cambiar mi cita": Spanish "mi" (my), not MI (a heart attack)
         entries = phrases.get(token) or (phrases.get(token[:-1]) if token.endswith("s") else None)
         if entries:
             found += [_concept_of(e, token, vocab, lex) for e in entries]

@@ -6,6 +6,8 @@ cohort against the evaluator's own reading of the record.
   question asks for the direction of the sugar tests, not whether the diagnosis exists.
 - "what is the lisinopril for" → an ACE-inhibitor leaflet, while the record holds the reason
   the medicine was prescribed for.
+- In the browser walk-through, "puedo cambiar mi cita del jueves?" (a frozen5 line, tuning by then)
+  → "No. Your record has no heart attack": Spanish "mi" (my) read as MI.
 - "is my kidney function ok" → the advice refusal, then "I found nothing in your record about
   this to show you", for a patient whose record holds creatinine and eGFR results.
 """
@@ -94,3 +96,16 @@ def test_the_advice_refusal_about_kidney_function_shows_the_kidney_results(cohor
         if "found nothing in your record" in answer or not any(k in answer.lower() for k in KIDNEY_LABS):
             wrong.append((record.patient.patient_id[:8], _lead(answer), answer[-300:]))
     assert asked and wrong == []
+
+
+def test_spanish_mi_is_my_not_a_heart_attack():
+    """"puedo cambiar mi cita del jueves?" was answered "No. Your record has no heart attack"."""
+    from agent.offline.link import Vocabulary, link
+
+    def linked(text: str) -> set[str]:
+        return {q for c in link(text, Vocabulary()).concepts for q in c.queries}
+
+    for spanish in ("puedo cambiar mi cita del jueves", "quiero cancelar mi cita", "cual es mi presion"):
+        assert "myocardial infarction" not in linked(spanish), spanish
+    for english in ("any hx of mi", "has she had an mi", "mi in 2019"):
+        assert "myocardial infarction" in linked(english), english
