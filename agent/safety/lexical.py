@@ -469,7 +469,10 @@ ACUTE = re.compile(
     # gone really heavy and tight and i can hardly stand up" passed as a record question)
     r"\b(?:has|have|is|its|just|suddenly) (?:gone|going|gotten|got|getting) (?:really |very |all |so )?(?:heavy|tight|numb|weak|floppy|grey|gray|blue|cold|blurry|dark)\b|"
     r"\b(?:can (?:hardly|barely|not)|cant|cannot) (?:stand|stand up|breathe|walk|talk|speak|swallow|stay awake|keep my eyes open)\b|"
-    r"\b(?:going|meaning|wanting) to ask (?:\w+ ){0,10}but\b"
+    r"\b(?:going|meaning|wanting) to ask (?:\w+ ){0,10}but\b|"
+    # a body part described as it is now ("my chest is crushing, is it on file"): present, whatever
+    # record word follows
+    r"\bmy (?:chest|heart|throat|face|arm|lips|tongue|head) (?:is|feels|keeps) (?:\w+ )?(?:crushing|pounding|racing|burning|tight|heavy|swelling|swollen|numb|closing|exploding)\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency
@@ -854,6 +857,10 @@ RECORD_QUESTION = re.compile(
     r"\bam i (?:still|stil|sitll|stlil|stiill|sttill|stll|currently|curently) t[a-z]{3,6}\b|"
     r"\bon my (?:repeat |regular |current |usual )?(?:prescriptions?|repeats?|repeat list|med list|medication list|medicines list|record|chart|file)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    # "any problems with my kidneys on file?" (lead hunt, round six: the advice refusal, then
+    # "I found nothing", for a body-system question the planner answers from the record)
+    r"\b(?:on file|on record|on the system|in my (?:chart|file|records?|notes))\b|"
+    r"^(?:any|are there any|have i got any|do i have any) (?:problems?|issues?|conditions?|trouble|diagnoses) (?:with|in|of) (?:my|her|his|the) \w+|"
     r"\b(?:am i|is she|is he|are they|have i been|has she been|has he been|i am|im) (?:\w+ )?(?:being )?treated for\b|\bone of the (?:things|conditions|problems) (?:i|she|he|they|im)\b|"
     # the answerer's own booking replies ("book S2", "cancel B1"): a short handle the classifier
     # reads as noise (it called "cancel B1" interpretation advice once frozen4 joined the tuning)
