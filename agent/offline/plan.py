@@ -273,6 +273,17 @@ RECORDED_AS_RECORD = re.compile(
     r"\b(?:written|wrote|jotted|noted|logged|put|marked|typed) down\b|\b(?:logged|recorded|on file|on the system)\b"
 )
 NOTE_SAID = re.compile(r"\bnotes?\b|\bletters?\b|\b(?:doctor|nurse|gp|consultant|they) (?:wrote|write|said|says)\b")
+
+
+def notes_mean_the_record(text: str) -> bool:
+    """Note words used as a name for the record: "have I ever had asthma, according to my notes?",
+    "the highest weight they've ever written down for me" — not a question about a note's text."""
+    return bool(
+        (NOTES_AS_RECORD.search(text) and not NOTE_TEXT_ASKED.search(text))
+        or (RECORDED_AS_RECORD.search(text) and not NOTE_SAID.search(text))
+    )
+
+
 # the patient's own stays, asked about ("any hospital stays overnight", "have I ever been kept in
 # hospital"): the record's admissions, never the leaflets about staying on a ward
 OWN_STAYS = re.compile(
@@ -758,23 +769,10 @@ class Planner:
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
         structured = [s for s in linking.sections if s in RECORD_SECTIONS and s != "notes"]
-        if (
-            "notes" in record_intents
-            and structured
-            and NOTES_AS_RECORD.search(request.text)
-            and not NOTE_TEXT_ASKED.search(request.text)
-        ):
-            # "have I ever had asthma, according to my notes?", "my weight at its peak, going back as
-            # far as the notes go": the notes are a name for the record; the section answers (a notes
-            # search would say "no passage matches" about a weight the record holds)
+        if "notes" in record_intents and structured and notes_mean_the_record(request.text):
+            # the section answers (a notes search would say "no passage matches" about a weight
+            # the record holds)
             return structured[:MAX_INTENTS]
-        if (
-            "notes" in record_intents
-            and structured
-            and RECORDED_AS_RECORD.search(request.text)
-            and not NOTE_SAID.search(request.text)
-        ):
-            return structured[:MAX_INTENTS]  # a weight or an allergy "written down" for the patient
         if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
             return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
