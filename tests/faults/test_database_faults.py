@@ -99,7 +99,7 @@ def test_database_down_mid_question_is_explained_and_the_message_closed_when_it_
     kind, data = answer.terminal
     assert (kind, data["kind"]) == ("error", "database")
     assert "database" in data["message"] and "ask again" in data["message"].lower()
-    assert "6.1" not in answer.text  # no answer was made up while the record was unreachable
+    assert "6.1" not in answer.content  # no answer was made up while the record was unreachable
     assert stored_message(world.db, A, answer.message_id).status == "running"  # nothing could be written
 
     proxy.up()
