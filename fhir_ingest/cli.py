@@ -146,7 +146,10 @@ def bench_ingest_command(
         None, help="Folder or files of Synthea bundles (default: ../shared/synthea-samples)."
     ),
     rounds: int = typer.Option(
-        5, "--rounds", min=1, help="Rounds into an empty scratch database (best kept)."
+        5,
+        "--rounds",
+        min=1,
+        help="Paired rounds (parse, ingest, parse) into an empty scratch database; the median is kept.",
     ),
     validate: bool = typer.Option(False, "--validate", help="Also measure fhir.resources R4B validation."),
     workers: int | None = typer.Option(
@@ -180,7 +183,8 @@ def bench_ingest_command(
             err_console.print(f"[bold red]failed[/] {error}", soft_wrap=True)
     console.print(
         f"[bold]{target}[/]: {result.files} files, {result.patients} patients, {result.resources:,} resources, "
-        f"{result.bytes / 1e6:.1f} MB; best of {result.rounds} rounds, each into an empty scratch database"
+        f"{result.bytes / 1e6:.1f} MB; {result.rounds} paired rounds after a warm-up round, each into an "
+        "empty scratch database: parse, ingest, parse again; the median round shown"
     )
     table = Table("measure", "seconds", "resources/s", "patients/s", "MB/s")
     how = f"{result.workers} worker processes" if result.workers else "one process"
@@ -217,10 +221,13 @@ def bench_ingest_command(
         overlap = f"read, parse and map in {result.workers} worker processes beside the writes"
     else:
         overlap = "the write overlapping the next bundle's read, parse and map"
+    low, high = result.spread()
     console.print(
-        f"ingest / parse-only ratio: [bold]{result.ratio:.1f}×[/]   (ingest phases summed over the "
-        f"bundles, {overlap}: {phases})"
+        f"ingest / parse-only ratio: [bold]{result.ratio:.1f}×[/]  (median of {result.rounds} paired rounds, "
+        f"each ingest against the mean of the parses just before and after it; rounds {low:.1f}–{high:.1f}×; "
+        f"best ingest / best parse {result.best_ratio:.1f}×)"
     )
+    console.print(f"ingest phases summed over the bundles, {overlap}: {phases}")
     if result.phase_cpu:
         # wall time in a worker also counts its waits for a core; its CPU time does not
         cpu_phases = ", ".join(f"{k} {v:.3f} s" for k, v in result.phase_cpu.items())
@@ -230,7 +237,7 @@ def bench_ingest_command(
         )
     if result.one_process_seconds is not None:
         console.print(
-            f"one process / parse-only ratio: {result.one_process_seconds / result.parse_seconds:.1f}×  "
+            f"one process / parse-only ratio: {result.one_process_ratio or 0:.1f}× (median, paired)  "
             f"(worker processes: {result.one_process_seconds / result.ingest_seconds:.2f}× faster)"
         )
     server = (
@@ -240,7 +247,8 @@ def bench_ingest_command(
     )
     console.print(
         f"CPU time: ingest {result.process_cpu_seconds:.3f} s (all threads and workers) / parse {result.parse_cpu_seconds:.3f} s "
-        f"= [bold]{result.cpu_ratio:.1f}×[/]{server}  (steadier than wall time on a busy machine)"
+        f"(median round); median of the paired rounds' CPU ratios [bold]{result.cpu_ratio:.1f}×[/]{server}  "
+        "(steadier than wall time on a busy machine)"
     )
     if result.validation_seconds is not None and result.ingest_seconds:
         console.print(
