@@ -63,13 +63,32 @@ def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+# Synthea writes each note twice, base64 for base64: as the DocumentReference's content and as
+# its DiagnosticReport's presentedForm. Decoding is a pure function of (contentType, data), so
+# the second copy is answered from here (what fails is raised, never remembered). Emptied per
+# bundle (`clear_cache`, from `transform_bundle`) so memory stays one bundle's notes.
+_decoded: dict[tuple[str | None, str], DecodedText | NotText] = {}
+
+
+def clear_cache() -> None:
+    _decoded.clear()
+
+
 def decode_attachment(att: Fields) -> DecodedText | NotText:
     """Decode one Attachment. Bad base64 or bytes that do not match the charset are errors."""
     content_type = att.string("contentType")
     data = att.string("data")
-    media, charset = parse_content_type(content_type)
     if data is None:
         return NotText("the attachment has no inline data" + (" (only a url)" if att.has("url") else ""))
+    key = (content_type, data)
+    known = _decoded.get(key)
+    if known is None:
+        known = _decoded[key] = _decode(att, content_type, data)
+    return known
+
+
+def _decode(att: Fields, content_type: str | None, data: str) -> DecodedText | NotText:
+    media, charset = parse_content_type(content_type)
     if media is not None and media not in TEXT_MEDIA_TYPES:
         return NotText(f"contentType {media} is not plain text")
     try:

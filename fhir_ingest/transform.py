@@ -26,6 +26,7 @@ from fhir_ingest.mappers import (
     link_report_texts,
     map_patient,
 )
+from fhir_ingest.notes import clear_cache as clear_note_cache
 from fhir_ingest.references import ReferenceData, Resolver, index_bundle, parse_reference
 from fhir_ingest.support import (
     SHARED_RESOURCE_TYPES,
@@ -96,6 +97,7 @@ def transform_bundle(
     parse_reference.cache_clear()
     name_tokens.cache_clear()
     clear_timestamp_cache()
+    clear_note_cache()
     index = index_bundle(data)
     if len(index.patients) > 1:
         first, second = index.patients[:2]

@@ -86,3 +86,27 @@ def test_helpers():
     assert parse_content_type('text/plain; charset="UTF-8"') == ("text/plain", "utf-8")
     assert parse_content_type(None) == (None, "utf-8")
     assert normalize_newlines("a\r\n\r\nb\r") == "a\n\nb\n"
+
+
+def test_a_repeated_attachment_is_decoded_once_and_an_error_each_time(monkeypatch):
+    # Synthea writes each note twice (DocumentReference and DiagnosticReport, same base64)
+    from fhir_ingest import notes
+
+    notes.clear_cache()
+    calls = []
+    real = notes.base64.b64decode
+    monkeypatch.setattr(notes.base64, "b64decode", lambda *a, **k: calls.append(1) or real(*a, **k))
+    text = b64(b"Plan: rest")
+    first = decode_attachment(attachment(text))
+    second = decode_attachment(attachment(text))
+    assert first == second and first.text == "Plan: rest" and len(calls) == 1
+    # what fails is never remembered: each bad copy is refused, naming its own place
+    for entry in (3, 9):
+        bad = Fields({"data": "not base64!!"}, entry, "resource.presentedForm[0]", "DiagnosticReport/r")
+        with pytest.raises(BundleError) as caught:
+            decode_attachment(bad)
+        assert caught.value.entry == entry
+    calls.clear()
+    assert decode_attachment(attachment(text)) == first and calls == []  # still remembered
+    notes.clear_cache()  # a new bundle
+    assert decode_attachment(attachment(text)) == first and len(calls) == 1
