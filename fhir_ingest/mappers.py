@@ -490,18 +490,10 @@ def map_observation(r: Fields, ctx: MapContext) -> None:
 def _observation_in_place(data: dict, patient_id: str) -> tuple[Row, list[Row]] | None:
     """The observation's row and its components' rows from a plain dict, or None where the
     checked path would raise (or might: anything not exactly typed). No side effects."""
-    code = data.get("code")
-    if code is None:
-        c = NO_CODE
-    elif type(code) is dict:
-        c = _codeable_unchecked(code, OBSERVATION_SYSTEMS)
-        if c is None:
-            return None
-    else:
+    read = _code_and_values(data)
+    if read is None:
         return None
-    values = _values_in_place(data)
-    if values is None:
-        return None
+    c, values = read
     components = data.get("component")
     if components is not None and type(components) is not list:
         return None
@@ -519,28 +511,13 @@ def _observation_in_place(data: dict, patient_id: str) -> tuple[Row, list[Row]] 
             low, high = _range_value(first.get("low")), _range_value(first.get("high"))
             if low is _FAILED or high is _FAILED:
                 return None
-    interpretation = NO_CODE
-    flags = data.get("interpretation")
-    if flags is not None:
-        if type(flags) is not list or not all(type(item) is dict for item in flags):
-            return None
-        if flags:
-            interpretation = _codeable_unchecked(flags[0], ())
-            if interpretation is None:
-                return None
+    interpretation, category = _first_concept(data, "interpretation"), _first_concept(data, "category")
+    if interpretation is _FAILED or category is _FAILED:
+        return None
+    category_code = category.code
     status = data.get("status")
     if status is not None and type(status) is not str:
         return None
-    category = data.get("category")
-    category_code = None
-    if category is not None:
-        if type(category) is not list or not all(type(item) is dict for item in category):
-            return None
-        if category:
-            first_category = _codeable_unchecked(category[0], ())
-            if first_category is None:
-                return None
-            category_code = first_category.code
     when = _effective_in_place(data)
     issued = _instant_or_fail(data.get("issued"))
     if when is _FAILED or issued is _FAILED:
@@ -570,18 +547,10 @@ def _observation_in_place(data: dict, patient_id: str) -> tuple[Row, list[Row]] 
     for seq, component in enumerate(components or ()):
         if type(component) is not dict:
             return None
-        part_code = component.get("code")
-        if part_code is None:
-            pc = NO_CODE
-        elif type(part_code) is dict:
-            pc = _codeable_unchecked(part_code, OBSERVATION_SYSTEMS)
-            if pc is None:
-                return None
-        else:
+        part = _code_and_values(component)
+        if part is None:
             return None
-        part_values = _values_in_place(component)
-        if part_values is None:
-            return None
+        pc, part_values = part
         if part_values["value_type"] is None:
             part_values["value_type"] = "none"
         parts.append(
@@ -600,6 +569,36 @@ def _observation_in_place(data: dict, patient_id: str) -> tuple[Row, list[Row]] 
             }
         )
     return row, parts
+
+
+def _code_and_values(data: dict) -> tuple[Code, Row] | None:
+    """`code` and value[x] of an observation or a component, in place (None: not well typed)."""
+    code = data.get("code")
+    if code is None:
+        c = NO_CODE
+    elif type(code) is dict:
+        found = _codeable_unchecked(code, OBSERVATION_SYSTEMS)
+        if found is None:
+            return None
+        c = found
+    else:
+        return None
+    values = _values_in_place(data)
+    return None if values is None else (c, values)
+
+
+def _first_concept(data: dict, key: str) -> Any:
+    """The first CodeableConcept of the array `data[key]` in place: a `Code` (`NO_CODE` for
+    none), or `_FAILED` where the checked reader would refuse the array or that concept."""
+    items = data.get(key)
+    if items is None:
+        return NO_CODE
+    if type(items) is not list or not all(type(item) is dict for item in items):
+        return _FAILED
+    if not items:
+        return NO_CODE
+    found = _codeable_unchecked(items[0], ())
+    return _FAILED if found is None else found
 
 
 def _range_value(bound: object) -> Any:
