@@ -252,8 +252,8 @@ async def message_events(request: Request) -> Response:
 
 async def _events(request: Request, sent: Any) -> Response:
     """The answer as SSE. On the way to its first event, for an account this process has seen:
-    two pipelined round trips on the event loop (`server.opening`: the revocation check, the
-    message, its claim and history; then the audit row and COMMIT). Otherwise, and whenever
+    one round trip on the event loop (`server.opening`: the revocation check, the message, the
+    audit row, its claim and history, committed together). Otherwise, and whenever
     that path declines, the guard's one worker-thread hop and one transaction doing the same
     (`_guarded_open`). The per-message start lock is held around either, so a second reader
     in this process follows the run this one starts."""
