@@ -192,7 +192,11 @@ async def _transaction(
         "n": HISTORY_TURNS,
         "o": owner,
         **audit_row(
-            actor=principal.actor, role=principal.role, action=action, outcome="ok", target_patient_id=patient_id
+            actor=principal.actor,
+            role=principal.role,
+            action=action,
+            outcome="ok",
+            target_patient_id=patient_id,
         ),
     }
     async with pool.connection() as conn:

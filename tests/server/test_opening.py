@@ -196,7 +196,9 @@ def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_
             assert _stored(world.db, mid)[0] == "running"
             assert [r.outcome for r in audit_rows(world.db, action="http:GET events")] == ["ok"]
             with world.db.admin.connect() as conn:
-                claims = conn.execute(text("SELECT count(*) FROM run_claims WHERE message_id = :m"), {"m": mid})
+                claims = conn.execute(
+                    text("SELECT count(*) FROM run_claims WHERE message_id = :m"), {"m": mid}
+                )
                 assert claims.scalar_one() == 1
             gate.open()
             status, events = reading.result(20)
