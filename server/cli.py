@@ -72,7 +72,7 @@ def serve(
     host = host or settings.host
     port = port or settings.port
     check_port_free(host, port)
-    app = create_app(settings, db=db, embedder=embedder)
+    app = create_app(settings, db=db, embedder=embedder, freeze_heap=True)
     mode = (
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
     )
@@ -241,11 +241,14 @@ def demo_command(
 def bench_serve_command(
     streams: int = typer.Option(20, help="Concurrent streams per round."),
     rounds: int = typer.Option(10, help="Rounds of each kind (alternated)."),
+    freeze_heap: bool = typer.Option(
+        True, help="Freeze the start-up heap out of the garbage collector, as `chartside serve` does."
+    ),
 ) -> None:
     """SSE overhead: time to first event and to done, vs a trivial SSE endpoint of the same app."""
     from server.bench import run_bench
 
-    run_bench(get_settings(), streams=streams, rounds=rounds)
+    run_bench(get_settings(), streams=streams, rounds=rounds, freeze_heap=freeze_heap)
 
 
 def register(app: typer.Typer) -> None:

@@ -52,6 +52,7 @@ from server.auth import Principal
 from server.principals import PrincipalCache, principal_key
 from server.store import HISTORY_TURNS, StoredMessage
 from server.throttle import RateLimits, StreamSlots
+from server.trace import AUTHORISED, mark
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +151,7 @@ async def open_answer(
     limits.hit("api", str(account.id))  # as the guard: a 429 before any database work
     if not slots.acquire(account.id):
         return None  # the guard answers 429 (and audits the access as it always has)
+    mark(AUTHORISED)  # in process: the cached principal, its rate limit and stream slot
     keep_slot = False
     try:
         opened = await _transaction(pool, principal, key, patient_id, message_id, claim, owner, action)
