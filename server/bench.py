@@ -152,17 +152,20 @@ def count_statements() -> None:
 
 
 def _counters_route() -> Route:
-    """What the server process has spent so far: queries sent, CPU seconds (all threads)."""
+    """What the server process has spent so far: queries sent, CPU seconds (all threads),
+    event-loop stalls and GC pauses (`Stalls`), waits for the opening pool's connections."""
     from starlette.responses import JSONResponse
 
-    async def counters(_request: Request) -> JSONResponse:
+    async def counters(request: Request) -> JSONResponse:
         STALLS.watch()
+        pool = request.app.state.services.answer_pool  # the opening's: how long it waited for one
         return JSONResponse(
             {
                 "statements": STATEMENTS[0],
                 "cpu_s": time.process_time(),
                 "stall_s": STALLS.stalled_s,
                 "gc_s": STALLS.gc_s,
+                "pool_wait_s": pool.get_stats().get("requests_wait_ms", 0) / 1000 if pool else 0.0,
             }
         )
 
@@ -311,6 +314,7 @@ async def _measure(base: str, token: str, streams: int, rounds: int, db_cpu: Any
             costs[kind]["server_cpu_ms"] += (now["cpu_s"] - was["cpu_s"]) * 1000
             costs[kind]["stall_ms"] += (now["stall_s"] - was["stall_s"]) * 1000
             costs[kind]["gc_ms"] += (now["gc_s"] - was["gc_s"]) * 1000
+            costs[kind]["pool_wait_ms"] += (now["pool_wait_s"] - was["pool_wait_s"]) * 1000
             costs[kind]["db_cpu_ms"] += sum(s - was_db.get(pid, 0.0) for pid, s in now_db.items()) * 1000
 
         async def answer_round(measured: bool) -> list[tuple[str, float, float, float]]:

@@ -12,7 +12,7 @@ from rich.table import Table
 from chartside.console import console
 from tools.bench import percentile as pct
 
-COSTS = ("statements", "server_cpu_ms", "db_cpu_ms", "stall_ms", "gc_ms")
+COSTS = ("statements", "server_cpu_ms", "db_cpu_ms", "stall_ms", "gc_ms", "pool_wait_ms")
 SLOWEST = 0.05  # the share of streams whose steps are shown apart: where the p95 comes from
 
 
@@ -111,6 +111,7 @@ def _costs(measured: Measured, streams: int) -> Table:
         "database CPU ms",
         "loop stalls ms / round",
         "GC ms / round",
+        "pool wait ms / round",
         title="What each stream cost (measured rounds, server process and the bench database's backends)",
     )
     for label, cost in measured.costs.items():
@@ -121,5 +122,6 @@ def _costs(measured: Measured, streams: int) -> Table:
             f"{cost['db_cpu_ms']:.2f}",
             f"{cost['stall_ms'] * streams:.2f}",
             f"{cost['gc_ms'] * streams:.2f}",
+            f"{cost['pool_wait_ms'] * streams:.2f}",
         )
     return table
