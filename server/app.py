@@ -104,13 +104,14 @@ def create_app(
     agent_factory: AgentFactory | None = None,
     extra_routes: Sequence[BaseRoute] = (),
     embedder: Any = None,
-    freeze_heap: bool = False,
+    dedicated: bool = False,
 ) -> Starlette:
     """The web app. `embedder`: the one to use instead of loading it in the lifespan (a
     `tools.embedder.DeferredEmbedder` lets `chartside up` serve before the model is loaded).
-    `freeze_heap`: a process that serves only this app (`chartside serve`, the benchmark)
-    freezes what start-up allocated (`_freeze_heap`); tests, which start many apps in one
-    process, do not."""
+    `dedicated`: this process serves only this app (`chartside serve`, the benchmark): the
+    answer openings' pool is opened full (no growing while first events wait) and what
+    start-up allocated is frozen out of the garbage collector (`_freeze_heap`). Tests, which
+    start many apps in one process, keep neither."""
     from server import pages, routes
     from server.wiring import default_agent_factory
 
@@ -136,6 +137,7 @@ def create_app(
             max_size=settings.db_pool_size,
             timeout_s=settings.db_pool_timeout_s,
             options=opening.connection_options(),
+            min_size=settings.db_pool_size if dedicated else 1,
         )
         await answer_pool.open(wait=False)  # connects in the background; a request meanwhile waits
         stack.push_async_callback(answer_pool.close)
@@ -158,7 +160,7 @@ def create_app(
                 embedder=embedder,
                 throttle=lambda account_id: limits.hit("api", str(account_id)),
             ):
-                if freeze_heap:
+                if dedicated:
                     _freeze_heap()
                 yield
         finally:

@@ -75,7 +75,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _serve(settings_json: dict[str, Any], database_name: str, port: int, freeze_heap: bool) -> None:
+def _serve(settings_json: dict[str, Any], database_name: str, port: int, dedicated: bool) -> None:
     """The server process: the real app with the zero-latency agent and the trivial route.
 
     A separate process, so the client's work does not share a GIL with the server's.
@@ -92,7 +92,7 @@ def _serve(settings_json: dict[str, Any], database_name: str, port: int, freeze_
         db=db,
         agent_factory=lambda _r: agent,
         extra_routes=[_trivial_route(), _guarded_route(), _counters_route(), _traces_route(traced)],
-        freeze_heap=freeze_heap,
+        dedicated=dedicated,
     )
     traced.append(Tracer(app))
     uvicorn.run(traced[0], host="127.0.0.1", port=port, log_level="warning", access_log=False)
@@ -371,7 +371,7 @@ async def _measure(base: str, token: str, streams: int, rounds: int, db_cpu: Any
     return measured
 
 
-def run_bench(settings: Settings, *, streams: int, rounds: int, freeze_heap: bool = True) -> None:
+def run_bench(settings: Settings, *, streams: int, rounds: int, dedicated: bool = True) -> None:
     name = f"{settings.database_name}_bench"
     bench_settings = settings.model_copy(
         update={
@@ -393,7 +393,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int, freeze_heap: boo
         token = _seed(db)
         port = _free_port()
         server = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(bench_settings.model_dump(mode="json"), name, port, freeze_heap), daemon=True
+            target=_serve, args=(bench_settings.model_dump(mode="json"), name, port, dedicated), daemon=True
         )
         server.start()
         try:
