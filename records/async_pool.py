@@ -28,14 +28,21 @@ def libpq_url(sqlalchemy_url: str) -> str:
 
 
 def app_pool(
-    db: Database, *, max_size: int, timeout_s: float, options: dict[str, Any] | None = None
+    db: Database,
+    *,
+    max_size: int,
+    timeout_s: float,
+    options: dict[str, Any] | None = None,
+    min_size: int = 1,
 ) -> AsyncConnectionPool:
     """A closed pool of the application role; `await pool.open()` inside the event loop.
-    `options`: keyword arguments of `psycopg.AsyncConnection.connect` for every connection."""
+    `options`: keyword arguments of `psycopg.AsyncConnection.connect` for every connection.
+    `min_size`: connections kept open; beyond them the pool grows one connection at a time
+    while callers wait (psycopg_pool), which a burst of requests after a quiet spell pays."""
     return AsyncConnectionPool(
         libpq_url(db.app_url),
         kwargs=options or {},
-        min_size=1,
+        min_size=max(1, min(min_size, max_size)),
         max_size=max(1, max_size),
         timeout=timeout_s,
         open=False,

@@ -60,11 +60,13 @@ def write_audit(
         conn.execute(_INSERT, params)
 
 
-# the same statement for a raw psycopg connection (the answer stream's opening, server/opening.py)
-INSERT_PSYCOPG = (
+# the same row for a raw psycopg connection (the answer stream's opening, server/opening.py),
+# written only when `{condition}` holds (`.format(condition=…)`): the opening's one round trip
+# writes its "ok" row only if the access check in that same query passed
+INSERT_PSYCOPG_WHERE = (
     "INSERT INTO audit_log (actor, role, target_patient_id, action, args_digest, outcome, detail, "
-    "conversation_id) VALUES (%(actor)s, %(role)s, %(pid)s, %(action)s, %(digest)s, %(outcome)s, "
-    "%(detail)s, %(conv)s)"
+    "conversation_id) SELECT %(actor)s, %(role)s, %(pid)s, %(action)s, %(digest)s, %(outcome)s, "
+    "%(detail)s, %(conv)s WHERE {condition}"
 )
 
 
@@ -79,7 +81,7 @@ def audit_row(
     conversation_id: str | None = None,
     args_digest: str | None = None,
 ) -> dict[str, str | None]:
-    """The parameters of one row, sanitised (`storable`): for `_INSERT` and `INSERT_PSYCOPG`."""
+    """The parameters of one row, sanitised (`storable`): for `_INSERT` and `INSERT_PSYCOPG_WHERE`."""
     return {
         "actor": storable(actor),
         "role": storable(role),

@@ -18,27 +18,29 @@ event and to the done event, p50/p95, each as a ratio to the trivial endpoint (t
 target) and to the guarded one (what the answer's own bookkeeping adds: loading the message,
 the claim, history, the run and storing its events). The database is a separate one (`<database_name>_bench`) on the embedded
 server, dropped at the end.
+
+Where the time goes: every request carries a trace id, the server (wrapped in
+`server.trace.Tracer`) stamps its steps, and `server.bench_report` prints each step's p50,
+p95 and its mean over the slowest 5 % of streams, with the server's event-loop stalls, GC
+pauses and opening-pool waits per round (`Stalls`, `/bench/counters`): what makes a p95.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import os
 import socket
-import statistics
 import time
 from typing import Any
 
 import httpx
 import orjson
-from rich.table import Table
 from sqlalchemy import text
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
 from starlette.routing import Route
 
-from chartside.console import console, progress
+from chartside.console import progress
 from chartside.proc import process_cpu
 from records import migrate
 from records.accounts import create_account
@@ -46,8 +48,10 @@ from records.database import Database, open_database, patient_transaction
 from records.embedded import drop_database
 from records.settings import Settings
 from server.app import create_app
+from server.bench_report import COSTS, Measured, load_average, report
 from server.runs import WRITER_THREADS
 from server.scripted_agent import ScriptedAgent, quick_answer_script
+from server.trace import CLAIMED, PHASES, ROUTED, TRACE_HEADER, Tracer, mark
 
 BENCH_PATIENT = "bench-serve-patient"
 BENCH_USER = "bench-serve"
@@ -76,7 +80,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _serve(settings_json: dict[str, Any], database_name: str, port: int) -> None:
+def _serve(settings_json: dict[str, Any], database_name: str, port: int, dedicated: bool) -> None:
     """The server process: the real app with the zero-latency agent and the trivial route.
 
     A separate process, so the client's work does not share a GIL with the server's.
@@ -87,13 +91,16 @@ def _serve(settings_json: dict[str, Any], database_name: str, port: int) -> None
     settings = Settings(_env_file=None, **settings_json)
     db = open_database(settings, database_name=database_name)
     agent = ScriptedAgent(quick_answer_script())
+    traced: list[Tracer] = []
     app = create_app(
         settings,
         db=db,
         agent_factory=lambda _r: agent,
-        extra_routes=[_trivial_route(), _guarded_route(), _counters_route()],
+        extra_routes=[_trivial_route(), _guarded_route(), _counters_route(), _traces_route(traced)],
+        dedicated=dedicated,
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    traced.append(Tracer(app))
+    uvicorn.run(traced[0], host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
 
 def wait_until_up(base: str, server: Any, *, what: str = "benchmark", timeout_s: float = 60) -> None:
@@ -150,13 +157,71 @@ def count_statements() -> None:
 
 
 def _counters_route() -> Route:
-    """What the server process has spent so far: queries sent, CPU seconds (all threads)."""
+    """What the server process has spent so far: queries sent, CPU seconds (all threads),
+    event-loop stalls and GC pauses (`Stalls`), waits for the opening pool's connections."""
     from starlette.responses import JSONResponse
 
-    async def counters(_request: Request) -> JSONResponse:
-        return JSONResponse({"statements": STATEMENTS[0], "cpu_s": time.process_time()})
+    async def counters(request: Request) -> JSONResponse:
+        STALLS.watch()
+        pool = request.app.state.services.answer_pool  # the opening's: how long it waited for one
+        return JSONResponse(
+            {
+                "statements": STATEMENTS[0],
+                "cpu_s": time.process_time(),
+                "stall_s": STALLS.stalled_s,
+                "gc_s": STALLS.gc_s,
+                "pool_wait_s": pool.get_stats().get("requests_wait_ms", 0) / 1000 if pool else 0.0,
+            }
+        )
 
     return Route("/bench/counters", counters)
+
+
+def _traces_route(traced: list[Tracer]) -> Route:
+    """The phase marks (`server.trace`) of the requests finished since the last call."""
+    from starlette.responses import JSONResponse
+
+    async def traces(_request: Request) -> JSONResponse:
+        return JSONResponse(traced[0].take() if traced else [])
+
+    return Route("/bench/traces", traces)
+
+
+class Stalls:
+    """What holds the server's event loop: time a `TICK_S` timer fired late beyond `SLACK_S`
+    (a blocking call, a long callback, the GIL held by a thread), and garbage-collection
+    pauses (`gc.callbacks`), in seconds so far. Started by the first `/bench/counters`."""
+
+    TICK_S = 0.005  # 200 wake-ups a second: a cost every endpoint shares
+    SLACK_S = 0.002
+
+    def __init__(self) -> None:
+        self.stalled_s = 0.0
+        self.gc_s = 0.0
+        self._task: asyncio.Task | None = None
+        self._gc_started = 0.0
+
+    def watch(self) -> None:
+        if self._task is None:
+            import gc
+
+            gc.callbacks.append(self._gc)
+            self._task = asyncio.get_running_loop().create_task(self._sample())
+
+    def _gc(self, phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_s += time.perf_counter() - self._gc_started
+
+    async def _sample(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(self.TICK_S)
+            self.stalled_s += max(0.0, time.perf_counter() - before - self.TICK_S - self.SLACK_S)
+
+
+STALLS = Stalls()
 
 
 def _trivial_route() -> Route:
@@ -179,7 +244,9 @@ def _guarded_route() -> Route:
     payloads = [(e.type, orjson.dumps(e.model_dump(mode="json")).decode()) for e in quick_answer_script()]
 
     async def guarded(request: Request) -> EventSourceResponse:
+        mark(ROUTED)
         await guard_patient(request, action="http:GET bench-sse", capability="ask")
+        mark(CLAIMED)
 
         async def events() -> Any:
             for i, (kind, data) in enumerate(payloads, start=1):
@@ -190,10 +257,15 @@ def _guarded_route() -> Route:
     return Route("/bench/patients/{patient_id}/guarded-sse", guarded)
 
 
-async def _timed_stream(client: httpx.AsyncClient, url: str) -> tuple[float, float]:
+_STREAM_IDS = iter(range(1, 1 << 62))
+
+
+async def _timed_stream(client: httpx.AsyncClient, url: str) -> tuple[str, float, float, float]:
+    """(the request's trace id, its start, first event and done stamps: `time.perf_counter()`)."""
+    stream_id = str(next(_STREAM_IDS))
     started = time.perf_counter()
     first = None
-    async with client.stream("GET", url) as response:
+    async with client.stream("GET", url, headers={TRACE_HEADER: stream_id}) as response:
         if response.status_code != 200:
             raise RuntimeError(f"{url}: HTTP {response.status_code}")
         async for line in response.aiter_lines():
@@ -201,37 +273,56 @@ async def _timed_stream(client: httpx.AsyncClient, url: str) -> tuple[float, flo
                 now = time.perf_counter()
                 first = first or now
                 if line.endswith("done"):
-                    return (first - started) * 1000, (now - started) * 1000
+                    return stream_id, started, first, now
     raise RuntimeError(f"{url}: stream ended without done")
 
 
+def _phases(started: float, first: float, marks: dict[str, float]) -> dict[str, float]:
+    """One stream's time in each step to its first event, ms: from the client's request to the
+    app (`to app`: connect, accept, the event loop getting to it), each server mark to the
+    next present one, and from the first byte to the client's first event (`to client`)."""
+    steps, last, at = {}, "sent", started
+    for phase in PHASES:
+        if phase in marks:
+            steps[f"{last} → {phase}"] = (marks[phase] - at) * 1000
+            last, at = phase, marks[phase]
+    steps[f"{last} → client"] = (first - at) * 1000
+    return steps
+
+
 KINDS = ("answer stream", "guarded SSE", "trivial SSE")
-COSTS = ("statements", "server_cpu_ms", "db_cpu_ms")
 
 
-async def _measure(
-    base: str, token: str, streams: int, rounds: int, db_cpu: Any
-) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, float]]]:
+async def _measure(base: str, token: str, streams: int, rounds: int, db_cpu: Any) -> Measured:
     """Latencies per endpoint, and what each endpoint's streams cost: queries the server sent,
-    server CPU and database CPU (`db_cpu()`: CPU seconds of the bench database's backends by
-    pid), summed over the measured rounds. An answer's POST is measured apart ("ask (POST)"):
-    the first event is timed from the GET."""
-    results: dict[str, dict[str, list[float]]] = {k: {"first": [], "done": []} for k in KINDS}
-    costs = {k: dict.fromkeys(COSTS, 0.0) for k in (*KINDS, "ask (POST)")}
+    server CPU, database CPU (`db_cpu()`: CPU seconds of the bench database's backends by
+    pid), event-loop stalls and GC pauses of the server (`Stalls`), summed over the measured
+    rounds. An answer's POST is measured apart ("ask (POST)"): the first event is timed from
+    the GET."""
+    measured = Measured(
+        first={k: [] for k in KINDS},
+        done={k: [] for k in KINDS},
+        steps={k: [] for k in KINDS},
+        costs={k: dict.fromkeys(COSTS, 0.0) for k in (*KINDS, "ask (POST)")},
+    )
+    costs = measured.costs
     limits = httpx.Limits(max_connections=streams * 2, max_keepalive_connections=streams * 2)
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=60) as client:
 
-        async def snapshot() -> tuple[float, float, dict[int, float]]:
-            now = (await client.get("/bench/counters")).json()
-            return now["statements"], now["cpu_s"], db_cpu()
+        async def snapshot() -> tuple[dict[str, float], dict[int, float]]:
+            return (await client.get("/bench/counters")).json(), db_cpu()
 
         def add(kind: str, before: tuple, after: tuple) -> None:
-            costs[kind]["statements"] += after[0] - before[0]
-            costs[kind]["server_cpu_ms"] += (after[1] - before[1]) * 1000
-            costs[kind]["db_cpu_ms"] += sum(s - before[2].get(pid, 0.0) for pid, s in after[2].items()) * 1000
+            (was, was_db), (now, now_db) = before, after
+            costs[kind]["statements"] += now["statements"] - was["statements"]
+            costs[kind]["server_cpu_ms"] += (now["cpu_s"] - was["cpu_s"]) * 1000
+            costs[kind]["stall_ms"] += (now["stall_s"] - was["stall_s"]) * 1000
+            costs[kind]["gc_ms"] += (now["gc_s"] - was["gc_s"]) * 1000
+            costs[kind]["pool_wait_ms"] += (now["pool_wait_s"] - was["pool_wait_s"]) * 1000
+            costs[kind]["db_cpu_ms"] += sum(s - was_db.get(pid, 0.0) for pid, s in now_db.items()) * 1000
 
-        async def answer_round(measured: bool) -> list[tuple[float, float]]:
+        async def answer_round(measured: bool) -> list[tuple[str, float, float, float]]:
             before = await snapshot()
             posted = await asyncio.gather(
                 *[
@@ -247,17 +338,17 @@ async def _measure(
                 add("answer stream", between, await snapshot())
             return timed
 
-        async def timed_round(kind: str, url: str, measured: bool) -> list[tuple[float, float]]:
+        async def timed_round(kind: str, url: str, measured: bool) -> list[tuple[str, float, float, float]]:
             before = await snapshot()
             timed = await asyncio.gather(*[_timed_stream(client, url) for _ in range(streams)])
             if measured:
                 add(kind, before, await snapshot())
             return timed
 
-        async def trivial_round(measured: bool) -> list[tuple[float, float]]:
+        async def trivial_round(measured: bool) -> list[tuple[str, float, float, float]]:
             return await timed_round("trivial SSE", "/bench/trivial-sse", measured)
 
-        async def guarded_round(measured: bool) -> list[tuple[float, float]]:
+        async def guarded_round(measured: bool) -> list[tuple[str, float, float, float]]:
             return await timed_round("guarded SSE", f"/bench/patients/{BENCH_PATIENT}/guarded-sse", measured)
 
         kinds = (
@@ -267,24 +358,25 @@ async def _measure(
         )
         for _, fn in kinds:  # warm-up: connections, pools, caches
             await fn(False)
+        await client.get("/bench/traces")  # the warm-up's marks: dropped
         with progress() as bar:
             task = bar.add_task("rounds", total=rounds * len(kinds))
             for _ in range(rounds):
                 for name, fn in kinds:
-                    for first, done in await fn(True):
-                        results[name]["first"].append(first)
-                        results[name]["done"].append(done)
+                    timed = await fn(True)
+                    marks = dict((await client.get("/bench/traces")).json())
+                    for stream_id, started, first, done in timed:
+                        measured.first[name].append((first - started) * 1000)
+                        measured.done[name].append((done - started) * 1000)
+                        measured.steps[name].append(_phases(started, first, marks.get(stream_id, {})))
                     bar.advance(task)
-    per_stream = {k: {c: v / (streams * rounds) for c, v in cost.items()} for k, cost in costs.items()}
-    return results, per_stream
+    for cost in costs.values():
+        for c in cost:
+            cost[c] /= streams * rounds
+    return measured
 
 
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
+def run_bench(settings: Settings, *, streams: int, rounds: int, dedicated: bool = True) -> None:
     name = f"{settings.database_name}_bench"
     bench_settings = settings.model_copy(
         update={
@@ -299,20 +391,20 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
             "db_pool_size": max(settings.db_pool_size, streams + WRITER_THREADS + 2),
         }
     )
-    load_before = _load_average()
+    load_before = load_average()
     db = open_database(bench_settings, database_name=name)
     try:
         migrate.upgrade(db)
         token = _seed(db)
         port = _free_port()
         server = multiprocessing.get_context("spawn").Process(
-            target=_serve, args=(bench_settings.model_dump(mode="json"), name, port), daemon=True
+            target=_serve, args=(bench_settings.model_dump(mode="json"), name, port, dedicated), daemon=True
         )
         server.start()
         try:
             base = f"http://127.0.0.1:{port}"
             wait_until_up(base, server)
-            results, costs = asyncio.run(_measure(base, token, streams, rounds, lambda: _backends_cpu(db)))
+            measured = asyncio.run(_measure(base, token, streams, rounds, lambda: _backends_cpu(db)))
         finally:
             server.terminate()
             server.join(30)
@@ -322,53 +414,7 @@ def run_bench(settings: Settings, *, streams: int, rounds: int) -> None:
         db.dispose()
         if db.embedded is not None:
             drop_database(db.embedded, name)
-    table = Table(
-        "endpoint",
-        "first event p50 ms",
-        "p95 ms",
-        "done p50 ms",
-        "p95 ms",
-        title=f"SSE on loopback: {streams} concurrent streams × {rounds} rounds each",
-    )
-    base = results["trivial SSE"]
-    for label, data in results.items():
-        table.add_row(
-            label,
-            f"{_pct(data['first'], 0.5):.2f}",
-            f"{_pct(data['first'], 0.95):.2f}",
-            f"{_pct(data['done'], 0.5):.2f}",
-            f"{_pct(data['done'], 0.95):.2f}",
-        )
-    ans = results["answer stream"]
-    for label, against in (("trivial", base), ("guarded", results["guarded SSE"])):
-        table.add_row(
-            f"ratio answer / {label}",
-            f"{_pct(ans['first'], 0.5) / _pct(against['first'], 0.5):.2f}×",
-            f"{_pct(ans['first'], 0.95) / _pct(against['first'], 0.95):.2f}×",
-            f"{_pct(ans['done'], 0.5) / _pct(against['done'], 0.5):.2f}×",
-            f"{_pct(ans['done'], 0.95) / _pct(against['done'], 0.95):.2f}×",
-        )
-    console.print(table)
-    cost_table = Table(
-        "per stream",
-        "queries sent",
-        "server CPU ms",
-        "database CPU ms",
-        title="What each stream cost (measured rounds, server process and the bench database's backends)",
-    )
-    for label, cost in costs.items():
-        cost_table.add_row(
-            label, f"{cost['statements']:.1f}", f"{cost['server_cpu_ms']:.2f}", f"{cost['db_cpu_ms']:.2f}"
-        )
-    console.print(cost_table)
-    samples = len(ans["done"])
-    console.print(
-        f"{samples} answer streams ({runs} answered messages incl. warm-up), {len(base['done'])} trivial streams; "
-        f"mean done {statistics.fmean(ans['done']):.2f} ms vs {statistics.fmean(base['done']):.2f} ms"
-    )
-    console.print(
-        f"load average (1 min) before: {load_before}, after: {_load_average()} on {os.cpu_count()} cores"
-    )
+    report(measured, streams=streams, rounds=rounds, runs=runs, load_before=load_before)
 
 
 def _backends_cpu(db: Database) -> dict[int, float]:
@@ -380,11 +426,3 @@ def _backends_cpu(db: Database) -> dict[int, float]:
         ).scalars()
         found = {pid: process_cpu(pid) for pid in pids}
     return {pid: seconds for pid, seconds in found.items() if seconds is not None}
-
-
-def _load_average() -> str:
-    """The machine's load, printed with the ratios: under load both endpoints wait for a core."""
-    try:
-        return f"{os.getloadavg()[0]:.2f}"
-    except OSError:
-        return "unknown"

@@ -72,7 +72,7 @@ def serve(
     host = host or settings.host
     port = port or settings.port
     check_port_free(host, port)
-    app = create_app(settings, db=db, embedder=embedder)
+    app = create_app(settings, db=db, embedder=embedder, dedicated=True)
     mode = (
         "offline planner (no ANTHROPIC_API_KEY)" if settings.offline else f"Claude ({settings.answer_model})"
     )
@@ -241,11 +241,16 @@ def demo_command(
 def bench_serve_command(
     streams: int = typer.Option(20, help="Concurrent streams per round."),
     rounds: int = typer.Option(10, help="Rounds of each kind (alternated)."),
+    dedicated: bool = typer.Option(
+        True,
+        help="Run the server as `chartside serve` does: the opening pool opened full, the start-up "
+        "heap frozen out of the garbage collector (--no-dedicated: as tests run it).",
+    ),
 ) -> None:
     """SSE overhead: time to first event and to done, vs a trivial SSE endpoint of the same app."""
     from server.bench import run_bench
 
-    run_bench(get_settings(), streams=streams, rounds=rounds)
+    run_bench(get_settings(), streams=streams, rounds=rounds, dedicated=dedicated)
 
 
 def register(app: typer.Typer) -> None:

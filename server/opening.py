@@ -1,4 +1,4 @@
-"""Opening an answer stream in two round trips on the event loop.
+"""Opening an answer stream in ONE round trip on the event loop.
 
 What the first event of an answer truly depends on: who asks (and that they still may), the
 message, and its claim (pending → running, which makes the run happen once). Through the
@@ -8,17 +8,22 @@ claim, `run_claims`, history, COMMIT — each a round trip that waited for the G
 event loop (`chartside bench serve` counts them).
 
 Here, for an account this process has already authenticated (`PrincipalCache`, filled by the
-guard), the same work is two queries — each several statements, one round trip — on an
-asyncio connection (`records.async_pool`, options from `connection_options`):
+guard), the same work is ONE query — BEGIN … COMMIT, several statements — on an asyncio
+connection (`records.async_pool`, options from `connection_options`; `opening_sql`):
 
-1. `SET LOCAL app.patient_id`, the **revocation check** — the account row and panel as they
-   are now, in this transaction: not disabled, same username, role and sandbox flag, the same
-   token digest (bearer) or no session end after this session was issued (cookie), still
-   bound to this patient, the patient present — the message, and (when this request should
-   start the run) the claim UPDATE, itself guarded by the same check, and the conversation's
-   earlier turns.
-2. The "ok" audit row and, for a won claim, its `run_claims` row and an asynchronous commit
-   (`store.claim_in` says why that is safe), then COMMIT.
+* `SET LOCAL app.patient_id`, the **revocation check** — the account row and panel as they
+  are now, in this transaction: not disabled, same username, role and sandbox flag, the same
+  token digest (bearer) or no session end after this session was issued (cookie), still
+  bound to this patient, the patient present — and the message;
+* the "ok" audit row, inserted only if that check passes and the message is the account's;
+* (when this request should start the run) the claim UPDATE, itself guarded by the same
+  check, which in the same statement records its `run_claims` row and makes the commit
+  asynchronous (`store.claim_in` says why that is safe); the conversation's earlier turns;
+  COMMIT.
+
+Every write is conditional on the check inside the statement that makes it, so nothing has
+to be decided between statements, and the first event waits for exactly one round trip
+after which authorisation, the audit row and the claim are committed together.
 
 So the cache decides nothing on its own: a revoked, disabled or re-bound account is refused
 by the check in the very transaction that would have claimed, exactly as current as the
@@ -40,13 +45,14 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.requests import Request
 
 from agent.base import Turn
-from records.audit import INSERT_PSYCOPG as INSERT_AUDIT
+from records.audit import INSERT_PSYCOPG_WHERE as INSERT_AUDIT
 from records.audit import audit_row
 from server.access import PatientAccess
 from server.auth import Principal
 from server.principals import PrincipalCache, principal_key
 from server.store import HISTORY_TURNS, StoredMessage
 from server.throttle import RateLimits, StreamSlots
+from server.trace import AUTHORISED, mark
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +87,7 @@ _HISTORY = (
     "WHERE m.patient_id = %(p)s AND m.id = %(m)s AND h.patient_id = %(p)s AND h.status = 'done' "
     "AND h.answer IS NOT NULL ORDER BY h.created_at DESC LIMIT %(n)s"
 )
-_RUN_CLAIM = "INSERT INTO run_claims (message_id, run_patient_id, owner) VALUES (%(m)s, %(p)s, %(o)s)"
+_RUN_CLAIM = "INSERT INTO run_claims (message_id, run_patient_id, owner) SELECT id, %(p)s, %(o)s FROM claimed"
 
 
 def connection_options() -> dict[str, Any]:
@@ -132,7 +138,7 @@ async def open_answer(
     owner: str | None,
     action: str,
 ) -> Opened | None:
-    """The guard and `then=load` of the events route, in two round trips; None → use the guard.
+    """The guard and `then=load` of the events route, in one round trip; None → use the guard.
 
     `claim`: whether this request should claim a pending message (no live run here and a
     valid Last-Event-ID). The stream slot is taken first (a claim needs one); it is kept
@@ -145,6 +151,7 @@ async def open_answer(
     limits.hit("api", str(account.id))  # as the guard: a 429 before any database work
     if not slots.acquire(account.id):
         return None  # the guard answers 429 (and audits the access as it always has)
+    mark(AUTHORISED)  # in process: the cached principal, its rate limit and stream slot
     keep_slot = False
     try:
         opened = await _transaction(pool, principal, key, patient_id, message_id, claim, owner, action)
@@ -172,6 +179,9 @@ async def _transaction(
     owner: str | None,
     action: str,
 ) -> tuple[StoredMessage, list[Turn] | None] | None:
+    """The opening's ONE round trip: a multi-statement query from BEGIN to COMMIT whose every
+    write is conditional on the access check it carries, so nothing needs deciding between
+    statements (`opening_sql`)."""
     account = principal.account
     params = {
         "a": account.id,
@@ -183,34 +193,52 @@ async def _transaction(
         "m": message_id,
         "n": HISTORY_TURNS,
         "o": owner,
-    }
-    allowed = _allowed_sql(principal)
-    first = ["BEGIN", "SET LOCAL app.patient_id = %(p)s", f"SELECT {allowed} AS allowed", _MESSAGE]
-    if claim:
-        first += [_CLAIM.format(allowed=allowed), _HISTORY]
-    async with pool.connection() as conn:
-        cur = conn.cursor()
-        await cur.execute("; ".join(first), params)  # round trip 1
-        results = await _results(cur)
-        allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
-        won = claim and bool(results[2])
-        history = results[3] if claim else []
-        if not allowed_now or row is None:
-            await cur.execute("ROLLBACK")
-            return None
-        message = StoredMessage(**row)
-        second = [INSERT_AUDIT]
-        if won:
-            second.append("SET LOCAL synchronous_commit = off")
-            if owner is not None:
-                second.append(_RUN_CLAIM)
-        audit = audit_row(
+        **audit_row(
             actor=principal.actor,
             role=principal.role,
             action=action,
             outcome="ok",
             target_patient_id=patient_id,
-        )
-        await cur.execute("; ".join([*second, "COMMIT"]), {**params, **audit})  # round trip 2
+        ),
+    }
+    async with pool.connection() as conn:
+        cur = conn.cursor()
+        await cur.execute(opening_sql(principal, claim=claim, owner=owner), params)  # the round trip
+        results = await _results(cur)
+    allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
+    if not allowed_now or row is None:
+        return None  # nothing was written: every write above is conditional on both
+    won = claim and bool(results[2])
+    history = results[3] if won else []
     turns = [Turn(question=r["question"], answer=r["answer"]) for r in reversed(history)] if won else None
-    return message, turns
+    return StoredMessage(**row), turns
+
+
+def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
+    """BEGIN … COMMIT as one query; its result sets: the access check, the message, and with
+    `claim` the claim (one row if won) and the history.
+
+    * the "ok" audit row is inserted only when the check passes and the message is the
+      account's (a refusal writes nothing here and goes to the guard, which audits it);
+    * the claim UPDATE carries the check itself, so a credential revoked a moment ago can never
+      claim; a won claim (`claimed`) records its `run_claims` row and turns off the commit's
+      wait for its disk flush (`store.claim_in` says why that is safe) in the same statement.
+    """
+    allowed = _allowed_sql(principal)
+    mine = "EXISTS (SELECT 1 FROM messages WHERE patient_id = %(p)s AND id = %(m)s AND account_id = %(a)s)"
+    statements = [
+        "BEGIN",
+        "SET LOCAL app.patient_id = %(p)s",
+        f"SELECT {allowed} AS allowed",
+        _MESSAGE,
+        INSERT_AUDIT.format(condition=f"{allowed} AND {mine}"),
+    ]
+    if claim:
+        noted = f", noted AS ({_RUN_CLAIM} RETURNING 1)" if owner is not None else ""
+        statements += [
+            f"WITH claimed AS ({_CLAIM.format(allowed=allowed)}){noted}, "
+            "quick AS (SELECT set_config('synchronous_commit', 'off', true) FROM claimed) "
+            "SELECT id, (SELECT count(*) FROM quick) AS quick FROM claimed",
+            _HISTORY,
+        ]
+    return "; ".join([*statements, "COMMIT"])

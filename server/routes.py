@@ -37,6 +37,7 @@ from server.errors import ApiError, bad_request, not_found, too_many, unauthenti
 from server.opening import open_answer
 from server.question_text import QuestionError, clean_question
 from server.store import StoredEvent
+from server.trace import CLAIMED, FELL_BACK, ROUTED, mark
 
 ID_RE = re.compile(r"^[0-9a-f]{32}$")
 # record sections a question can be scoped to (issue 11): the tools' `section` names
@@ -239,6 +240,7 @@ class _ReleasingResponse(Response):
 async def message_events(request: Request) -> Response:
     """The answer as SSE (`_events`), counted in `RunManager.first_events` until its first
     event is sent or the request ends, so that closing writes let it go first."""
+    mark(ROUTED)
     sent = services(request).runs.first_events.begin()
     try:
         response = await _events(request, sent)
@@ -252,8 +254,8 @@ async def message_events(request: Request) -> Response:
 
 async def _events(request: Request, sent: Any) -> Response:
     """The answer as SSE. On the way to its first event, for an account this process has seen:
-    two pipelined round trips on the event loop (`server.opening`: the revocation check, the
-    message, its claim and history; then the audit row and COMMIT). Otherwise, and whenever
+    one round trip on the event loop (`server.opening`: the revocation check, the message, the
+    audit row, its claim and history, committed together). Otherwise, and whenever
     that path declines, the guard's one worker-thread hop and one transaction doing the same
     (`_guarded_open`). The per-message start lock is held around either, so a second reader
     in this process follows the run this one starts."""
@@ -288,7 +290,9 @@ async def _events(request: Request, sent: Any) -> Response:
             if opened.slot:
                 slot.append(access.account_id)
         else:
+            mark(FELL_BACK)
             access = await _guarded_open(request, svc, pid, mid, after, bad_after, live, slot)
+        mark(CLAIMED)
         loaded, run = access.loaded, None
         if loaded is not None and loaded[1] is not None:  # claimed: this process runs it
             run = svc.runs.adopt(

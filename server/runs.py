@@ -11,8 +11,8 @@
   after that commit, so "done" on screen means "done" in the database. A quick answer thus
   costs one write transaction instead of one per event, and that work stays off the other
   answers' first events.
-* **Off the path.** The first event waits only for the opening (server/opening.py: two
-  queries on the event loop) or, failing that, the guard's claim in a request thread; the event
+* **Off the path.** The first event waits only for the opening (server/opening.py: one
+  query on the event loop) or, failing that, the guard's claim in a request thread; the event
   writes run in a small pool of their own (`WRITER_THREADS`), and a closing write waits (up to
   `CLOSE_DEFER_S`) while other answers have not sent their first event (`FirstEvents`), so under
   load a new answer's opening never queues behind other answers' bookkeeping.

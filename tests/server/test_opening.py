@@ -167,3 +167,40 @@ def test_a_closing_write_that_keeps_failing_ends_in_an_error_and_its_audit_row_c
     assert (row.actor, row.outcome) == ("eve", "error") and mid in row.detail
     with patient_transaction(world.db.admin, A) as conn:
         assert conn.execute(text("SELECT count(*) FROM run_claims")).scalar_one() == 0
+
+
+def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_together(
+    serve, world, monkeypatch
+):
+    """What the first event waits for: ONE query on the opening's pool, from BEGIN to COMMIT,
+    after which the "ok" audit row and the claim (with its run_claims row) are committed."""
+    import psycopg
+
+    sent: list[str] = []
+    real = psycopg.AsyncClientCursor.execute
+
+    async def counted(self, query, *args, **kwargs):
+        sent.append(str(query))
+        return await real(self, query, *args, **kwargs)
+
+    gate = Gate("mid-run")
+    served = serve([quick_answer_script()[0], gate, *quick_answer_script()[1:]])
+    with served.client() as client:
+        csrf = login(client, "carol")
+        mid = ask(client, C, csrf=csrf).json()["message_id"]
+        monkeypatch.setattr(psycopg.AsyncClientCursor, "execute", counted)
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, C, mid)
+            assert gate.reached.wait(10)  # the first event is out: the run has started
+            assert len(sent) == 1 and sent[0].startswith("BEGIN;") and sent[0].endswith("COMMIT")
+            assert _stored(world.db, mid)[0] == "running"
+            assert [r.outcome for r in audit_rows(world.db, action="http:GET events")] == ["ok"]
+            with world.db.admin.connect() as conn:
+                claims = conn.execute(
+                    text("SELECT count(*) FROM run_claims WHERE message_id = :m"), {"m": mid}
+                )
+                assert claims.scalar_one() == 1
+            gate.open()
+            status, events = reading.result(20)
+    assert status == 200 and events[-1][1] == "done"
+    assert served.agent.runs == 1

@@ -237,10 +237,10 @@ def test_evaluators_may_pin_now_and_it_reaches_the_agent(serve, world):
     assert served.agent.requests[0].now.isoformat() == "2024-06-01T12:00:00+00:00"
 
 
-def test_the_first_event_waits_for_two_round_trips_and_no_worker_thread(serve, world, monkeypatch):
+def test_the_first_event_waits_for_one_round_trip_and_no_worker_thread(serve, world, monkeypatch):
     """On the way to an answer's first event, for an account the guard has already seen (its
-    POST), the server sends two queries on the event loop's pool (server/opening.py: the
-    revocation check, message, claim and history; then the audit row and COMMIT) and uses no
+    POST), the server sends ONE query on the event loop's pool (server/opening.py: the
+    revocation check, message, audit row, claim and history, then COMMIT) and uses no
     connection of the engine (no worker-thread hop); the event writes and the closing write come
     after it. Counted while the run is held before its first event, for a token and a session."""
     import psycopg
@@ -281,6 +281,6 @@ def test_the_first_event_waits_for_two_round_trips_and_no_worker_thread(serve, w
             finally:
                 event.remove(world.db.app, "checkout", checkout)
                 event.remove(world.db.app, "commit", commit)
-        assert seen == {"checkout": 0, "commit": 0, "queries": 2}, login_as or "token"
+        assert seen == {"checkout": 0, "commit": 0, "queries": 1}, login_as or "token"
         assert status == 200 and [e[1] for e in events] == ["status", "done"]
         assert _stored(world.db, mid)[0] == "done"
