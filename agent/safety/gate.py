@@ -27,6 +27,11 @@ Decision (DESIGN invariant 3), in order:
    at any useful recall ("what dose am I on?" sits next to "what dose should I take?"); the
    linear model does better, and it is silenced where the readable rules say the question is
    about the record, a leaflet or a booking (`ADVICE_RECORD_FRAMING`).
+   **Severity and clauses** (round seven, `agent.safety.severity`): an emergency rule matched in
+   any clause of a long message is the message's emergency (record talk around it does not
+   frame it away); a worry/seeking-care question about a MILD symptom is advice even when its
+   symptom words reach an emergency rule of a graded category (`GRADED`), and one about a SEVERE
+   symptom is an emergency (`severe_worry`). Both are readable markers, not a threshold.
 3. Otherwise the question passes. Pure greetings and small talk (`agent.safety.smalltalk`)
    never reach the semantic side: the classifiers extrapolate wildly on two-word texts.
 
