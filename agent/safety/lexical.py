@@ -58,7 +58,7 @@ MEDS = (
 DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
 FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
-AMOUNT = r"(?:\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
+AMOUNT = r"(?:half (?:a |the )?(?:bottle|pack|packet|box|tub|jar)|\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
 
 
 EMERGENCY_RULES: tuple[Rule, ...] = (
@@ -509,7 +509,7 @@ DENIED_SYMPTOM = re.compile(
 JUST_ASKING = re.compile(
     r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
-    r"\bwhat (?:was|were|did|does) (?:my|the)\b|\bno emergency\b|\bnot an emergency\b"
+    r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
@@ -521,7 +521,7 @@ IDEATION = re.compile(
 # metformin", "can my 12 year old take a whole adult aspirin" ask permission; an amount of
 # tablets taken ("took 30", "can i take 20 of my sleeping pills") stays with the overdose rules
 DOSE_QUESTION = re.compile(
-    r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them )?(?:a |an )?"
+    r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them |my (?:\w+ ){1,3})?(?:a |an )?"
     r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))"
 )
 
