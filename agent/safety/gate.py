@@ -69,6 +69,7 @@ from agent.safety.lexical import (
     range_comparison,
     record_question,
     red_flag,
+    terse_fetch,
 )
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
@@ -136,6 +137,10 @@ class Evidence:
     acute_flag: str | None = None  # `lexical.RED_FLAG` read in any question (not only seeking care)
     range_question: bool = False  # `lexical.range_comparison`: how a value stands against its range
     medicine: bool = False  # `severity.names_a_medicine`
+    # four words or fewer and no word of asking what to do ("A1C and LDL?"): a terse fetch the
+    # advice classifier must not read (it extrapolates on short texts; round seven's worry lines
+    # moved it over such fetches). The emergency side still reads them ("can't breathe").
+    terse: bool = False
 
 
 def evidence(
@@ -189,6 +194,7 @@ def evidence(
         acute_flag=red_flag(texts) if role == "patient" else None,
         range_question=range_comparison(texts),
         medicine=names_a_medicine(texts),
+        terse=terse_fetch(texts),
     )
 
 
@@ -221,7 +227,7 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
 def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     """The advice category when the advice classifier fires (never on a record-shaped question)."""
     s = e.semantic
-    if s is None or e.advice_logit is None or e.advice_framed or e.record_question:
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse:
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
     allow = s.best.get("allow", (-1.0, ""))[0]
@@ -231,7 +237,7 @@ def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
 
 
 # emergency categories that describe a symptom whose severity the wording can grade; an act
-# (overdose, poisoning, self-harm, suicide) or an allergic reaction is never "mild"
+# (overdose, poisoning, self-harm, suicide) or anaphylaxis is never "mild"
 GRADED = frozenset(
     ["chest_pain", "breathing", "stroke", "bleeding", "unconscious", "someone_else", "pregnancy", "burns", "seizure"]
 )

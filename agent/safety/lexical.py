@@ -966,6 +966,11 @@ ASKS_WHAT_TO_DO = re.compile(
 )
 
 
+def terse_fetch(texts: Texts) -> bool:
+    """Four words or fewer with no word of asking what to do ("A1C and LDL?", "my statins")."""
+    return len(texts[0].split()) <= 4 and not any(ASKS_WHAT_TO_DO.search(t) for t in texts)
+
+
 def record_question(texts: Texts) -> bool:
     """Shaped as asking what the record holds (silences the advice classifier, not the rules)."""
     return range_comparison(texts) or any(
