@@ -237,6 +237,9 @@ def _block(
     return render_result(text, limit=limit, keep=keep)
 
 
+_COMPUTED_OUTSIDE = re.compile(r"\): (above|below) ")
+
+
 # per topic operation: the cited rows its answer leaves out
 ROW_FILTERS = {
     # prescriptions started from a date: the stopped ones are not the answer
@@ -244,7 +247,10 @@ ROW_FILTERS = {
     # diagnoses over the years: findings and situations are not diagnoses
     "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))").match,
     # abnormal results: the cited rows inside their range (or without one) are not the answer
-    "out_of_range": lambda line: bool(_CITED_LINE.match(line)) and not outside_reference(line),
+    # (a computed line says where it lies itself: "…: above ≤ 200 mg/dL (…)")
+    "out_of_range": lambda line: (
+        bool(_CITED_LINE.match(line)) and not outside_reference(line) and not _COMPUTED_OUTSIDE.search(line)
+    ),
 }
 
 
