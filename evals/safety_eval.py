@@ -298,16 +298,14 @@ def _cv_command(settings: Any, console: Any, *, by_file: bool = False) -> None:
     from evals.safety.tuning import FOLDS, OFF, cross_validate, source_file
 
     _predict, gate = gate_predictor(settings)
-    embedder, index = gate._ready()
+    _embedder, index = gate._ready()
     if index is None:
         from chartside.console import fail
 
         raise fail("--cv needs the local embedding model, and it could not be loaded")
     rows = rows_for("tune")
     with reporting("cross-validating (tune lines scored)") as report_progress:
-        table_rows = cross_validate(
-            rows, index, embedder.embed_query, progress=report_progress, by_file=by_file
-        )
+        table_rows = cross_validate(rows, index, progress=report_progress, by_file=by_file)
     folds = (
         f"leave-one-file-out ({len({source_file(r) for r in rows})} files)"
         if by_file

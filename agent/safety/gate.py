@@ -27,6 +27,11 @@ Decision (DESIGN invariant 3), in order:
    at any useful recall ("what dose am I on?" sits next to "what dose should I take?"); the
    linear model does better, and it is silenced where the readable rules say the question is
    about the record, a leaflet or a booking (`ADVICE_RECORD_FRAMING`).
+   **Severity and clauses** (round seven, `agent.safety.severity`): an emergency rule matched in
+   any clause of a long message is the message's emergency (record talk around it does not
+   frame it away); a worry/seeking-care question about a MILD symptom is advice even when its
+   symptom words reach an emergency rule of a graded category (`GRADED`), and one about a SEVERE
+   symptom is an emergency (`severe_worry`). Both are readable markers, not a threshold.
 3. Otherwise the question passes. Pure greetings and small talk (`agent.safety.smalltalk`)
    never reach the semantic side: the classifiers extrapolate wildly on two-word texts.
 
@@ -60,11 +65,15 @@ from agent.safety.lexical import (
     framing,
     lexical_advice,
     lexical_emergency,
+    past_history,
+    range_comparison,
     record_question,
     red_flag,
+    terse_fetch,
 )
 from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
+from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
 from agent.safety.smalltalk import is_off_topic, is_small_talk
 from agent.safety.text import prepare
@@ -79,7 +88,7 @@ class Verdict:
     kind: Literal["emergency", "clinical_advice", "other_patient"]
     category: str  # chest_pain, breathing, overdose, suicide, ... | dosing, start_stop, interpretation, ...
     reply: str
-    source: str = "lexical"  # lexical | semantic | classifier | other
+    source: str = "lexical"  # lexical | semantic | classifier | severity | other
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,18 @@ class Evidence:
     emergency_logit: float | None = None
     advice_logit: float | None = None
     red_flag: str | None = None  # `lexical.RED_FLAG`: an acute sign, read in seeking-care questions
+    # round seven (`agent.safety.severity`): an emergency rule matched in one clause of a longer
+    # message when the whole message matched none (record talk around it framed it away)
+    clause_emergency: str | None = None
+    severity: str | None = None  # "severe" | "mild" | None
+    worry: bool = False  # asks whether a symptom is worrying / what it is / whether to seek care
+    acute_flag: str | None = None  # `lexical.RED_FLAG` read in any question (not only seeking care)
+    range_question: bool = False  # `lexical.range_comparison`: how a value stands against its range
+    medicine: bool = False  # `severity.names_a_medicine`
+    # four words or fewer and no word of asking what to do ("A1C and LDL?"): a terse fetch the
+    # advice classifier must not read (it extrapolates on short texts; round seven's worry lines
+    # moved it over such fetches). The emergency side still reads them ("can't breathe").
+    terse: bool = False
 
 
 def evidence(
@@ -134,8 +155,17 @@ def evidence(
 ) -> Evidence:
     texts = prepare(question)
     category, suppressed = lexical_emergency(texts, role)
-    advice = lexical_advice(texts) if role == "patient" else None
     frame = framing(texts)
+    clause_category = None
+    # a clause's emergency counts unless the whole message is a dated past event asked about, or
+    # a plain look-up ("just checking") with nothing happening now
+    if category is None and not past_history(texts) and not (just_checking(texts) and not frame.acute):
+        parts = clauses(question)
+        if len(parts) > 1:
+            clause_category = next(
+                (c for c in (lexical_emergency(prepare(p), role)[0] for p in parts) if c is not None), None
+            )
+    advice = lexical_advice(texts) if role == "patient" else None
     use_semantic = (
         vector is not None
         and index is not None
@@ -158,6 +188,13 @@ def evidence(
         emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
         advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
         red_flag=red_flag(texts) if advice == "urgency" else None,
+        clause_emergency=clause_category,
+        severity=severity(texts) if role == "patient" else None,
+        worry=role == "patient" and worry_question(texts),
+        acute_flag=red_flag(texts) if role == "patient" else None,
+        range_question=range_comparison(texts),
+        medicine=names_a_medicine(texts),
+        terse=terse_fetch(texts),
     )
 
 
@@ -190,7 +227,7 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
 def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     """The advice category when the advice classifier fires (never on a record-shaped question)."""
     s = e.semantic
-    if s is None or e.advice_logit is None or e.advice_framed or e.record_question:
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse:
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
     allow = s.best.get("allow", (-1.0, ""))[0]
@@ -199,10 +236,59 @@ def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     return category if e.advice_logit >= op.advice_threshold else None
 
 
+# emergency categories that describe a symptom whose severity the wording can grade; an act
+# (overdose, poisoning, self-harm, suicide) or anaphylaxis is never "mild"
+GRADED = frozenset(
+    ["chest_pain", "breathing", "stroke", "bleeding", "unconscious", "someone_else", "pregnancy", "burns", "seizure"]
+)
+
+
+def mild_worry(e: Evidence) -> str | None:
+    """The advice category of a worry/seeking-care question about a MILD symptom (no severe
+    marker, no acute red flag), or None: "i get a bit breathless on the stairs lately, is it my
+    heart" is advice, whatever emergency rule or exemplar its symptom words reach."""
+    # `record_question` is not read here: "is that normal" is also how a range question is
+    # worded, but a mild symptom marker ("a bit", "lately") is not record talk
+    if e.severity != "mild" or e.acute_flag is not None or e.advice_framed or e.range_question:
+        return None
+    if e.lexical_advice in ("worry", "urgency", "interpretation"):
+        return e.lexical_advice
+    return "worry" if e.worry else None
+
+
+def severe_worry(e: Evidence, op: Operating = OPERATING) -> str | None:
+    """The emergency category of a worry/seeking-care question about a SEVERE symptom happening
+    now ("my chest suddenly feels squeezed and i'm sweating, is it my heart"), or None. The
+    category is the nearest emergency exemplar's; the markers alone need the semantic side to
+    agree the text is about a symptom (its nearest emergency exemplar at the classifier floor)."""
+    if e.severity != "severe" or e.record_question or e.advice_framed:
+        return None
+    # a question about a medicine (dose, stopping, mixing: "is it ok to stop my steroids
+    # suddenly") is the advice rules' business, whatever its severity words
+    if e.lexical_advice not in (None, "worry", "urgency", "interpretation") and e.medicine:
+        return None
+    if not (e.worry or e.lexical_advice is not None):
+        return None
+    if e.semantic is None:  # lexical half only: the markers decide, towards the alarm
+        return "severe_symptom"
+    nearest, category = e.semantic.best.get("emergency", (-1.0, "emergency"))
+    return category if nearest >= op.emergency_floor else None
+
+
 def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
     """The decision on one question's evidence (the order of the module docstring)."""
-    if e.lexical_emergency is not None:
-        return Verdict("emergency", e.lexical_emergency, EMERGENCY_REPLY, "lexical")
+    emergency_rule = e.lexical_emergency or e.clause_emergency
+    if emergency_rule is not None:
+        mild = mild_worry(e) if emergency_rule in GRADED else None
+        if mild is not None:
+            return Verdict("clinical_advice", mild, CLINICAL_ADVICE_REPLY, "lexical")
+        return Verdict("emergency", emergency_rule, EMERGENCY_REPLY, "lexical")
+    severe = severe_worry(e, op)
+    if severe is not None:
+        return Verdict("emergency", severe, EMERGENCY_REPLY, "severity")
+    mild = mild_worry(e)
+    if mild is not None:
+        return Verdict("clinical_advice", mild, CLINICAL_ADVICE_REPLY, "severity")
     if e.lexical_advice == "urgency":
         # asking whether or where to seek care ("should I take him to the ER", "¿necesito
         # puntos?"), decided explicitly (round six): an acute red flag happening now makes it an

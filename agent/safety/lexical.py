@@ -58,7 +58,7 @@ MEDS = (
 DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
 FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
-AMOUNT = r"(?:\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
+AMOUNT = r"(?:half (?:a |the )?(?:bottle|pack|packet|box|tub|jar)|\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
 
 
 EMERGENCY_RULES: tuple[Rule, ...] = (
@@ -148,6 +148,12 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         # eaten, with the handbag or the cupboard in between
         rf"\b{KID} (?:\w+ ){{0,8}}(?:ate|eaten|swallowed|chewed|got hold of|se comio|se trago|se tomo) (?:\w+ ){{0,6}}{MEDS}\b",
         rf"\b{KID} (?:\w+ ){{0,3}}(?:got into|into) (?:the |my )?(?:medicine|cleaning|pill|bleach|cupboard|cabinet)",
+        # round seven: a child who found or got hold of a medicine and drank or ate it, or
+        # drank a whole bottle of one, whatever question follows ("should i worry", "how much is
+        # too much"); Spanish "se tomó el frasco entero de jarabe"
+        rf"\b{KID} (?:\w+ ){{0,4}}(?:found|got hold of|got at|got into|encontro) (?:\w+ ){{0,4}}(?:{MEDS}|calpol|medicine|syrup|bottle|jarabe) (?:\w+ ){{0,3}}(?:and )?(?:drank|drunk|ate|swallowed|chewed|had|took|se (?:lo |la )?(?:bebio|tomo|comio|trago))\b",
+        rf"\b{KID} (?:\w+ ){{0,6}}(?:drank|drunk|swallowed|ate|had|took|finished) (?:\w+ ){{0,2}}(?:the |a |an )?(?:whole|entire|full|half (?:a|the)) (?:\w+ ){{0,2}}(?:bottle|packet|pack|box|strip|tube|jar)\b",
+        r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister|tableta) (?:entero|entera|completo|completa|de)\b",
         r"\bmixed bleach\b|\bbleach and ammonia\b",
         r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
         r"\bcarbon monoxide\b",
@@ -187,6 +193,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:me|se) (?:quiero|quiere|voy a|va a|pienso) quitar la vida\b|\b(?:matarme|matarse|quitarme la vida|quiero morir\w*|me quiero morir|no despertar|mejor sin mi)\b",
         r"\bno (?:quiero|quiere) (?:\w+ )?(?:vivir|seguir viviendo|estar vivo|estar viva)\b",
         r"\bsentido a la vida\b|\bse quiere matar\b",
+        # round seven: a passive goodbye ("i don't think i'll be here next week, i've decided") and
+        # Spanish first-person "hoy me mato", "me voy a matar"
+        r"\b(?:wont|will not|dont think ill|dont think i will|not going to|i wont|i will not) (?:\w+ )?be (?:here|around|alive) (?:\w+ )?(?:next|by|for|much longer|tomorrow|after|anymore|on)\b",
+        r"\b(?:hoy|esta noche|manana|ya|luego) me mato\b|\bme (?:voy a|vas a) matar\b|\bvoy a matarme\b|\bquiero matarme\b|\bme mato (?:hoy|esta noche|ya)\b",
         record_word=False,
     ),
     *_rules(
@@ -370,6 +380,11 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:desaturating|desatting|desatted|desaturated|sats (?:are |of |at )?(?:[1-8]\d)\b|gcs (?:of |is |has dropped to |dropped to |down to )?(?:[3-8])\b)",
         # lead, round six (frozen5: "her airway is swelling after the IV antibiotic, she's stridulous")
         r"\b(?:strid\w*|airway (?:\w+ ){0,2}(?:swelling|swollen|closing|compromised|obstructed)|(?:tongue|lips|throat) (?:is |are )?(?:swelling|swollen) (?:up )?(?:after|now|fast))\b",
+        # round seven: ward language for a deteriorating patient, English and Spanish
+        r"\b(?:bed|bay|cubicle|side room|room|resus|cama|box|sala) \d+ (?:is |s )?(?:going off|gone off|crashing|off)\b|\bgoing off (?:\w+ ){0,3}(?:pressure|sats|bp|gcs)\b",
+        r"\btachy\w* (?:at |to |of )?(?:1[5-9]\d|2\d\d)\b|\b(?:dropping|dropped|losing) (?:his |her |their |the )?(?:pressure|bp|sats|gcs|output)\b|\b(?:pressure|bp|sats|gcs|saturation) (?:is |are |keeps? )?(?:dropping|falling|crashing|plummeting|tanking)\b",
+        r"\b(?:bleeding out|exsanguinating|and hypotensive|pressure (?:of |is |at )?[2-7]\d (?:systolic|sys)|systolic (?:of |is |at )?[2-7]\d)\b",
+        r"\b(?:estridor|estridoroso|estridorosa|via aerea (?:\w+ ){0,2}(?:comprometida|obstruida|cerrando|cerrada)|glasgow (?:de |en |a )?[3-8]|bradicardic[oa]|bradicardia (?:extrema|severa|a [2-4]\d)|se esta desaturando|desaturando|esta hipotens[oa]|se nos va)\b",
         r"\b(?:agonal|bradying|brady ?ing down|status epilepticus|massive (?:haematemesis|hematemesis|bleed|pe)|hypotensive and|shocked and|airway compromise|not protecting (?:his |her |their )?airway)\b",
         # lead, round five (frozen4 missed a Spanish arrest): "en paro" only after a patient or a
         # bed, since "estoy en paro" is also "I am unemployed"
@@ -382,7 +397,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # question about where to go ("se le cayó la cara de un lado, ¿lo llevo al hospital?")
     *_rules(
         "stroke",
-        r"\bse (?:le |me )?(?:cayo|cae|esta cayendo|torcio|tuerce) (?:la cara|la boca|un lado de la cara|media cara)\b",
+        r"\bse (?:le |me )?(?:ha |han )?(?:cayo|caido|cae|esta cayendo|torcio|torcido|tuerce|esta torciendo) (?:la cara|la boca|un lado de la cara|media cara)\b",
         r"\bno (?:puede|puedo|podia|logra) (?:hablar|levantar (?:el|la) (?:brazo|pierna|mano)|mover (?:el|la|un|una) (?:brazo|pierna|lado|mano))\b",
         r"\b(?:habla|hablando) (?:muy )?(?:raro|enredado|arrastrado|trabado)\b|\bse le traba la lengua\b|\bno se le entiende (?:nada|al hablar)\b",
         record_word=False,
@@ -400,6 +415,12 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "bleeding",
         r"\b(?:sangro|sangra|sangrado|sangran) (?:muchisimo|mucho|sin parar|demasiado|a chorros|abundante)\b|\bno (?:para|deja) de sangrar\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        # round seven: hives spreading with a breathing or fainting sign
+        r"\b(?:hives|welts|rash) (?:\w+ ){0,6}(?:wheez\w*|faint|dizzy|cant breathe|short of breath|throat|tongue|lips swell\w*)\b",
         record_word=False,
     ),
     *_rules(
@@ -439,7 +460,7 @@ RECORD_FRAMING = re.compile(
 # pills does it take" must never be read as a record question
 CLINICIAN_RECORD_FRAMING = re.compile(
     r"\b(?:how many|attendances?|visits?|episodes?|encounters?|mention\w*|reports?|scans?|ecgs?|echo|imaging|results?|coded|"
-    r"documented|recorded|per the|on the (?:ecg|scan|report|notes))\b|"
+    r"documented|recorded|per the|on the (?:ecg|scan|report|notes)|antecedentes|al ingreso|al alta|baseline)\b|"
     # lead, round six (frozen5: "has she had a stroke before" got the emergency reply)
     r"\b(?:has|had|have) (?:she|he|they|the patient|pt|patient) (?:ever |previously |already |before )?(?:had|been)\b|"
     r"\b(?:before|previously|prior)\s*$"
@@ -488,7 +509,7 @@ DENIED_SYMPTOM = re.compile(
 JUST_ASKING = re.compile(
     r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
-    r"\bwhat (?:was|were|did|does) (?:my|the)\b|\bno emergency\b|\bnot an emergency\b"
+    r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
@@ -500,7 +521,7 @@ IDEATION = re.compile(
 # metformin", "can my 12 year old take a whole adult aspirin" ask permission; an amount of
 # tablets taken ("took 30", "can i take 20 of my sleeping pills") stays with the overdose rules
 DOSE_QUESTION = re.compile(
-    r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them )?(?:a |an )?"
+    r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them |my (?:\w+ ){1,3})?(?:a |an )?"
     r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))"
 )
 
@@ -943,6 +964,11 @@ ASKS_WHAT_TO_DO = re.compile(
     r"terrible|awful|problem|failing|shutting down|disease|infection|causing|why|do you think|ok for|okay for|"
     r"puedo|debo|deberia|tengo que|hay que|peligros\w*|grave|malo|mal|preocup\w*|demasiad\w*|fallando)\b"
 )
+
+
+def terse_fetch(texts: Texts) -> bool:
+    """Four words or fewer with no word of asking what to do ("A1C and LDL?", "my statins")."""
+    return len(texts[0].split()) <= 4 and not any(ASKS_WHAT_TO_DO.search(t) for t in texts)
 
 
 def record_question(texts: Texts) -> bool:

@@ -56,11 +56,15 @@ def fold_of(key: str) -> int:
 def out_of_fold_evidence(
     rows: Sequence[Utterance],
     index: ExemplarIndex,
-    embed_query: Callable[[str], Sequence[float]],
     progress: Callable[[int, int], None] | None = None,
     by_file: bool = False,
 ) -> list[Evidence]:
     """Each tune line's evidence from models and exemplars that never saw its group.
+
+    The tune lines ARE the exemplars (checked below), so each line's vector is its exemplar's,
+    already computed and cached once per model (`semantic.exemplar_index`): the model never runs
+    here (round seven: re-embedding 6,000 lines one at a time made `--cv --by-file` take longer
+    than a round).
 
     `by_file`: leave one FILE out instead — each line is scored by classifiers fitted on every
     other file and by exemplars of the other files only. Lines of one file were written by one
@@ -97,7 +101,7 @@ def out_of_fold_evidence(
             evidence(
                 r.text,
                 r.role,
-                vector=embed_query(r.text),
+                vector=index.vectors[i],
                 index=index,
                 classifier=emergency_models[k],
                 advice_model=advice_models[k],
@@ -162,11 +166,10 @@ def grid(base: Operating = OPERATING) -> Iterable[Operating]:
 def cross_validate(
     rows: Sequence[Utterance],
     index: ExemplarIndex,
-    embed_query: Callable[[str], Sequence[float]],
     progress: Callable[[int, int], None] | None = None,
     points: Iterable[Operating] | None = None,
     by_file: bool = False,
 ) -> list[CvRow]:
     """The gate's tune-CV figures per operating point; `rows` must be the tune part in exemplar order."""
-    facts = out_of_fold_evidence(rows, index, embed_query, progress, by_file=by_file)
+    facts = out_of_fold_evidence(rows, index, progress, by_file=by_file)
     return [score(rows, facts, op) for op in dict.fromkeys(grid() if points is None else points)]
