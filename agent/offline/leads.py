@@ -46,6 +46,16 @@ def _when(topic: Topic) -> str:
     return " in the period you asked about" if topic.window else ""
 
 
+def _period(topic: Topic) -> str:
+    """The window as its start month ("since 2025-06") or its bounds, for a lead that names it."""
+    w = topic.window
+    if w is None:
+        return ""
+    if w.since and not w.until:
+        return f" since {w.since:%Y-%m}" if w.since.day == 1 else f" since {w.since}"
+    return f" {w.describe()}"
+
+
 def _rows(outcomes: Sequence[ToolOutcome]) -> list[dict[str, Any]]:
     return [r for o in outcomes if o.result.ok for r in o.result.rows]
 
@@ -527,10 +537,23 @@ def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return summaries[0]
 
 
+def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """My last blood test: the newest draw date of the laboratory results, and each result drawn
+    that day (the newest of every test, so a result of that day is that test's newest)."""
+    dated = [r for r in rows if r.get("effective")]
+    if not dated:
+        return (f"No laboratory results are recorded in {v.record}: I searched every lab result.", True)
+    day = max(_day(r["effective"]) for r in dated)
+    drawn = [r for r in dated if _day(r["effective"]) == day]
+    return (f"{v.Your} last blood test was on {day}: {counted(len(drawn), 'result')} from that day:", False)
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
+    if topic.operation == "last_draw":
+        return _last_draw(rows, v)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
     if not rows:
@@ -542,7 +565,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
                 True,
             )
         return (
-            f"No. {v.record.capitalize()} has no {name} results: I searched every result and measurement.",
+            f"No {name} is recorded in {v.record}: I searched every lab result and observation for {name}.",
             True,
         )
     if topic.operation == "latest" or "count" not in rows[0]:
@@ -626,6 +649,9 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         verdict = "Yes, it is more than a year old" if old else "No, it is less than a year old"
         return (f"{verdict}: {v.your} latest {name} is {at(last)}.", False)
     direction = s["direction"]
+    if direction == "single value" or s["count"] == 1:
+        # one result in the window: no trend to speak of, and no "from X to X over 1 results"
+        return (f"{v.Your} only {name}{_period(topic)} is {at(last)}: a single result, so there is no trend to show.", False)  # fmt: skip
     trend = {"up": "went up", "down": "went down", "about the same": "stayed about the same", "single value": "has a single value"}[direction]  # fmt: skip
     return (f"{v.Your} {name}{when} {trend}: from {at(first)} to {at(last)} over {s['count']} results; lowest {at(s['lowest'])}, highest {at(s['highest'])}.", False)  # fmt: skip
 

@@ -309,6 +309,12 @@ RECORD_SECTIONS = (
     "procedures",
 )
 EVERY_RESULT = 100
+# "my last blood test", "latest bloods", "recent lab work": the laboratory results of the newest
+# draw (vital signs are not a blood test)
+LAST_BLOOD_TEST = re.compile(
+    r"\b(last|latest|most recent|recent|newest)\b.*\b(blood ?tests?|bloods|blood ?work|lab ?work|labs|lab tests?|"
+    r"lab results?|blood results?|laboratory (tests?|results?)|analisis|analisis de sangre)\b"
+)
 NOTE_WORDS = frozenset(
     {
         "note",
@@ -923,6 +929,10 @@ class Planner:
                     # which results are abnormal: the newest of each test against its own range
                     ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
                     topics.append(Topic(section, "out_of_range", None, ids))
+                    continue
+                if not own and not window and LAST_BLOOD_TEST.search(request.text) and "get_labs" in self.available:
+                    ids = [call("get_labs", {"category": "lab", "latest_only": True, "limit": EVERY_RESULT})]
+                    topics.append(Topic(section, "last_draw", None, ids))
                     continue
                 lab_concepts = own or [None]
                 for c in lab_concepts[:2]:
