@@ -545,7 +545,8 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
         return (f"No laboratory results are recorded in {v.record}: I searched every lab result.", True)
     day = max(_day(r["effective"]) for r in dated)
     drawn = [r for r in dated if _day(r["effective"]) == day]
-    return (f"{v.Your} last blood test was on {day}: {counted(len(drawn), 'result')} from that day:", False)
+    cites = "".join(f"[{r['handle']}]" for r in drawn if r.get("handle"))
+    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
 
 
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
