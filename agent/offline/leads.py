@@ -47,13 +47,12 @@ def _when(topic: Topic) -> str:
 
 
 def _period(topic: Topic) -> str:
-    """The window as its start month ("since 2025-06") or its bounds, for a lead that names it."""
+    """The window in the question's own words ("since last summer"): its dates are on the
+    "Searched:" line, and a date the record does not hold would read as a claim."""
     w = topic.window
     if w is None:
         return ""
-    if w.since and not w.until:
-        return f" since {w.since:%Y-%m}" if w.since.day == 1 else f" since {w.since}"
-    return f" {w.describe()}"
+    return f" {w.said}" if w.said else _when(topic)
 
 
 def _rows(outcomes: Sequence[ToolOutcome]) -> list[dict[str, Any]]:

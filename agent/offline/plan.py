@@ -311,9 +311,12 @@ RECORD_SECTIONS = (
 EVERY_RESULT = 100
 # "my last blood test", "latest bloods", "recent lab work": the laboratory results of the newest
 # draw (vital signs are not a blood test)
+_BLOOD_TEST = (
+    r"(blood ?tests?|bloods|blood ?work|lab ?work|labs|lab tests?|lab results?|blood results?|"
+    r"laboratory (tests?|results?))"
+)
 LAST_BLOOD_TEST = re.compile(
-    r"\b(last|latest|most recent|recent|newest)\b.*\b(blood ?tests?|bloods|blood ?work|lab ?work|labs|lab tests?|"
-    r"lab results?|blood results?|laboratory (tests?|results?)|analisis|analisis de sangre)\b"
+    rf"\b(last|latest|most recent|recent|newest)\b.*\b{_BLOOD_TEST}\b|\b{_BLOOD_TEST}\b.*\b(last (time|one)|most recent)\b"
 )
 NOTE_WORDS = frozenset(
     {

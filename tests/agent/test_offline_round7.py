@@ -124,7 +124,8 @@ def test_a_window_with_a_single_hba1c_says_so_plainly(cohort, agent):
             continue  # two results in that month: not a single-value window
         question = f"whats my a1c been doing since {month:%B %Y}"
         lead = lead_of(_answer(agent, record.patient.patient_id, question))
-        assert lead.startswith("Your only HbA1c since"), lead
+        assert lead.lower().startswith(f"your only hba1c since {month:%B %Y}".lower()), lead
+        assert "[unverified]" not in lead, lead
         assert str(last.effective.date()) in lead and re.search(r"\[L\d+\]", lead), lead
         assert "1 results" not in lead and "from" not in lead, lead
         asked += 1
@@ -142,7 +143,8 @@ def test_last_blood_test_means_the_laboratory_results_of_the_latest_draw(cohort,
         if not labs:
             continue
         newest = max(m.effective for m in labs).date()
-        text = _answer(agent, record.patient.patient_id, "what did my last blood test show")
+        wording = ("what did my last blood test show", "what were my bloods like last time")[asked % 2]
+        text = _answer(agent, record.patient.patient_id, wording)
         lead = lead_of(text)
         # the truth reads numeric results only; a coded/text lab result may be newer still
         day = re.match(r"Your last blood test was on (\d{4}-\d{2}-\d{2}) \[L\d+\]", lead)
