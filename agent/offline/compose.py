@@ -201,7 +201,7 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

@@ -390,6 +390,7 @@ def planner_words() -> frozenset[str]:
         _GENERAL_INFO,
         HISTORY_WORDS,
         FOLLOW_UP,
+        LAST_BLOOD_TEST,
     ]
     return rule_words(patterns, (*STOP, *EXTRA_RULE_WORDS))
 
