@@ -433,7 +433,11 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if rows:
         r = rows[0]
         ended = f", resolved {_day(r.get('abatement'))}" if r.get("abatement") else ""
-        return (f"Not now: {r['name']} was recorded {_day(r.get('onset'))} and is {r.get('clinical_status') or 'not active'}{ended} [{r['handle']}].", False)  # fmt: skip
+        status = r.get("clinical_status") or "not active"
+        if EVER_ASKED.search(normalise(topic.question)):
+            # "have I ever had X?", "any history of X?": a resolved diagnosis is the question's yes
+            return (f"Yes, in the past: {r['name']} was recorded {_day(r.get('onset'))} and is {status}{ended} [{r['handle']}]. It is not active now.", False)  # fmt: skip
+        return (f"Not now: {r['name']} was recorded {_day(r.get('onset'))} and is {status}{ended} [{r['handle']}].", False)  # fmt: skip
     if c.kind in CERTAIN_KINDS:
         return (
             f"No. {v.record.capitalize()} has no {c.name}: I searched every condition, active and resolved.",
@@ -489,7 +493,7 @@ BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the p
 
 # a medicine question about the past, not about now: "ever", "was I put on", "have I taken", "been prescribed"
 EVER_ASKED = re.compile(
-    r"\b(ever|at any (point|time)|in the past|previously|before|history of|used to|was i|were (you|they)|"
+    r"\b(ever|at any (point|time)|at some point|in the past|previously|before|history of|h/o|hx of|pmh( of)?|used to|was i|were (you|they)|"
     r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
     r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
 )

@@ -95,7 +95,7 @@ FOLLOW_UP = re.compile(
 FOLLOW_UP_MAX_WORDS = 12
 HISTORY_WORDS = re.compile(
     r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
-    r"over the years|incl|including|inactive)\b"
+    r"over the years|incl|including|inactive|h/o|hx|pmh|at some point)\b"
 )
 
 

@@ -150,7 +150,11 @@ def test_last_blood_test_means_the_laboratory_results_of_the_latest_draw(cohort,
         day = re.match(r"Your last blood test was on (\d{4}-\d{2}-\d{2}) \[L\d+\]", lead)
         assert day and day.group(1) >= str(newest), (newest, lead)
         newest = day.group(1)
-        cited = [line for line in text.splitlines() if line.startswith("- ") and re.search(r"\[L\d+\]$", line.strip())]
+        cited = [
+            line
+            for line in text.splitlines()
+            if line.startswith("- ") and re.search(r"\[L\d+\]$", line.strip())
+        ]
         assert cited, text
         for line in cited:
             assert str(newest) in line, line  # only that draw's results
@@ -205,3 +209,51 @@ def test_spanish_yes_no_about_a_held_medicine(cohort, agent):
     record = next(r for r in cohort[1] if any("metformin" in m.display.lower() and m.status == "active" for m in r.medications))  # fmt: skip
     lead = lead_of(_answer(agent, record.patient.patient_id, "¿Tomo metformina?"))
     assert lead.startswith("Yes") and "etformin" in lead, lead
+
+
+# fresh wordings (round seven, written for the shapes weakest on the frozen test bank in aggregate:
+# upcoming appointments, the newest result of any kind, the drug-allergy check, "ever had")
+FRESH = [
+    ("when am I due back in", r"upcoming appointment"),
+    ("when do I next see the doctor", r"upcoming appointment"),
+    ("when's my follow-up", r"upcoming appointment"),
+    ("next scheduled visit?", r"upcoming appointment"),
+    ("is there an appointment in the diary for me", r"upcoming appointment"),
+    ("am I scheduled to come in", r"upcoming appointment"),
+    (
+        "what's the date of my newest result",
+        r"^Your most recent result was recorded on \d{4}-\d{2}-\d{2} \[L\d+\]",
+    ),
+    ("any of my tablets contain something I'm allergic to?", r"drug.allergy conflict|allerg"),
+    ("allergy check on my current meds", r"drug.allergy conflict|allerg"),
+]
+
+
+@pytest.mark.parametrize(("question", "lead"), FRESH)
+def test_fresh_wordings_of_the_weak_shapes(cohort, agent, question, lead):
+    record = next(r for r in cohort[1] if r.measurements and r.medications)
+    text = _answer(agent, record.patient.patient_id, question)
+    assert re.search(lead, lead_of(text), re.I), lead_of(text)
+    assert "could not match" not in lead_of(text), lead_of(text)
+
+
+def test_ever_had_a_resolved_condition_is_a_yes_in_the_past(cohort, agent):
+    asked = 0
+    for record in cohort[1]:
+        resolved = [
+            c for c in record.conditions if c.clinical_status == "resolved" and "(disorder)" in c.display
+        ]
+        held = {c.display.lower() for c in record.conditions if c.clinical_status != "resolved"}
+        for c in resolved[:2]:
+            name = c.display.split(" (")[0]
+            if any(name.lower() in h for h in held):
+                continue
+            for wording in (
+                f"Have I ever had {name.lower()}?",
+                f"any history of {name.lower()}?",
+                f"pmh of {name.lower()}",
+            ):
+                lead = lead_of(_answer(agent, record.patient.patient_id, wording))
+                assert lead.startswith("Yes, in the past:"), (wording, lead)
+                asked += 1
+    assert asked >= 6
