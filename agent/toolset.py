@@ -48,6 +48,7 @@ COMPUTED_FOR: dict[str, frozenset[str]] = {
     "count_encounters": frozenset({"count", "exists"}),
     "get_medication_changes": frozenset({"change", "trend", "earliest", "when", "count"}),
     "check_drug_allergies": frozenset({"conflict"}),
+    "find_out_of_range_labs": frozenset({"abnormal"}),  # asked as "range" (any abnormal results?)
 }
 
 MORE_TOOLS_DEFINITION: dict[str, Any] = {
@@ -79,8 +80,10 @@ def asked_computations(question: str) -> set[str]:
     """The operation the question asks for (the offline reader's names), plus "window" for
     a time window ("since 2020", "last year") — every computed tool takes one."""
     found = {operation_of(normalise(question))}
+    if "range" in found:
+        found.add("abnormal")
     if read_window(question, dt.date.today()) is not None:
-        found |= {op for ops in COMPUTED_FOR.values() for op in ops} - {"conflict"}
+        found |= {op for ops in COMPUTED_FOR.values() for op in ops} - {"conflict", "abnormal"}
     return found
 
 

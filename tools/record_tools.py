@@ -120,13 +120,15 @@ def get_patient_profile(ctx: ToolContext, args: ProfileInput) -> ToolResult:
 # --- conditions ------------------------------------------------------------------------------
 
 
-class ConditionsInput(ToolInput):
+class ConditionsInput(DateWindow):
     status: Literal["active", "resolved", "all"] = Field(
         default="active", description="active = current, not resolved."
     )
     query: str | None = Field(
         default=None, max_length=200, description="Words or SNOMED code, e.g. 'diabetes', 'HTN'."
     )
+    since: dt.date | None = Field(default=None, description="Onset on or after this day.")
+    until: dt.date | None = Field(default=None, description="Onset on or before this day.")
 
 
 @TOOLS.tool("get_conditions", section="conditions", status_text="Looking up your conditions…")
@@ -134,7 +136,13 @@ def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
     """Conditions (diagnoses, problems) with onset and resolution dates; query finds one
     condition (abbreviations such as HTN, COPD, T2DM work)."""
     page = conditions.list_conditions(
-        ctx.connection, patient_id=ctx.scope.patient_id, status=args.status, query=args.query, now=ctx.clock()
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        status=args.status,
+        query=args.query,
+        now=ctx.clock(),
+        onset_since=args.since,
+        onset_until=args.until,
     )
     out = ResultBuilder(ctx)
     for c in page.items:
@@ -165,10 +173,15 @@ def get_conditions(ctx: ToolContext, args: ConditionsInput) -> ToolResult:
     which = {"active": "Active conditions", "resolved": "Resolved conditions", "all": "Conditions"}[
         args.status
     ]
+    onset = (
+        f" with onset between {args.since or 'the start'} and {args.until or 'now'}"
+        if args.since or args.until
+        else ""
+    )
     return out.build(
-        title=f"{which}{_quoted(args.query)}",
+        title=f"{which}{_quoted(args.query)}{onset}",
         total=page.total,
-        empty=f"No {which.lower()}{_quoted(args.query)} in the record.",
+        empty=f"No {which.lower()}{_quoted(args.query)}{onset} in the record.",
         narrow_hint="add a query",
     )
 

@@ -15,12 +15,13 @@ from typing import Any
 
 from pydantic import Field
 
-from records.queries import allergies, medications
+from records.queries import allergies, medications, profile
 from records.queries.summaries import (
     Point,
     Series,
     encounter_counts,
     lab_series,
+    latest_points,
     medication_changes,
     notes_by_date,
     record_vocabulary,
@@ -57,13 +58,23 @@ def class_name(code: str) -> str:
 # --- reference ranges --------------------------------------------------------------------------
 
 
-def reference_of(point: Point) -> tuple[float | None, float | None, str] | None:
-    """(low, high, label): the range recorded with the result, else a typical adult range."""
+ADULT_AGE = 18  # the lexicon's typical ranges are adults' (a child's BMI or BP is read by age)
+
+
+def reference_of(
+    point: Point, birth_date: dt.date | None = None
+) -> tuple[float | None, float | None, str] | None:
+    """(low, high, label): the range recorded with the result, else a typical adult range —
+    never for a result taken before the patient was an adult (`birth_date` known)."""
     if point.ref_low is not None or point.ref_high is not None:
         return point.ref_low, point.ref_high, "the reference range recorded with this result"
     typical = load_lexicon().ranges.get(point.code)
     if typical is None:
         return None
+    if birth_date is not None and point.effective is not None:
+        age = profile.age_on(birth_date, point.effective.date())
+        if age is not None and age < ADULT_AGE:
+            return None
     return typical.low, typical.high, f"a typical adult range ({typical.source}), not this lab's own range"
 
 
@@ -117,8 +128,9 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
     if args.since or args.until:
         window = f" between {args.since or 'the start'} and {args.until or 'now'}"
     window_facts = facts_of(*(d.isoformat() for d in (args.since, args.until) if d))
+    birth_date = _birth_date(ctx)
     for s in all_series:
-        _summary_lines(out, s, window_facts)
+        _summary_lines(out, s, window_facts, birth_date)
     result = out.build(
         title=f"Summary of results matching '{args.query}'{window}",
         total=len(all_series),
@@ -127,7 +139,14 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
     return result
 
 
-def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> None:
+def _birth_date(ctx: ToolContext) -> dt.date | None:
+    row = profile.get_profile(ctx.connection, patient_id=ctx.scope.patient_id)
+    return row.birth_date if row is not None else None
+
+
+def _summary_lines(
+    out: ResultBuilder, s: Series, window_facts: list[str], birth_date: dt.date | None
+) -> None:
     """The series' summary line, then the other rows its numbers come from."""
     unit = f" {s.unit}" if s.unit and not s.unit.startswith("{") else ""
     change = s.change
@@ -137,14 +156,15 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> No
         fmt_num(s.previous.value) if s.previous else None,
         *(fmt_date(p.effective) for p in (s.first, s.last, s.lowest, s.highest, s.previous) if p),
     )  # fmt: skip
-    reference = reference_of(s.last)
+    reference = reference_of(s.last, birth_date)
     ref_fields: dict[str, Any] = {}
     ref_text = ""
     if reference is not None:
         low, high, label = reference
         where = position(s.last.value, low, high)
         outside = sum(
-            position(p.value, *(reference_of(p) or (None, None, ""))[:2]) != "within" for p in s.points
+            position(p.value, *(reference_of(p, birth_date) or (None, None, ""))[:2]) != "within"
+            for p in s.points
         )
         ref_fields = {
             "ref_low": low,
@@ -199,6 +219,60 @@ def _summary_lines(out: ResultBuilder, s: Series, window_facts: list[str]) -> No
             facts=facts_of(fmt_num(p.value), p.unit, fmt_date(p.effective), s.name, *numbers),
             fields={"name": s.name, "code": s.code, "role": named, "value": p.value, "unit": p.unit, "date": fmt_date(p.effective)},
         )  # fmt: skip
+
+
+class OutOfRangeInput(DateWindow):
+    since: dt.date | None = SINCE_FIELD
+    until: dt.date | None = UNTIL_FIELD
+
+
+@TOOLS.tool("find_out_of_range_labs", section="labs", status_text="Comparing your results with their ranges…")
+def find_out_of_range_labs(ctx: ToolContext, args: OutOfRangeInput) -> ToolResult:
+    """The newest result of every test (in the window) against a reference range — the lab's
+    own, else a labelled typical adult range — listing those outside it and saying how many
+    tests were compared and how many have no known range. For "any abnormal labs?"."""
+    points = latest_points(
+        ctx.connection, patient_id=ctx.scope.patient_id, since=args.since, until=args.until, now=ctx.clock()
+    )
+    out = ResultBuilder(ctx)
+    compared = unknown = 0
+    birth_date = _birth_date(ctx)
+    for p in sorted(points, key=lambda p: (p.name, p.code)):
+        reference = reference_of(p, birth_date)
+        if reference is None:
+            unknown += 1
+            continue
+        compared += 1
+        low, high, label = reference
+        where = position(p.value, low, high)
+        if where == "within":
+            continue
+        unit = f" {p.unit}" if p.unit and not p.unit.startswith("{") else ""
+        when = fmt_date(p.effective)
+        out.add(
+            "observation",
+            p.record_id,
+            f"{p.name} {fmt_num(p.value)}{unit} ({when}): {where} {range_text(low, high)}{unit} ({label})",
+            label=p.name,
+            facts=facts_of(p.name, fmt_num(p.value), p.unit, when, fmt_num(low), fmt_num(high), p.code),
+            fields={
+                "name": p.name, "code": p.code, "value": p.value, "unit": p.unit, "date": when,
+                "ref_low": low, "ref_high": high, "ref_label": label, "position": where,
+            },
+        )  # fmt: skip
+    window = (
+        f" between {args.since or 'the start'} and {args.until or 'now'}" if args.since or args.until else ""
+    )
+    tally = (
+        f"Note: compared {counted(compared, 'test')} with a range; {unknown} without a known range"
+        " (or taken in childhood) not compared."
+    )
+    return out.build(
+        title=f"Newest results outside their range{window}",
+        total=len(out.citations),
+        empty=f"No newest result{window} is outside its range.",
+        notes=[tally],
+    )
 
 
 # --- encounter counts --------------------------------------------------------------------------

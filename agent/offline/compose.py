@@ -247,6 +247,9 @@ def _not_on(day: str) -> Any:
     return lambda line: bool(_CITED_LINE.match(line)) and day not in line
 
 
+_COMPUTED_OUTSIDE = re.compile(r"\): (above|below) ")
+
+
 # per topic operation: the cited rows its answer leaves out
 ROW_FILTERS = {
     # prescriptions started from a date: the stopped ones are not the answer
@@ -254,7 +257,10 @@ ROW_FILTERS = {
     # diagnoses over the years: findings and situations are not diagnoses
     "diagnoses": re.compile(r"^\[[A-Z]{1,2}\d+\](?!.*\(disorder\))").match,
     # abnormal results: the cited rows inside their range (or without one) are not the answer
-    "out_of_range": lambda line: bool(_CITED_LINE.match(line)) and not outside_reference(line),
+    # (a computed line says where it lies itself: "…: above ≤ 200 mg/dL (…)")
+    "out_of_range": lambda line: (
+        bool(_CITED_LINE.match(line)) and not outside_reference(line) and not _COMPUTED_OUTSIDE.search(line)
+    ),
 }
 
 

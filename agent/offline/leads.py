@@ -103,7 +103,7 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
         return None
     pick = min if topic.operation == "earliest" else max
     r = pick(with_date, key=lambda row: str(row[key]))
-    word = "first" if topic.operation == "earliest" else "most recent"
+    word = "first" if topic.operation == "earliest" else "most recently"
     verb = {
         "medication": "prescribed",
         "condition": "recorded",
@@ -112,7 +112,7 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     }[kind]
     n = f" ({len(with_date)} in all)" if len(with_date) > 1 else ""
     return (
-        f"The {word} {r.get(ROW_NAME[kind]) or 'one'} was {verb} on {_day(r[key])} [{r['handle']}]{n}.",
+        f"{r.get(ROW_NAME[kind]) or 'It'} was {word} {verb} on {_day(r[key])} [{r['handle']}]{n}.",
         False,
     )
 
@@ -412,9 +412,17 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     rows = [r for r in _rows(outcomes) if r.get("kind") == "condition"]
     if topic.operation == "diagnoses":
         names = {str(r.get("name")) for r in rows if "(disorder)" in str(r.get("name"))}
+        if topic.window:
+            if not names:
+                return (f"No diagnosis (disorder) in {v.record} has its onset{_when(topic)}: I searched every condition, active and resolved.", True)  # fmt: skip
+            return (f"{v.Your} diagnoses with their onset{_when(topic)} (disorders; findings and situations are not shown):", False)  # fmt: skip
         if not names:
             return (f"{v.record.capitalize()} has no diagnoses (disorders), past or present.", False)
         return (f"{v.Your} diagnoses over the years (disorders, past and present; findings and situations are not shown):", False)  # fmt: skip
+    if topic.concept is None and topic.window:
+        if not rows:
+            return (f"No condition in {v.record} has its onset{_when(topic)}: I searched every condition, active and resolved.", True)  # fmt: skip
+        return (f"{v.Your} conditions with their onset{_when(topic)}:", False)
     if topic.concept is None:
         active = [r for r in rows if r.get("active")]
         return (f"{v.record.capitalize()} lists {counted(len(active), 'active condition')}" + (f" of {len(rows)} in all" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
@@ -511,6 +519,20 @@ def outside_reference(line: str) -> bool | None:
 
 
 def _out_of_range(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    computed = [o for o in outcomes if o.result.ok and o.call.name == "find_out_of_range_labs"]
+    if computed:
+        rows = _rows(computed)
+        said = computed[0].result.text.splitlines()
+        tally = next(
+            (line.removeprefix("Note: c") for line in said if line.startswith("Note: compared ")), ""
+        )
+        tally = f"C{tally}" if tally else ""
+        when = _when(topic)
+        if not rows:
+            return (f"None of {v.your} newest results{when} is outside its range. {tally}".strip(), False)
+        typical = any("typical" in str(r.get("ref_label", "")) for r in rows)
+        kind = " (a typical adult range where the lab recorded none)" if typical else ""
+        return (f"{len(rows)} of {v.your} newest results{when} {'is' if len(rows) == 1 else 'are'} outside a range{kind}:", False)  # fmt: skip
     lines = [line for o in outcomes if o.result.ok for line in o.result.text.splitlines()]
     ranged = [line for line in lines if outside_reference(line) is not None]
     outside = [line for line in ranged if outside_reference(line)]

@@ -926,11 +926,18 @@ class Planner:
                 else:
                     status = "all" if request.history or window else "active"
                     diagnoses = status == "all" and re.search(r"\b(diagnos\w*|dx|pmh)\b", request.text)
-                    ids = [call("get_conditions", {"status": status})]
-                    topics.append(Topic(section, "diagnoses" if diagnoses else "list", None, ids))
+                    # "what was I diagnosed with in 2020": the window is the onset's
+                    ids = [call("get_conditions", {"status": status, **win})]
+                    topics.append(Topic(section, "diagnoses" if diagnoses else "list", None, ids, window))
             elif section == "labs":
+                if not own and op == "range" and "find_out_of_range_labs" in self.available:
+                    # which results are abnormal: the newest of each test against its range (the
+                    # lab's own, else a labelled typical one), computed by the tool
+                    ids = [call("find_out_of_range_labs", win)]
+                    topics.append(Topic(section, "out_of_range", None, ids, window))
+                    continue
                 if not own and op == "range" and "get_labs" in self.available:
-                    # which results are abnormal: the newest of each test against its own range
+                    # without that tool: the newest of each test against its own range only
                     ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
                     topics.append(Topic(section, "out_of_range", None, ids))
                     continue

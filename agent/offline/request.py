@@ -69,7 +69,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         (
             "earliest",
-            r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using))\b",
+            # "how long have I had …" / "since when …": asked as the first date
+            r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using)|"
+            r"how long (have|has) (i|you|she|he|they|the patient)|since when)\b",
         ),
         # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
         (

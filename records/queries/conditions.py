@@ -20,6 +20,7 @@ from records.queries.common import (
     not_entered_in_error,
     page_from_rows,
     total_over,
+    window,
 )
 from records.queries.vocabulary import CONDITION_SYNONYMS, expand_terms
 from records.rules import condition_is_active, condition_is_resolved
@@ -50,11 +51,18 @@ def list_conditions(
     status: ConditionStatus = "active",
     query: str | None = None,
     now: dt.datetime,
+    onset_since: dt.date | None = None,
+    onset_until: dt.date | None = None,
     limit: int = 50,
 ) -> Page[Row[Any]]:
-    """Active first, then newest onset first."""
+    """Active first, then newest onset first. The window is the onset's ("what was I
+    diagnosed with in 2020"): a condition without a recorded onset is outside every window."""
     t = Condition.__table__
-    where = [t.c.patient_id == patient_id, not_entered_in_error(t.c.verification_status)]
+    where = [
+        t.c.patient_id == patient_id,
+        not_entered_in_error(t.c.verification_status),
+        *window(t.c.onset, onset_since, onset_until),
+    ]
     if status == "active":
         where.append(condition_is_active(t, now))
     elif status == "resolved":

@@ -28,7 +28,7 @@ from records.models import (
 )
 from records.queries.common import did_not_happen_excluded, not_entered_in_error, window
 from records.queries.conditions import condition_terms_match
-from records.queries.observations import list_observations
+from records.queries.observations import ObservationRow, list_observations
 from records.queries.vocabulary import BP_PANEL_CODES, DIASTOLIC_CODE, SYSTOLIC_CODE
 
 SERIES_LIMIT = 1000  # one patient's values of one test; far above any real series
@@ -104,6 +104,46 @@ def _ts(p: Point) -> float:
     return p.effective.timestamp() if p.effective else 0.0
 
 
+def points_of(o: ObservationRow) -> list[Point]:
+    """The numeric values one observation row holds: its own, or a blood-pressure panel's
+    systolic and diastolic parts (by LOINC code). Text and coded values are not numbers."""
+    r = o.row
+    parts: list[tuple[str, str, float | None, str | None]] = []
+    if r.code in BP_PANEL_CODES or (o.component(SYSTOLIC_CODE) and o.component(DIASTOLIC_CODE)):
+        for code, name in (
+            (SYSTOLIC_CODE, "Systolic blood pressure"),
+            (DIASTOLIC_CODE, "Diastolic blood pressure"),
+        ):
+            c = o.component(code)
+            if c is not None:
+                parts.append((code, name, c.value_num, c.value_unit))
+    elif r.value_num is not None:
+        parts.append(
+            (r.code or r.display or r.id, r.display or r.code or "result", r.value_num, r.value_unit)
+        )
+    return [
+        Point(r.id, code, name, float(value), unit, r.effective, r.ref_low, r.ref_high)
+        for code, name, value, unit in parts
+        if value is not None
+    ]
+
+
+def latest_points(
+    conn: Connection,
+    *,
+    patient_id: str,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    now: dt.datetime | None = None,
+) -> list[Point]:
+    """The newest numeric value of every test in the window (blood pressure: both parts), for
+    "any abnormal results?": one row per test, as `list_observations(latest_only=True)` reads it."""
+    page = list_observations(
+        conn, patient_id=patient_id, latest_only=True, since=since, until=until, now=now, limit=SERIES_LIMIT
+    )
+    return [p for o in page.items for p in points_of(o)]
+
+
 def lab_series(
     conn: Connection,
     *,
@@ -119,27 +159,8 @@ def lab_series(
     )
     by_code: dict[str, Series] = {}
     for o in reversed(page.items):  # oldest first
-        r = o.row
-        parts: list[tuple[str, str, float | None, str | None]] = []
-        if r.code in BP_PANEL_CODES or (o.component(SYSTOLIC_CODE) and o.component(DIASTOLIC_CODE)):
-            for code, name in (
-                (SYSTOLIC_CODE, "Systolic blood pressure"),
-                (DIASTOLIC_CODE, "Diastolic blood pressure"),
-            ):
-                c = o.component(code)
-                if c is not None:
-                    parts.append((code, name, c.value_num, c.value_unit))
-        elif r.value_num is not None:
-            parts.append(
-                (r.code or r.display or r.id, r.display or r.code or "result", r.value_num, r.value_unit)
-            )
-        for code, name, value, unit in parts:
-            if value is None:
-                continue
-            series = by_code.setdefault(code, Series(code, name, unit))
-            series.points.append(
-                Point(r.id, code, name, float(value), unit, r.effective, r.ref_low, r.ref_high)
-            )
+        for p in points_of(o):
+            by_code.setdefault(p.code, Series(p.code, p.name, p.unit)).points.append(p)
     words = set(query.lower().split())
     if {"systolic", "sbp"} & words and not {"diastolic", "dbp"} & words:  # one part of the panel asked
         by_code.pop(DIASTOLIC_CODE, None)

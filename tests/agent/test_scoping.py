@@ -87,7 +87,7 @@ def test_section_scope_refuses_an_out_of_scope_tool_with_a_result_not_data(fake_
         "kind": "section",
         "section": "labs",
         "label": "lab results and vitals",
-        "tools": ["get_labs", "summarize_labs"],
+        "tools": ["find_out_of_range_labs", "get_labs", "summarize_labs"],
     }
     assert done.metrics["scope"] == done.scope
     assert done.answer.startswith("Scope: the lab results and vitals section of the record only.\n\n")
@@ -114,7 +114,7 @@ def test_section_scope_keeps_the_questions_own_modifiers(world):
         offline(world.db), request("Show all of these since 2020", ask_scope={"section": "conditions"})
     )
     call = next(e for e in events if isinstance(e, ToolCallEvent))
-    assert call.name == "get_conditions" and call.input == {"status": "all"}
+    assert call.name == "get_conditions" and call.input == {"status": "all", "since": "2020-01-01"}  # the onset window
     assert "Acute bronchitis" in done_of(events).answer  # resolved: only with status=all
 
 

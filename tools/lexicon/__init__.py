@@ -15,6 +15,7 @@ A malformed file fails loudly with the file, entry and field named.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -127,6 +128,13 @@ def _words(path: str, entry: str, field: str, value: Any) -> tuple[str, ...]:
     return tuple(v.strip().lower() for v in value)
 
 
+def tablets_too(said: tuple[str, ...]) -> tuple[str, ...]:
+    """British English says "tablet" where American says "pill" ("water tablet", "sugar
+    tablets"): every "pill" phrase of a class is also said with "tablet", so the data lists one."""
+    extra = [re.sub(r"\bpill(s?)\b", r"tablet\1", w) for w in said if re.search(r"\bpills?\b", w)]
+    return tuple(dict.fromkeys((*said, *extra)))
+
+
 def _number(path: str, entry: str, field: str, value: Any) -> float | None:
     if value is None or isinstance(value, int | float):
         return None if value is None else float(value)
@@ -154,7 +162,7 @@ def load_lexicon() -> Lexicon:
         classes[name] = DrugClass(
             name=name,
             atc=str(body.get("atc", "")),
-            said=_words("drug_classes.yaml", name, "said", body.get("said")),
+            said=tablets_too(_words("drug_classes.yaml", name, "said", body.get("said"))),
             members=members,
             display_terms=_words("drug_classes.yaml", name, "display_terms", body.get("display_terms")),
             treats=_words("drug_classes.yaml", name, "treats", body.get("treats")),
