@@ -37,6 +37,7 @@ from agent.offline.compose import (
 from agent.offline.embedding import embedding_intents
 from agent.offline.link import Vocabulary
 from agent.offline.plan import Plan, Planner
+from agent.offline.spanish import to_english
 from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
 from tools.registry import Registry, ToolContext
 from tools.results import HandleBook
@@ -87,10 +88,11 @@ class OfflineAgent:
             scope=request.scope, db=self.db, handles=book, embedder=self.embedder, now=request.now
         )
         previous = [t.question for t in request.history]
+        question = to_english(request.question)  # basic Spanish read as the planner's English words
         executor = ToolExecutor(
             self.run_registry,
             ctx,
-            write_allowed=write_intent(request.question, previous),
+            write_allowed=write_intent(question, previous),
             only=use.tools if use else None,
             internal=OFFLINE_INTERNAL,
         )
@@ -113,9 +115,9 @@ class OfflineAgent:
         else:
             vocab = await self._vocabulary(executor)
             if use is not None and use.scope.section:
-                plan = self.planner.plan_section(use.scope.section, request.question, today, use.tools, vocab)
+                plan = self.planner.plan_section(use.scope.section, question, today, use.tools, vocab)
             else:
-                plan = self.planner.plan(request.question, request.history, today, vocab)
+                plan = self.planner.plan(question, request.history, today, vocab)
         if plan.calls:
             yield status_event(self.registry, plan.calls, request.scope.role)
             async for item in self._batch(executor, plan.calls):

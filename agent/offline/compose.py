@@ -140,6 +140,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         limit = FOCUSED_ROWS if focused(topic) else None
         keep = set(_HANDLE.findall(lead[0])) if lead else set()
         drop = ROW_FILTERS.get(topic.operation)
+        if topic.operation == "last_draw" and lead and (day := _DAY.search(lead[0])):
+            drop = _not_on(day.group(0))  # only the results of the draw the lead names
         untitled = lead is not None and lead[0].endswith(":")  # the lead introduces the rows
         own += [_block(o, limit=limit, keep=keep, drop=drop, untitled=untitled) for o in shown]
         answers.append((bool(lead and _VERDICT.match(lead[0])), own))
@@ -199,7 +201,7 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:
@@ -235,6 +237,14 @@ def _block(
         if _COUNT_TITLE.match(first.strip()) and rest:
             text = rest
     return render_result(text, limit=limit, keep=keep)
+
+
+_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _not_on(day: str) -> Any:
+    """A row filter: the cited rows not dated `day`."""
+    return lambda line: bool(_CITED_LINE.match(line)) and day not in line
 
 
 _COMPUTED_OUTSIDE = re.compile(r"\): (above|below) ")

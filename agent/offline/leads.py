@@ -46,6 +46,15 @@ def _when(topic: Topic) -> str:
     return " in the period you asked about" if topic.window else ""
 
 
+def _period(topic: Topic) -> str:
+    """The window in the question's own words ("since last summer"): its dates are on the
+    "Searched:" line, and a date the record does not hold would read as a claim."""
+    w = topic.window
+    if w is None:
+        return ""
+    return f" {w.said}" if w.said else _when(topic)
+
+
 def _rows(outcomes: Sequence[ToolOutcome]) -> list[dict[str, Any]]:
     return [r for o in outcomes if o.result.ok for r in o.result.rows]
 
@@ -432,7 +441,11 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if rows:
         r = rows[0]
         ended = f", resolved {_day(r.get('abatement'))}" if r.get("abatement") else ""
-        return (f"Not now: {r['name']} was recorded {_day(r.get('onset'))} and is {r.get('clinical_status') or 'not active'}{ended} [{r['handle']}].", False)  # fmt: skip
+        status = r.get("clinical_status") or "not active"
+        if EVER_ASKED.search(normalise(topic.question)):
+            # "have I ever had X?", "any history of X?": a resolved diagnosis is the question's yes
+            return (f"Yes, in the past: {r['name']} was recorded {_day(r.get('onset'))} and is {status}{ended} [{r['handle']}]. It is not active now.", False)  # fmt: skip
+        return (f"Not now: {r['name']} was recorded {_day(r.get('onset'))} and is {status}{ended} [{r['handle']}].", False)  # fmt: skip
     if c.kind in CERTAIN_KINDS:
         return (
             f"No. {v.record.capitalize()} has no {c.name}: I searched every condition, active and resolved.",
@@ -488,7 +501,7 @@ BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the p
 
 # a medicine question about the past, not about now: "ever", "was I put on", "have I taken", "been prescribed"
 EVER_ASKED = re.compile(
-    r"\b(ever|at any (point|time)|in the past|previously|before|history of|used to|was i|were (you|they)|"
+    r"\b(ever|at any (point|time)|at some point|in the past|previously|before|history of|h/o|hx of|pmh( of)?|used to|was i|were (you|they)|"
     r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
     r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
 )
@@ -549,10 +562,24 @@ def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return summaries[0]
 
 
+def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """My last blood test: the newest draw date of the laboratory results, and each result drawn
+    that day (the newest of every test, so a result of that day is that test's newest)."""
+    dated = [r for r in rows if r.get("effective")]
+    if not dated:
+        return (f"No laboratory results are recorded in {v.record}: I searched every lab result.", True)
+    day = max(_day(r["effective"]) for r in dated)
+    drawn = [r for r in dated if _day(r["effective"]) == day]
+    cites = "".join(f"[{r['handle']}]" for r in drawn if r.get("handle"))
+    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
+    if topic.operation == "last_draw":
+        return _last_draw(rows, v)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
     if not rows:
@@ -564,7 +591,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
                 True,
             )
         return (
-            f"No. {v.record.capitalize()} has no {name} results: I searched every result and measurement.",
+            f"No {name} is recorded in {v.record}: I searched every lab result and observation for {name}.",
             True,
         )
     if topic.operation == "latest" or "count" not in rows[0]:
@@ -648,6 +675,9 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         verdict = "Yes, it is more than a year old" if old else "No, it is less than a year old"
         return (f"{verdict}: {v.your} latest {name} is {at(last)}.", False)
     direction = s["direction"]
+    if direction == "single value" or s["count"] == 1:
+        # one result in the window: no trend to speak of, and no "from X to X over 1 results"
+        return (f"{v.Your} only {name}{_period(topic)} is {at(last)}: a single result, so there is no trend to show.", False)  # fmt: skip
     trend = {"up": "went up", "down": "went down", "about the same": "stayed about the same", "single value": "has a single value"}[direction]  # fmt: skip
     return (f"{v.Your} {name}{when} {trend}: from {at(first)} to {at(last)} over {s['count']} results; lowest {at(s['lowest'])}, highest {at(s['highest'])}.", False)  # fmt: skip
 

@@ -204,6 +204,11 @@ INTENTS: tuple[Intent, ...] = (
             # "any future appointments?", "any appointments for me coming up?", "an appt soon"
             r"\b((any|future|forthcoming) (appointments?|appts?|bookings?)|(appointments?|appts?)\b.{0,25}"
             r"\b(coming up|soon|in the future|planned|ahead)|do i have (an |any )?appts?)\b",
+            # round seven: "when am I due back in", "when do I next see the doctor", "when's my
+            # follow-up", "next scheduled visit", "in the diary", "am I scheduled to come in"
+            r"\b(due back( in)?|next (see|seeing|check ?up|review|follow[- ]?up)|when do i (next|see \w+( \w+)? next)|"
+            r"when(s| is) (my |the )?(next )?follow[- ]?up|next follow[- ]?up|am i (scheduled|due)|(anything|visits?) scheduled|next scheduled|scheduled (to|for) "
+            r"(come|see|a|an)|in the diary|diary)\b",
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),
@@ -300,6 +305,7 @@ STOP_WORDS = frozenset(
         "had",
         "having",
         "what",
+        "whats",
         "which",
         "who",
         "whom",

@@ -309,6 +309,15 @@ RECORD_SECTIONS = (
     "procedures",
 )
 EVERY_RESULT = 100
+# "my last blood test", "latest bloods", "recent lab work": the laboratory results of the newest
+# draw (vital signs are not a blood test)
+_BLOOD_TEST = (
+    r"(blood ?tests?|bloods|blood ?work|lab ?work|labs|lab tests?|lab results?|blood results?|"
+    r"laboratory (tests?|results?))"
+)
+LAST_BLOOD_TEST = re.compile(
+    rf"\b(last|latest|most recent|recent|newest)\b.*\b{_BLOOD_TEST}\b|\b{_BLOOD_TEST}\b.*\b(last (time|one)|most recent)\b"
+)
 NOTE_WORDS = frozenset(
     {
         "note",
@@ -381,6 +390,7 @@ def planner_words() -> frozenset[str]:
         _GENERAL_INFO,
         HISTORY_WORDS,
         FOLLOW_UP,
+        LAST_BLOOD_TEST,
     ]
     return rule_words(patterns, (*STOP, *EXTRA_RULE_WORDS))
 
@@ -930,6 +940,10 @@ class Planner:
                     # without that tool: the newest of each test against its own range only
                     ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
                     topics.append(Topic(section, "out_of_range", None, ids))
+                    continue
+                if not own and not window and LAST_BLOOD_TEST.search(request.text) and "get_labs" in self.available:
+                    ids = [call("get_labs", {"category": "lab", "latest_only": True, "limit": EVERY_RESULT})]
+                    topics.append(Topic(section, "last_draw", None, ids))
                     continue
                 lab_concepts = own or [None]
                 for c in lab_concepts[:2]:

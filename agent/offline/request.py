@@ -19,7 +19,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for name, pattern in (
         (
             "conflict",
-            r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*|on anything .{0,25}allergic|allergic to any of)\b",
+            r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*|on anything .{0,25}allergic|allergic to any of|"
+            r"(meds|medicines|medications|tablets|pills|prescriptions) .{0,30}(contain|problem with|set off|trigger) .{0,30}allerg\w*|"
+            r"allergy check on (my |the |her |his |their )?(current )?(meds|medicines|medications|prescriptions))\b",
         ),
         (
             "older_than_year",
@@ -95,7 +97,7 @@ FOLLOW_UP = re.compile(
 FOLLOW_UP_MAX_WORDS = 12
 HISTORY_WORDS = re.compile(
     r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
-    r"over the years|incl|including|inactive)\b"
+    r"over the years|incl|including|inactive|h/o|hx|pmh|at some point)\b"
 )
 
 

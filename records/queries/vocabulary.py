@@ -27,6 +27,9 @@ def _lab(codes: set[str], *names: str) -> None:
         LAB_ALIASES[normalise_text(name)] = frozenset(codes)
 
 
+# ABO and Rh group (LOINC 882-1 ABO and Rh group [Type] in Blood; 883-9 ABO group; 10331-7 Rh type)
+_lab({"882-1", "883-9", "10331-7"}, "blood group", "blood type", "blood grouping", "abo", "abo group", "rh factor", "rhesus")
+
 _lab(
     {"4548-4", "17856-6", "4549-2", "59261-8"},
     "a1c",

@@ -6,7 +6,8 @@
 * `brands.yaml` — brand → ingredient;
 * `allergens.yaml` — allergy substance → the classes/ingredients a prescription must avoid;
 * `reference_ranges.yaml` — typical adult ranges per LOINC code, labelled as such;
-* `body_systems.yaml` — organ words → the conditions and labs of that body system.
+* `body_systems.yaml` — organ words → the conditions and labs of that body system;
+* `spanish.yaml` — a gloss of basic Spanish record questions into the words the planner reads.
 
 Both the tools (allergy check, reference ranges) and the offline planner (linking) read it.
 A malformed file fails loudly with the file, entry and field named.
@@ -233,3 +234,26 @@ def load_lexicon() -> Lexicon:
             "body_systems.yaml": tuple(systems_file["sources"]),
         },
     )
+
+
+@dataclass(frozen=True)
+class Gloss:
+    """Basic Spanish → English: the words that mark a question as Spanish, and the phrases."""
+
+    marks: frozenset[str]
+    phrases: tuple[tuple[str, str], ...]  # longest first
+
+
+@lru_cache(maxsize=1)
+def load_spanish() -> Gloss:
+    data = _read("spanish.yaml")
+    marks = _words("spanish.yaml", "marks", "marks", data.get("marks"))
+    phrases = data.get("phrases")
+    if not isinstance(phrases, dict) or not phrases:
+        raise LexiconError("spanish.yaml: field 'phrases' must be a non-empty mapping")
+    pairs = []
+    for said, english in phrases.items():
+        if not isinstance(english, str) or not str(said).strip():
+            raise LexiconError(f"spanish.yaml: entry 'phrases.{said}' must map a phrase to English text")
+        pairs.append((str(said).strip(), english.strip()))
+    return Gloss(frozenset(marks), tuple(sorted(pairs, key=lambda p: -len(p[0]))))
