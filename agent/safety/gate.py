@@ -62,6 +62,7 @@ from agent.safety.classifier import (
 )
 from agent.safety.lexical import (
     advice_record_framed,
+    extra_dose_by_mistake,
     framing,
     lexical_advice,
     lexical_emergency,
@@ -166,6 +167,8 @@ def evidence(
                 (c for c in (lexical_emergency(prepare(p), role)[0] for p in parts) if c is not None), None
             )
     advice = lexical_advice(texts) if role == "patient" else None
+    if category == "overdose" and role == "patient" and extra_dose_by_mistake(texts):
+        category, advice = None, "start_stop"
     use_semantic = (
         vector is not None
         and index is not None

@@ -463,7 +463,9 @@ CLINICIAN_RECORD_FRAMING = re.compile(
     r"documented|recorded|per the|on the (?:ecg|scan|report|notes)|antecedentes|al ingreso|al alta|baseline)\b|"
     # lead, round six (frozen5: "has she had a stroke before" got the emergency reply)
     r"\b(?:has|had|have) (?:she|he|they|the patient|pt|patient) (?:ever |previously |already |before )?(?:had|been)\b|"
-    r"\b(?:before|previously|prior)\s*$"
+    r"\b(?:before|previously|prior)\s*$|"
+    # lead, round seven: chart shorthand that opens the question ("pmh: seizures?", "h/o cva?")
+    r"^(?:any |does (?:she|he|the patient) have (?:a |any )?)?(?:pmh|pmhx|hx|h/o|h o|past medical history)\b"
 )
 # a past event dated in the past and asked about as a record question, nothing happening now:
 # "back in 2018 i was seen for self harm, what was the follow up plan in my notes", "i was
@@ -592,6 +594,21 @@ def framing(texts: Texts) -> Framing:
     return Framing(any_of(RECORD_FRAMING), any_of(ACUTE), any_of(IDEATION))
 
 
+# lead, round seven: one extra dose taken by mistake and a question about the next dose ("took my
+# tablet twice this morning by mistake, should i skip tonight's") is a start/stop question, not an
+# overdose, unless it is feeling unwell, a large amount, or on purpose
+EXTRA_DOSE_BY_MISTAKE = re.compile(
+    r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
+    r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another)\b)"
+    r"(?=.*\b(?:skip|miss|next (?:one|dose)|tonight\w*|tomorrow\w*|today|do i (?:still )?take|should i (?:still )?take|leave out)\b)"
+    r"(?!.*\b(?:feel\w*|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
+)
+
+
+def extra_dose_by_mistake(texts: Texts) -> bool:
+    return any(EXTRA_DOSE_BY_MISTAKE.search(t) for t in texts)
+
+
 def past_history(texts: Texts) -> bool:
     """A dated past event asked about as a record question, with nothing happening now."""
     return (
@@ -702,6 +719,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
             r"\bwhat(?:s| is) the (?:most|max(?:imum)?)\b(?! (?:recent\w*|current\w*|up to date|latest|i (?:ve|have) (?:ever )?weighed|(?:\w+ ){0,2}(?:reading|result|value|level|weight)s?\b))",
+            # lead, round seven: "most tylenol i can take at once", "the max i can have in a day"
+            r"\b(?:the )?(?:most|max(?:imum)?) (?:\w+ ){0,3}(?:i|we|you|he|she) (?:can|could|should|may|am allowed to|is allowed to) (?:safely )?(?:take|have|give|use)\b",
             r"\b(?:cuant[oa]s?) (?:\w+ ){0,4}(?:puedo tomar|me pongo|le doy|debo tomar)\b",
             r"\b(?:olvide|olvido|se me olvido|se me paso|me salte|no tome) (?:\w+ ){0,3}(?:dosis|pastilla|pastillas|medicina|insulina|toma)\b",
             r"\b(?:subir|bajar|doblar|partir) (?:la |las |el )?(?:dosis|pastillas|medicina)\b|\bel doble\b|\bdos pastillas\b|\btomo dos\b",
@@ -877,6 +896,11 @@ RECORD_QUESTION = re.compile(
     r"\bam i (?:\w+ )?(?:diagnos\w*|diagnsed|dianosed|diganosed)\b|"
     r"\bam i (?:still|stil|sitll|stlil|stiill|sttill|stll|currently|curently) t[a-z]{3,6}\b|"
     r"\bon my (?:repeat |regular |current |usual )?(?:prescriptions?|repeats?|repeat list|med list|medication list|medicines list|record|chart|file)\b|"
+    # lead, round seven (paraphrase frozen5, measured: "Do I hav … on my recrod?", "is X something I
+    # take?" got the advice refusal from the classifier): the record word as people mistype it,
+    # and a medicine asked about as "something I take"
+    r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
+    r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
     # "any problems with my kidneys on file?" (lead hunt, round six: the advice refusal, then
     # "I found nothing", for a body-system question the planner answers from the record)

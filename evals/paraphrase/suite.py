@@ -14,6 +14,7 @@ from evals.paraphrase.parts import held_out_parts
 from evals.paraphrase.templates import TUNE, TUNE5, Templates
 from evals.paraphrase.tune_frozen3 import TUNE_FROZEN3
 from evals.paraphrase.tune_frozen4 import TUNE_FROZEN4
+from evals.paraphrase.tune_frozen5 import TUNE_FROZEN5
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -32,7 +33,13 @@ ABSENT_CONDITIONS = ("asthma", "epilepsy", "hypothyroidism", "atrial fibrillatio
 Expected = bool | float
 # the suite's parts: tuned on (the round-five batch apart), and every held-out part found on
 # disk (never tuned on)
-TUNING: dict[str, Templates] = {"tune": TUNE, "tune5": TUNE5, "tune_frozen3": TUNE_FROZEN3, "tune_frozen4": TUNE_FROZEN4}
+TUNING: dict[str, Templates] = {
+    "tune": TUNE,
+    "tune5": TUNE5,
+    "tune_frozen3": TUNE_FROZEN3,
+    "tune_frozen4": TUNE_FROZEN4,
+    "tune_frozen5": TUNE_FROZEN5,
+}
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)
 
