@@ -600,7 +600,7 @@ def framing(texts: Texts) -> Framing:
 EXTRA_DOSE_BY_MISTAKE = re.compile(
     r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
     r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another)\b)"
-    r"(?=.*\b(?:skip|miss|next (?:one|dose)|tonight\w*|tomorrow\w*|today|do i (?:still )?take|should i (?:still )?take|leave out)\b)"
+    r"(?=.*\b(?:skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
     r"(?!.*\b(?:feel\w*|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
 )
 
