@@ -140,8 +140,7 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
 
 
 def _birth_date(ctx: ToolContext) -> dt.date | None:
-    row = profile.get_profile(ctx.connection, patient_id=ctx.scope.patient_id)
-    return row.birth_date if row is not None else None
+    return profile.birth_date_of(ctx.connection, patient_id=ctx.scope.patient_id)
 
 
 def _summary_lines(

@@ -522,11 +522,9 @@ def _out_of_range(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Le
     computed = [o for o in outcomes if o.result.ok and o.call.name == "find_out_of_range_labs"]
     if computed:
         rows = _rows(computed)
+        # the tool's own "Note: compared N tests …" line, said as a sentence of the lead
         said = computed[0].result.text.splitlines()
-        tally = next(
-            (line.removeprefix("Note: c") for line in said if line.startswith("Note: compared ")), ""
-        )
-        tally = f"C{tally}" if tally else ""
+        tally = next(("C" + line.removeprefix("Note: c") for line in said if line.startswith("Note: compared ")), "")  # fmt: skip
         when = _when(topic)
         if not rows:
             return (f"None of {v.your} newest results{when} is outside its range. {tally}".strip(), False)

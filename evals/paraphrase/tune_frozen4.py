@@ -16,6 +16,16 @@ from __future__ import annotations
 
 from evals.paraphrase.templates import Templates
 
+# the ED wordings both kinds share (they must read neutrally: the same words ask either)
+_ED = (
+    ("plain", "{Has_subj} ever been to the emergency department?"),
+    ("lay", "{Has_subj} ever ended up in casualty?"),
+    ("relative", "{Has_subj} had any A&E visits over the years?"),
+    ("pronoun", "A&E? {Has_subj} ever been there?"),
+    ("filler", "not urgent at all, just curious, is there any record of {obj} going to the emergency room?"),
+    ("typo", "any {typo} on file for {obj}?"),
+)
+
 TUNE_FROZEN4: Templates = {
     "med_active": (
         ("lay", "Is {x} on {poss} repeat prescription at the moment?"),
@@ -67,28 +77,21 @@ TUNE_FROZEN4: Templates = {
     ),
     "lab_max": (
         ("lay", "what was {poss} {x} at its very highest?"),
-        ("lay", "going back through every check, what's the highest {x} they've ever written down for {obj}?"),
+        (
+            "lay",
+            "going back through every check, what's the highest {x} they've ever written down for {obj}?",
+        ),
         ("relative", "over the years, what's the most {poss} {x} has ever been?"),
         ("pronoun", "{x} - what was the top reading ever?"),
         ("filler", "um, out of all the times it was taken, which {x} reading was the highest?"),
         ("typo", "whats the higest {typo} {subj} {have} ever had logged?"),
     ),
     "ed_any": (
-        ("plain", "{Has_subj} ever been to the emergency department?"),
-        ("lay", "{Has_subj} ever ended up in casualty?"),
-        ("relative", "{Has_subj} had any A&E visits over the years?"),
-        ("pronoun", "A&E? {Has_subj} ever been there?"),
-        ("filler", "not urgent at all, just curious, is there any record of {obj} going to the emergency room?"),
-        ("typo", "any {typo} on file for {obj}?"),
+        *_ED,
         ("clinician", "hx of ED presentations?"),
     ),
     "ed_none": (
-        ("plain", "{Has_subj} ever been to the emergency department?"),
-        ("lay", "{Has_subj} ever ended up in casualty?"),
-        ("relative", "{Has_subj} had any A&E visits over the years?"),
-        ("pronoun", "A&E? {Has_subj} ever been there?"),
-        ("filler", "not urgent at all, just curious, is there any record of {obj} going to the emergency room?"),
-        ("typo", "any {typo} on file for {obj}?"),
+        *_ED,
         ("clinician", "any ED attendances?"),
         ("clinician", "hx of ED presentations?"),
     ),

@@ -24,6 +24,12 @@ from records.queries.common import not_entered_in_error
 from records.rules import condition_is_active, medication_is_active
 
 
+def birth_date_of(conn: Connection, *, patient_id: str) -> dt.date | None:
+    """The birth date alone (a range check needs the age at a result, not the whole profile)."""
+    p = Patient.__table__
+    return conn.execute(select(p.c.birth_date).where(p.c.patient_id == patient_id)).scalar_one_or_none()
+
+
 def get_profile(conn: Connection, *, patient_id: str) -> Row[Any] | None:
     p = Patient.__table__
     gp = Practitioner.__table__
