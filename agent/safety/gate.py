@@ -177,6 +177,8 @@ def evidence(
         and not is_off_topic(texts[0])
     )
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
+    # read once: a seeking-care question uses the same sign (advice is read for patients only)
+    acute = red_flag(texts) if role == "patient" else None
     return Evidence(
         lexical_emergency=category,
         suppressed=suppressed,
@@ -190,11 +192,11 @@ def evidence(
         else scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin),
         emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
         advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
-        red_flag=red_flag(texts) if advice == "urgency" else None,
+        red_flag=acute if advice == "urgency" else None,
         clause_emergency=clause_category,
         severity=severity(texts) if role == "patient" else None,
         worry=role == "patient" and worry_question(texts),
-        acute_flag=red_flag(texts) if role == "patient" else None,
+        acute_flag=acute,
         range_question=range_comparison(texts),
         medicine=names_a_medicine(texts),
         terse=terse_fetch(texts),
