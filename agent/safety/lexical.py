@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agent.safety.text import core_form
+
 Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question
 W = r"(?:\w+ ){0,%d}"  # up to N arbitrary words between two parts of a rule
 
@@ -39,7 +41,7 @@ def _rules(category: str, *patterns: str, record_word: bool = True) -> list[Rule
 
 PAIN = r"(?:pain|pains|painful|hurts?|hurting|ache|aching|tight|tightness|pressure|crushing|crushed|squeez\w*|burning|heavy|heaviness|agony|killing)"
 PEOPLE = r"(?:he|she|they|hes|shes|theyre|him|her|my (?:\w+ )?(?:dad|father|mum|mom|mother|husband|wife|son|daughter|baby|toddler|child|kid|grandma|grandmother|grandpa|grandad|grandfather|friend|brother|sister|partner|neighbour|neighbor|roommate|boyfriend|girlfriend|uncle|aunt|little one|boy|girl|patient)|the (?:baby|patient|kid|child)|someone|a man|a woman)"
-KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old|\d+ yo)|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe))"
+KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old|\d+ yo)|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe)|^(?:baby|toddler|the little one|little one)(?! aspirin))"
 INGEST = (
     r"(?:swallowed|swallowing|swallow|drank|drunk|drinking|ate|eaten|eating|chewed|chewing|got into|ingested|licked|sucked on|sucked|"
     r"(?:se |me |le )?(?:ha |han |he )?(?:tomo|tomado|trago|tragado|comio|comido|bebio|bebido|chupo|chupado|mordio|tome|trague|bebi|comi)|se lo (?:tomo|bebio|trago|comio))"
@@ -440,7 +442,7 @@ NEGATORS = re.compile(
 )
 
 RECORD_FRAMING = re.compile(
-    r"\b(?:history|hx|h/o|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
+    r"\b(?:history|hx|h/o|h o|pmh|pmhx|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
     r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|"
     r"discharge\w*|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
@@ -488,6 +490,10 @@ ACUTE = re.compile(
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b|"
+    # lead, round eight (a tuning line missed: "airway closing up after the penicillin dose,
+    # adrenaline drawn up" passed as a chart question about a dose): swelling shut in progress,
+    # rescue treatment being readied
+    r"\b(?:closing up|swelling up|drawn up|drawing up|(?:adrenaline|epinephrine|epi) (?:given|going in|in|ready))\b|"
     # lead, round six (frozen5: "i was only going to ask about my repeat prescription but my chest has
     # gone really heavy and tight and i can hardly stand up" passed as a record question)
     r"\b(?:has|have|is|its|just|suddenly) (?:gone|going|gotten|got|getting) (?:really |very |all |so )?(?:heavy|tight|numb|weak|floppy|grey|gray|blue|cold|blurry|dark)\b|"
@@ -855,7 +861,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
-    r"\b(?:according to (?:my |the )?(?:record|prescription|chart|notes?|leaflet)|what does the (?:leaflet|record|hospital|note|doctor)|"
+    r"\b(?:according to (?:my |the )?(?:records?|prescriptions?|charts?|notes?|leaflets?)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book|"
     r"en mi (?:historial|expediente|registro|lista|ficha|historia)|segun mi (?:expediente|historial|receta|registro)|registrad[oa]s?|antecedentes)\b|"
@@ -902,6 +908,9 @@ RECORD_QUESTION = re.compile(
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    # chart shorthand at the start of a patient's question too (round eight, consistency grammar:
+    # "hi, hx of gout right now please?" got the advice refusal from the classifier)
+    r"^(?:any |is there (?:a |any )?)?(?:pmh|pmhx|hx|h/o|h o|past medical history|medical history) (?:of |for |re |about )?\w+|"
     # "any problems with my kidneys on file?" (lead hunt, round six: the advice refusal, then
     # "I found nothing", for a body-system question the planner answers from the record)
     r"\b(?:on file|on record|on the system|in my (?:chart|file|records?|notes))\b|"
@@ -991,8 +1000,9 @@ ASKS_WHAT_TO_DO = re.compile(
 
 
 def terse_fetch(texts: Texts) -> bool:
-    """Four words or fewer with no word of asking what to do ("A1C and LDL?", "my statins")."""
-    return len(texts[0].split()) <= 4 and not any(ASKS_WHAT_TO_DO.search(t) for t in texts)
+    """Four words or fewer with no word of asking what to do ("A1C and LDL?", "my statins"),
+    counted without the wrapping ("latest potassium, thanks")."""
+    return len(core_form(texts).split()) <= 4 and not any(ASKS_WHAT_TO_DO.search(t) for t in texts)
 
 
 def record_question(texts: Texts) -> bool:

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
+from agent.discourse import core
 from agent.text import bare as normalise  # the one normaliser of agent/ (its safety-rule form)
 
 # Distinctive words of the rules (5+ letters). Typos are mended towards these only.
@@ -206,6 +207,13 @@ RULE_WORDS = frozenset(
         "myself",
         "himself",
         "herself",
+        # record words (round eight): "lattest potassium", "most reecent", "acording to my recrds"
+        "latest",
+        "recent",
+        "record",
+        "records",
+        "history",
+        "diagnosed",
     ]
 )
 
@@ -257,8 +265,17 @@ def mend(token: str) -> str:
     return best
 
 
-def prepare(text: str) -> tuple[str, str]:
-    """(normal form, normal form with typos mended): every lexical rule is tried on both, so a
-    Spanish word mended towards an English one ("reaccion" → "reaction") still meets its rule."""
+def prepare(text: str) -> tuple[str, ...]:
+    """(normal form, normal form with typos mended[, their cores]): every lexical rule is tried on
+    each, so a Spanish word mended towards an English one ("reaccion" → "reaction") still meets
+    its rule, and a question wrapped in greetings, hedges or thanks (`agent.discourse.core`) meets
+    the rules anchored at a question's start. The cores come last, only when they differ."""
     plain = normalise(text)
-    return plain, " ".join(mend(t) for t in plain.split())
+    mended = " ".join(mend(t) for t in plain.split())
+    cores = tuple(dict.fromkeys(c for c in (core(plain), core(mended)) if c not in (plain, mended)))
+    return (plain, mended, *cores)
+
+
+def core_form(texts: tuple[str, ...]) -> str:
+    """The unwrapped, mended form of a prepared question."""
+    return core(texts[1] if len(texts) > 1 else texts[0])
