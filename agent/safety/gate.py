@@ -76,7 +76,7 @@ from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
-from agent.safety.smalltalk import is_off_topic, is_small_talk
+from agent.safety.smalltalk import is_app_help, is_off_topic, is_small_talk
 from agent.safety.text import prepare
 
 logger = logging.getLogger(__name__)
@@ -175,6 +175,7 @@ def evidence(
         and role == "patient"
         and not is_small_talk(texts[0])
         and not is_off_topic(texts[0])
+        and not is_app_help(texts[0])
     )
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
     # read once: a seeking-care question uses the same sign (advice is read for patients only)

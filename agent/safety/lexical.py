@@ -49,7 +49,9 @@ INGEST = (
 CHEMICAL = (
     r"(?:bleach|drain|cleaner|cleaning|detergent|antifreeze|anti freeze|poison|battery|batteries|laundry pod|laundry|dishwasher|weed killer|pesticide|lamp oil|paraffin|nail polish|acetone|magnets?|mouthwash|washing up liquid|oven|ammonia|lye|chlorine|cloro|lejia|veneno|limpiador|pila|detergente|"
     r"petrol|gasoline|kerosene|lighter fluid|white spirit|turpentine|windscreen wash|screenwash|rat poison|rat bait|slug pellets|insecticide|bug spray|"
-    r"gasolina|queroseno|keroseno|aguarras|amoniaco|raticida|insecticida|matarratas|desatascador|suavizante|capsula de detergente|quitaesmalte)"
+    r"gasolina|queroseno|keroseno|aguarras|amoniaco|raticida|insecticida|matarratas|desatascador|suavizante|capsula de detergente|quitaesmalte|"
+    # lead, round eight (frozen7: "mi hija se bebió anticongelante" got the advice refusal)
+    r"anticongelante|liquido de frenos|brake fluid|lavavajillas|pastilla de lavavajillas|dishwasher tablet|descaler|descalcificador)"
 )
 MEDS = (
     r"(?:pills?|tablets?|meds|medicines?|medication|capsules?|gummies|vitamins|iron|pastillas|medicinas?|medicamentos?|pildoras|"
@@ -135,6 +137,12 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
         r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant)\b",
         r"\b(?:inyecte|me inyecte) demasiada\b",
+        # lead, round eight (frozen7: "took 4 times my dose … by accident, feel dizzy" and "me inyecté
+        # el doble de insulina sin querer y estoy temblando" got the dose refusal): a multiple of
+        # one's dose taken, and a double dose with symptoms now, whatever the intent
+        r"\b(?:took|taken|had|gave (?:myself|him|her)|injected|swallowed) (?:\w+ ){0,2}(?:\d+|two|three|four|five|six|ten|several) times (?:my|the|his|her|their) (?:\w+ ){0,2}(?:dose|dosage|amount|insulin)\b",
+        r"\b(?:took|taken|had|gave myself|injected) (?:\w+ ){0,2}(?:double|twice|triple|two doses|2 doses|an extra dose|extra) (?:\w+ ){0,6}(?:im|i am|i feel|feel|feeling|now) (?:\w+ )?(?:dizzy|lightheaded|light headed|shaky|shaking|sweaty|sweating|confused|weird|faint|drowsy|unwell|strange|trembling)\b",
+        r"\b(?:me (?:puse|inyecte|tome)|tome|puse|inyecte) (?:\w+ ){0,2}(?:el )?(?:doble|triple) (?:de )?(?:\w+ ){0,3}(?:insulina|dosis|pastillas?|medicacion|medicina)\b.*\b(?:estoy|me siento|me encuentro|siento) (?:\w+ )?(?:mareado|mareada|temblando|sudando|confundid[oa]|mal|rar[oa]|debil|fatal)\b",
         r"\b(?:tome|me tome|tomado|tomo) (?:\w+ ){0,2}(?:todas|todo|demasiadas|\d{2,}) (?:\w+ ){0,2}(?:pastillas|blister|frasco)",
         r"\bme tome (?:todas|todo) ",
         r"\b(?:tome|me tome) (?:\w+ ){0,3}(?:a proposito|de golpe)\b",
@@ -369,6 +377,16 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b{KID} (?:\w+ ){{0,6}}(?:took|taken|swallowed|had|se tomo|tomo) (?:\w+ ){{0,2}}(?:\d{{2,}}|all|todas|a handful|handful|loads|a strip|a packet|a whole|an overdose) (?:\w+ ){{0,3}}(?:of )?(?:her |his |my |the |de )?(?:\w+ )?(?:{MEDS})\b",
         record_word=False,
     ),
+    # lead, round eight (frozen7 missed four ward reports): a shocked pressure, blood vomited in
+    # volume, an unrousable patient, a haemorrhage in progress
+    *_rules(
+        "clinician_acute",
+        r"\b(?:bp|pressure|blood pressure|systolic|sbp)\b (?:\w+ ){0,3}(?:[3-7]\d|8[0-5])/(?:[1-5]\d)\b",
+        r"\b(?:he|she|they|hes|shes|theyre|pt|patient|baby)\b (?:\w+ ){0,3}(?:unrousable|unroussable|barely (?:responsive|responding|rousable|conscious)|not rousable|poorly responsive)\b",
+        r"\b(?:just |is |keeps |now )?(?:vomited|vomiting|brought up|bringing up|threw up|throwing up|coughed up) (?:a |an )?(?:large|huge|massive|big|lot|lots|loads|large amount|fresh|volumes?|litre|cupful|bowl)\w* (?:\w+ ){0,3}blood\b",
+        r"\b(?:massive|major|heavy|big|ongoing|active|catastrophic) (?:\w+ ){0,2}(?:haemorrhage|hemorrhage|pph|bleed)\b(?! (?:history|risk|in (?:19|20)\d\d))|\bpph (?:ongoing|now|happening|in progress)\b|\blost (?:\d|one|two|three|over a) (?:litres?|liters?|l)\b",
+        record_word=False,
+    ),
     # a clinician's arrest / code wording: never a chart question
     *_rules(
         "clinician_acute",
@@ -455,7 +473,9 @@ RECORD_FRAMING = re.compile(
     r"\bmy (?:latest|last|most recent|newest|previous) (?:\w+ ){0,2}(?:results?|levels?|readings?|tests?|values?|numbers?)\b|"
     # Spanish record words (round five: "tengo registrada alguna alergia", "qué dice el informe")
     r"\b(?:registrad[oa]s?|informe|resultados?|analisis|analitica|rango|grupo sanguineo|vacunas?|consulta|medico de cabecera|"
-    r"en que ano|cuantas veces|cuantos|cuantas|operaron|me quitaron|que dice|historia clinica|diagnosticos?|receta|medicamentos)\b"
+    r"en que ano|cuantas veces|cuantos|cuantas|operaron|me quitaron|que dice|historia clinica|diagnosticos?|receta|medicamentos|"
+    # lead, round eight (frozen7: "¿cuáles son los síntomas de un ictus?" got the emergency reply)
+    r"informacion sobre|info sobre|folletos?|sintomas de|senales de|signos de|como (?:reconocer|identificar|saber si|se usa|se pone|usar|poner))\b"
 )
 # a clinician's chart question carries these too ("how many a&e attendances with chest pain",
 # "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
@@ -475,18 +495,24 @@ CLINICIAN_RECORD_FRAMING = re.compile(
 PAST_DATED = re.compile(
     r"\b(?:in|back in|during|since) (?:19|20)\d\d\b|\b(?:\d+|two|three|four|five|ten|many|several) years? ago\b|\byears ago\b|"
     r"\blast (?:summer|winter|spring|autumn|fall|year|january|february|march|april|may|june|july|august|september|october|november|december)\b|"
-    r"\bback then\b|\bat the time\b|\ba long time ago\b|\bhace (?:\w+ )?anos\b|\ben (?:19|20)\d\d\b"
+    r"\bback then\b|\bat the time\b|\ba long time ago\b|\bhace (?:\w+ )?anos\b|\ben (?:19|20)\d\d\b|"
+    # lead, round eight (frozen7: "the time i took too many pills, what did the ER doctor put in my
+    # notes" got the emergency reply): an event placed in the past by the words around it
+    r"\bthe (?:time|day|night|visit|admission|one|episode) (?:when |that )?(?:i|she|he|they) (?:\w+ ){0,2}(?:was|were|took|swallowed|had|got|tried|did|ended up|went)\b|"
+    r"\b(?:when|where) (?:i|she|he) was (?:brought in|admitted|taken in|rushed in|seen|treated)\b|\b(?:the|that) (?:visit|admission|encounter|one) (?:\w+ ){0,2}for\b|"
+    r"\bcuando (?:me|se) (?:tome|tomo|trague|trago|intente|intento|ingresaron|trajeron|llevaron|dio)\b|\b(?:del|el) ano pasado\b"
 )
 RECORD_INTENT = re.compile(
     r"\bwhat (?:did|was|were|does|do) (?:the|they|my|it|he|she)\b|\b(?:notes?|record\w*|chart|letter|report|scan|discharge|follow ?up|"
-    r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in)\b|\bque (?:dijeron|dice|pusieron)\b"
+    r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in|written|letter|"
+    r"(?:find|which|show me|open) (?:the |my |that )?(?:visit|admission|appointment|encounter|letter|notes?|one))\b|\bque (?:dijeron|dice|pusieron|escribio|escribieron)\b|\binforme\b"
 )
 PRESENT_STATE = re.compile(
     r"\b(?:im|i am|she is|shes|he is|hes|theyre|it is|its) (?:\w+ ){0,2}(?:pregnant|bleeding|having|in pain|struggling|choking|fitting)\b|"
     r"\b(?:again|still|right now|keeps)\b"
 )
 ACUTE = re.compile(
-    r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed)|no pulse|pulseless|"
+    r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b|"
@@ -515,7 +541,8 @@ DENIED_SYMPTOM = re.compile(
     r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b"
 )
 JUST_ASKING = re.compile(
-    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar)\b|"
+    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
+    r"\bsolo quiero (?:ver|leer|saber|consultar|revisar|mirar)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
     r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
@@ -868,6 +895,9 @@ ADVICE_RECORD_FRAMING = re.compile(
     # lead, round six (frozen5: "puedo cambiar mi cita del jueves?" → start/stop advice): changing,
     # moving or cancelling an appointment is booking, in either language
     r"\b(?:cambiar|cancelar|anular|mover|reprogramar|adelantar|atrasar|aplazar|pedir|reservar|agendar|change|cancel|move|reschedule|push back|bring forward)\b (?:\w+ ){0,3}(?:cita|citas|turno|consulta|appointment|appt)\b|"
+    # the account's own details (lead, round eight: "can i change my emergency contact" got the
+    # start/stop refusal): changing a contact, an address or a pharmacy is not a treatment
+    r"\b(?:change|update|add|remove|edit|cambiar|actualizar) (?:\w+ ){0,2}(?:emergency contact|next of kin|address|phone number|email|contact details|pharmacy|contacto de emergencia|direccion|telefono)\b|"
     # leaflet preparation ("can i wear deodorant for a mammogram"): what to do before a test
     r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b"
 )
@@ -908,6 +938,10 @@ RECORD_QUESTION = re.compile(
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    # lead, round eight (frozen7): a plain look-up said to be one ("no danger, only curious about
+    # my a1c", "solo quiero ver el informe"), and the record's contact details
+    r"\b(?:just|only) (?:\w+ )?(?:curious about|want to see|want to know|want to check|need to see|need to know|want|need) (?:what )?(?:my|the|her|his)\b|"
+    r"\bsolo (?:quiero|queria|necesito) (?:ver|leer|saber|consultar|revisar|mirar)\b|\b(?:emergency contacts?|next of kin|contacto de emergencia)\b|"
     # chart shorthand at the start of a patient's question too (round eight, consistency grammar:
     # "hi, hx of gout right now please?" got the advice refusal from the classifier)
     r"^(?:any |is there (?:a |any )?)?(?:pmh|pmhx|hx|h/o|h o|past medical history|medical history) (?:of |for |re |about )?\w+|"

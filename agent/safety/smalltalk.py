@@ -103,3 +103,24 @@ def is_small_talk(normal_form: str) -> bool:
     if not words and CLOSING.search(normal_form):
         return len(normal_form.split()) <= MAX_WORDS
     return 0 < len(words) <= MAX_WORDS and all(w in SMALL_TALK_WORDS or w.isdigit() for w in words)
+
+
+# a question about using the app itself ("where is the logout button", "how do i reset my
+# password"), figures of speech included ("this website is killing me"): like small talk, the
+# semantic side is skipped (lead, round eight: frozen7's "ugh this app is killing me, how do i log
+# out" got the emergency reply from the classifier). The lexical rules still run first, so "this
+# app is useless and i want to kill myself" is an emergency whatever else it asks.
+APP_HELP = re.compile(
+    r"\b(?:log ?out|logout|log ?off|sign ?out|sign ?in|log ?in|login|(?:reset|change|forgot|forgotten) (?:my )?password|"
+    r"(?:logout|login|back|menu|send|submit|book) button|dark mode|font size|(?:turn off|mute) notifications|"
+    r"cerrar sesion|iniciar sesion|contrasena)\b"
+)
+FIGURE_OF_SPEECH = re.compile(
+    r"\b(?:this|the|that|your) (?:app|website|web site|site|page|portal|wait|waiting|queue|loading|system|thing) (?:\w+ ){0,4}(?:is|are|s) (?:\w+ )?killing me\b|"
+    r"\b(?:waiting|loading|this app|this website|this site) (?:\w+ ){0,2}(?:is )?killing me\b"
+)
+
+
+def is_app_help(normal_form: str) -> bool:
+    """True for a question about using the app (and the app as a figure of speech)."""
+    return bool(APP_HELP.search(normal_form) or FIGURE_OF_SPEECH.search(normal_form))
