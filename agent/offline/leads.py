@@ -829,6 +829,8 @@ def _cite_all(rows: list[dict[str, Any]]) -> str:
 def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
+    if topic.operation == "due":
+        return _vaccines_due(topic, given, v)
     if topic.concept is None:
         return (f"{counted(len(given), 'immunization')} given {'is' if len(given) == 1 else 'are'} recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
     if (lead := dated(topic, given)) is not None:
@@ -841,6 +843,24 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     if rows:
         return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
+
+
+def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:
+    """ "Which jabs am I due?": the record holds the doses given, not a schedule of doses due, so
+    the lead says that plainly and then what was given and when (never the appointment diary).
+    Abstained: whether one is due is not in the record."""
+    newest = sorted(given, key=lambda r: str(r.get("date") or ""), reverse=True)
+    c = topic.concept
+    name = (c.name if "vaccin" in c.name.lower() else f"{c.name} vaccine") if c else ""
+    what = f"whether a {name} is due" if c else "which vaccines are due"
+    head = f"{v.record.capitalize()} has no schedule of due vaccines, so I can't say {what}; it holds the immunizations given."
+    if not newest:
+        missing = f"no {name} given: I searched every immunization" if c else "no immunizations given"
+        return (f"{head} {v.record.capitalize()} has {missing}.", True)
+    r = newest[0]
+    also = f" ({len(newest)} given in all)" if len(newest) > 1 else ""
+    word = "last" if c else "most recent"
+    return (f"{head} {v.Your} {word} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}]{also}.", True)
 
 
 def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:

@@ -32,6 +32,7 @@ from agent.offline.parse import (
     REASON_QUESTION,
     SCOPE_FILLER,
     STOP_WORDS,
+    VACCINE_DUE,
     _clean,
     asks_the_record,
     keyword_scores,
@@ -363,6 +364,8 @@ SUPERLATIVES = ("max", "min")
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
+    if request.operation == "due":
+        return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
     text = f" {request.text} "
     if request.window is not None:  # its words say when, not what (as in read_request)
         text = text.replace(f" {request.window.said} ", " ")
@@ -756,6 +759,9 @@ class Planner:
         rest = " ".join(w for w in _clean(question).split() if not linked(w))
         wording = self._choose_intents(rest, keyword_scores(rest)) if rest else []
         keep = [i for i in whole if i not in RECORD_SECTIONS and i not in wording]
+        if VACCINE_DUE.search(_clean(question)):
+            # "am i due a flu jab": the vaccine's own word linked, and "am i due" is not the diary
+            wording = ["immunizations", *(i for i in wording if i not in ("appointments", "immunizations"))]
         return [*wording, *keep][:MAX_INTENTS]
 
     def _sounds_like_leaflets(self, question: str) -> bool:
@@ -1037,6 +1043,8 @@ class Planner:
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
                 op_c = date_operation(section, request) if c else "list"
+                if op == "due":
+                    op_c = "due"
                 topics.append(Topic(section, op_c, c, [call("get_immunizations", args)], window))
             elif section == "procedures":
                 c = own[0] if own else None
@@ -1106,6 +1114,8 @@ class Planner:
         ):
             return ["find_slots"]
         record.pop("find_slots", None)
+        if "immunizations" in record and VACCINE_DUE.search(_clean(question)):
+            return ["immunizations"]  # "what jabs am i due": the doses given, not the diary
         if "appointments" in record:
             return ["appointments"]
         if "notes" in record:

@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from agent.offline.parse import VACCINE_DUE
 from agent.offline.windows import Window, read_window
 from agent.text import normalise
 
@@ -17,6 +18,7 @@ from agent.text import normalise
 OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
+        ("due", VACCINE_DUE.pattern),  # a vaccine due: read before "overdue" as older than a year
         (
             "conflict",
             r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*|on anything .{0,25}allergic|allergic to any of|"
