@@ -20,6 +20,7 @@ from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
+from agent.offline.request import previous_offset
 from agent.text import normalise
 from tools.render import counted, fmt_num
 
@@ -572,6 +573,26 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
     return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
 
 
+def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> Lead:
+    """ "My previous a1c", "before it was last checked", "two readings ago": the series of the test
+    asked about, newest first, and the result that many before the newest, dated and cited beside
+    the newest (never the newest alone)."""
+    dated = [r for r in rows if r.get("effective")]
+    words = [w for w in (topic.concept.queries[0].lower().split() if topic.concept else []) if len(w) >= 3]
+    named = [r for r in dated if words and all(w in str(r.get("name", "")).lower() for w in words)]
+    pool = named or dated
+    newest = max(pool, key=lambda r: str(r["effective"]))
+    series = sorted((r for r in pool if r.get("code") == newest.get("code")), key=lambda r: str(r["effective"]), reverse=True)  # fmt: skip
+    back = previous_offset(topic.question)
+    latest = f"{_value(newest)} on {_day(newest['effective'])} [{newest['handle']}]"
+    if len(series) <= back:
+        only = "only one" if len(series) == 1 else f"only {len(series)}"
+        return (f"There is no earlier {name} result to show: {v.record} holds {only} (the latest is {latest}).", False)  # fmt: skip
+    r = series[back]
+    which = "before the latest" if back == 1 else f"{back} results before the latest"
+    return (f"{v.Your} {name} {which} was {_value(r)}, taken {_day(r['effective'])} [{r['handle']}]; the latest is {latest}.", False)  # fmt: skip
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
@@ -580,6 +601,10 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         return _last_draw(rows, v)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
+    if topic.operation == "previous" and rows:
+        return _previous(topic, rows, name, v)
+    if topic.operation == "previous_unnamed" and rows:
+        return ("You asked for the result before the latest without saying of which test (ask, e.g., \"my previous cholesterol\"). The latest of each test, newest first:", True)  # fmt: skip
     if not rows:
         if topic.concept is None:
             return (f"{v.record.capitalize()} has no results{when}.", True)

@@ -961,6 +961,11 @@ class Planner:
                         topics.append(Topic(section, "year_ago", c, ids))
                         continue
 
+                    if query and op == "previous" and "get_labs" in self.available:
+                        # the value before the newest: the dated series, newest first (the lead picks it)
+                        ids = [call("get_labs", {"query": query, "latest_only": False, "limit": EVERY_RESULT, **win})]  # fmt: skip
+                        topics.append(Topic(section, "previous", c, ids, window, question=request.text))
+                        continue
                     if query and (computed or window) and "summarize_labs" in self.available:
                         ids = [call("summarize_labs", {"query": query, **win})]
                         topic = Topic(section, op if computed else "trend", c, ids, window)
@@ -974,7 +979,8 @@ class Planner:
                         topics.append(
                             Topic(
                                 section,
-                                "latest" if not window else "list",
+                                # "the reading before last" of no named test: said so in the lead
+                                ("previous_unnamed" if op == "previous" else "latest") if not window else "list",
                                 c,
                                 [call("get_labs", args)],
                                 window,

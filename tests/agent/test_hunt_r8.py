@@ -35,7 +35,8 @@ def _ask(agent, pid: str, question: str, role: str = "patient", history: list[Tu
 
 
 def _lead(answer: str) -> str:
-    lines = [line for line in answer.splitlines() if line.strip() and not line.startswith("Offline mode")]
+    skip = ("Offline mode", "(Following up")
+    lines = [line for line in answer.splitlines() if line.strip() and not line.startswith(skip)]
     return lines[0] if lines else ""
 
 
@@ -113,7 +114,7 @@ def test_the_value_before_the_latest_is_the_second_newest_dated_and_cited(cohort
         series = _series(record, "4548-4")
         if len(series) >= 2:
             first = _ask(agent, pid, "what is my a1c")
-            lead = _lead(_ask(agent, pid, "the reading before last", history=[Turn("what is my a1c", first)]))
+            lead = _lead(_ask(agent, pid, "the reading before last", history=[Turn(question="what is my a1c", answer=first)]))
             asked += 1
             if fmt_num(series[1].value) not in lead or series[1].effective.date().isoformat() not in lead:
                 wrong.append((pid[:8], "follow-up before last", lead))
