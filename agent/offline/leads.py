@@ -23,6 +23,7 @@ from agent.offline.plan import Topic
 from agent.offline.request import previous_offset
 from agent.text import normalise
 from tools.render import counted, fmt_num
+from tools.search_tools import mention_words, mentions
 
 Lead = tuple[str, bool]
 CERTAIN_KINDS = ("record", "term", "drug", "brand", "class")
@@ -792,9 +793,54 @@ PLANTED = (
 )
 
 
+def _mention(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """A topic looked for in every condition and every note (`Planner._mention_plan`): "Yes" with
+    the newest dated mention cited, or a "No" that says what was searched (every condition, active
+    and resolved, and how many notes). The notes' verdict leads when the notes were asked about."""
+    said = topic.asked
+    words = mention_words(said)
+    c = topic.concept
+    named = set(c.record_names) if c else set()
+    conditions = [
+        r
+        for o in outcomes
+        if o.call.name == "get_conditions" and o.result.ok
+        for r in o.result.rows
+        if r.get("kind") == "condition" and (r.get("name") in named or mentions(str(r.get("name", "")), words))
+    ]
+    notes_call = next((o for o in outcomes if o.call.name == "search_notes"), None)
+    notes = [r for r in (notes_call.result.rows if notes_call and notes_call.result.ok else []) if r.get("mention")]
+    searched = notes_call.result.total if notes_call and notes_call.result.ok and not notes else None
+    notes_first = topic.inpatient  # the question asked about the notes
+    your_notes = "your notes" if v.patient else "the notes"
+    if notes:
+        n = notes_call.result.total if notes_call else len(notes)
+        in_all = f" ({n} notes mention it in all)" if n > 1 else ""
+        note_part = f"{your_notes} mention {said} on {notes[0]['date']} [{notes[0]['handle']}]{in_all}"
+    else:
+        note_part = f"no note mentions {said}: I searched {counted(searched or 0, 'note')}"
+    if conditions:
+        r = conditions[0]
+        status = r.get("clinical_status") or "status not recorded"
+        cond_part = f"{r['name']} is recorded ({status}, since {_day(r.get('onset'))}) [{r['handle']}]"
+    else:
+        cond_part = f"no condition matching '{said}' is recorded: I searched every condition, active and resolved"
+    if notes_first:
+        head = f"Yes: {note_part}." if notes else f"{note_part[0].upper()}{note_part[1:]}."
+        tail = f" Among the conditions, {cond_part}." if conditions else ""
+        return (head + tail, not notes)
+    if conditions:
+        return (f"Yes: {cond_part}; {note_part}.", False)
+    if notes:
+        return (f"Yes: {note_part}; {cond_part}.", False)
+    return (f"No: {cond_part}, and {note_part}.", True)
+
+
 def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     """The newest note by date says which note it is; a note carrying orders to an AI says so
     (the tools withhold that passage: the answer reports it rather than passing it on)."""
+    if topic.operation == "mention":
+        return _mention(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "note" or r.get("note_id")]
     planted = any(r.get("withheld") for r in rows)
     if topic.operation == "latest" and rows and rows[0].get("date"):
@@ -852,6 +898,10 @@ def _cite_all(rows: list[dict[str, Any]]) -> str:
 
 
 def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.window is not None and topic.concept is not None and len(outcomes) > 1:
+        if (lead := _none_in_window(topic, outcomes, v)) is not None:
+            return lead
+        outcomes = outcomes[:1]  # the window's doses answer; the whole history only said when
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
     if topic.operation == "due":
@@ -868,6 +918,19 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     if rows:
         return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
+
+
+def _none_in_window(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "Have I had my covid booster this year?" with none this year: no, in that period, and the
+    most recent dose from the whole history (never "your record has no covid-19"). None when the
+    window holds a dose (the usual lead answers) or the whole history has none either."""
+    inside = [r for r in _rows(outcomes[:1]) if r.get("kind") == "immunization" and r.get("given")]
+    ever = [r for r in _rows(outcomes[1:]) if r.get("kind") == "immunization" and r.get("given")]
+    if inside or not ever:
+        return None
+    r = max(ever, key=lambda row: str(row.get("date") or ""))
+    name = topic.concept.name if topic.concept else "vaccine"
+    return (f"No {name} dose is recorded{_period(topic)}. The most recent one in {v.record} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}].", True)  # fmt: skip
 
 
 def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:

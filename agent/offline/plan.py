@@ -45,6 +45,7 @@ from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request,
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
+from tools.search_tools import mention_words
 
 OPERATION_WORDS = frozenset(
     [
@@ -361,6 +362,33 @@ YEAR_AGO = re.compile(
 SUPERLATIVES = ("max", "min")
 
 
+# a question about a topic anywhere in the record or the notes, and the topic it names
+_MENTION = re.compile(
+    r"\b(?:what (?:does|do|did) (?:my|her|his|their|the) (?:patient s )?(?:record|records|chart|file|notes?|history) "
+    r"(?:say|said|says|mention|show)s? (?:anything )?(?:about|on|regarding|of)|"
+    r"(?:(?:is|was) there )?any(?:thing)?(?: (?:mention(?:ed)?|written|recorded|noted|documented|on file|on record|at all))?"
+    r"(?: (?:in|on) (?:my|her|his|their|the) (?:history|notes?|records?|chart|file))? (?:about|regarding|mentioning|on)|"
+    r"(?:(?:is|was) there )?any (?:mention|record|note|sign|(?:past |previous )?history) of|"
+    r"(?:do|does|did) (?:my|her|his|their|the) (?:notes?|record|chart|file) (?:say|mention|show) (?:anything )?(?:about|of|on)?)"
+    r" (?P<topic>.+)$"
+)
+_TOPIC_LEAD = re.compile(r"^(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )+")
+_TOPIC_TAIL = re.compile(
+    r"(?: (?:in|on|from) (?:my|her|his|their|the) (?:notes?|records?|chart|file|history))+$|"
+    r" (?:at all|anywhere|ever|before)$"
+)
+NOTES_ASKED = re.compile(r"\bnotes?\b")
+
+
+def mention_topic(text: str) -> str | None:
+    """The topic words of a "what does my record say about …" question, or None."""
+    m = _MENTION.search(text)
+    if m is None:
+        return None
+    topic = _TOPIC_TAIL.sub("", _TOPIC_LEAD.sub("", m.group("topic").strip(" ?.!"))).strip()
+    return topic if mention_words(topic) else None
+
+
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
@@ -633,6 +661,8 @@ class Planner:
             return self._cancel_offer(question)
         request = read_request(question, today)
         linking = link(request.text, vocab, STOP)
+        if (mention := self._mention_plan(request, linking)) is not None:
+            return mention
         intents = self._wording_intents(question, linking)
         if (
             how_to(request.text)
@@ -740,6 +770,29 @@ class Planner:
         plan = self._read_plan(prior_intents, f"{previous.question} {question}", merged, prior_link)
         plan.follow_up = True
         return plan
+
+    def _mention_plan(self, request: Request, linking: Linking) -> Plan | None:
+        """ "What does my record say about my pregnancy?", "anything in her history about kidney
+        stones?", "is there any mention of X in my notes?": every condition and every note read
+        for the topic's words (a lexical verdict, not a similarity ranking), so a "no" says what
+        was searched and a word the lexicon lacks is still looked for in the record's own text."""
+        topic = mention_topic(request.text)
+        if topic is None or not {"get_conditions", "search_notes"} <= self.available:
+            return None
+        in_notes = bool(NOTES_ASKED.search(request.text))
+        named = [c for c in linking.concepts if c.said == topic]
+        if named and re.search(r"\bhistory of\b", request.text) and not NOTES_ASKED.search(request.text):
+            return None  # "any history of asthma": a known condition's own lead ("Yes, in the past: …")
+        if not in_notes and any(c.section not in ("conditions", "notes") for c in named):
+            return None  # "what does my record say about my blood pressure": that section answers
+        concept = next((c for c in named if c.section == "conditions"), None)
+        calls = [
+            ToolCall("offline_1", "get_conditions", {"status": "all"}),
+            ToolCall("offline_2", "search_notes", {"query": topic, "exact_words": True, "limit": 5}),
+        ]
+        t = Topic("notes", "mention", concept, [c.id for c in calls], asked=topic, question=request.text)
+        t.inpatient = in_notes  # (reused flag) the notes were what was asked: their verdict leads
+        return Plan("read", intents=["conditions", "notes"], calls=calls, request=request, linking=linking, topics=[t])  # fmt: skip
 
     def _wording_intents(self, question: str, linking: Linking) -> list[str]:
         """Sections the question's wording asks for, read without the words that linked to
@@ -1051,7 +1104,11 @@ class Planner:
                 op_c = date_operation(section, request) if c else "list"
                 if op == "due":
                     op_c = "due"
-                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)], window))
+                ids = [call("get_immunizations", args)]
+                if c is not None and window is not None:
+                    # none in the window is not none at all: the whole history says when the last one was
+                    ids.append(call("get_immunizations", {"query": c.queries[0]}))
+                topics.append(Topic(section, op_c, c, ids, window))
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}

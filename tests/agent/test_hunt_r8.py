@@ -58,9 +58,15 @@ def _series(record, code: str):
     return sorted(rows, key=lambda m: m.effective, reverse=True)
 
 
+def _form(word: str) -> str:
+    # a short word whole (plural allowed), a longer one by its first letters (stones → ston…)
+    return rf"{word}s?\b" if len(word) <= 4 else rf"{word[: max(4, len(word) - 3)]}\w*"
+
+
 def _mentions(text: str, words: list[str]) -> bool:
-    """A passage mentions a topic when it holds every word of it, in any form (stone / stones)."""
-    return all(re.search(rf"\b{re.escape(w[: max(4, len(w) - 3)] if len(w) > 4 else w)}", text, re.I) for w in words)
+    """A text mentions a topic when it holds its words as a phrase (at most two words apart), in
+    any form: "kidney stone" for "kidney stones"; "back" is not "background"."""
+    return re.search(r"\b" + r"(?:\W+\w+){0,2}?\W+".join(_form(w) for w in words), text, re.I) is not None
 
 
 def _live_notes(record):
