@@ -574,6 +574,22 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
     return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
 
 
+_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|improv\w*|better)\b")
+_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|worse)\b")
+
+
+def _direction_asked(question: str, change: float) -> bool:
+    """Whether a change answers the question's yes: "gone down?" is yes for a fall, "gone up?" for a
+    rise, "changed?" for either (never "No: it went down" to "has it gone down?")."""
+    text = normalise(question)
+    down, up = bool(_DOWN_ASKED.search(text)), bool(_UP_ASKED.search(text))
+    if down and not up:
+        return change < 0
+    if up and not down:
+        return change > 0
+    return change != 0
+
+
 def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> Lead:
     """ "My previous a1c", "before it was last checked", "two readings ago": the series of the test
     asked about, newest first, and the result that many before the newest, dated and cited beside
@@ -664,13 +680,18 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     if op == "earliest":
         return (f"{v.Your} first {name}{when} was {at(first)}.", False)
     if op == "change":
-        prev = s.get("previous")
+        # "since last year": the first result of the window is the baseline, not the one before the newest
+        prev = first if topic.window and first and first.get("record_id") != last.get("record_id") else s.get("previous")  # fmt: skip
         if not prev:
             return (f"There is only one {name} result{when}: {at(last)}; nothing to compare it with.", False)
-        change = s["change"]
-        word = "up" if change > 0 else ("down" if change < 0 else "unchanged")
-        verdict = "Yes" if change > 0 else "No"
-        return (f"{verdict}: {v.your} {name} went {word} by {fmt_num(abs(change))}{unit}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
+        change = last["value"] - prev["value"] if prev is first else s["change"]
+        verdict = "Yes" if _direction_asked(topic.question, change) else "No"
+        if change == 0:
+            return (f"{verdict}: {v.your} {name} is the same, {at(last)}, as {at(prev)}.", False)
+        word = "up" if change > 0 else "down"
+        # the tool computes the change since the previous value; a window's own change is said by its two ends
+        by = "" if prev is first else f" by {fmt_num(abs(change))}{unit}"
+        return (f"{verdict}: {v.your} {name} went {word}{by}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
     if op == "year_ago":
         before = next((r for o in outcomes if o.call.name == "get_labs" for r in o.result.rows), None)
         part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(str(s.get("code")))

@@ -9,6 +9,8 @@ checked across a generated cohort against the evaluator's own reading of the rec
 - "what does my record say about my pregnancy" → the records-access leaflet, nothing searched.
 - clinician "anything in her history about kidney stones" → "I can't answer that".
 - "Is there any mention of X in my notes?" → passages ranked by similarity, without a verdict.
+- hunt: "has my weight gone down since last year" → "No: your weight went down …" (the yes was
+  read as "went up"), compared with the value before the newest rather than last year's.
 - hunt: "have i had my covid booster this year" → "Your record has no covid-19: I searched every
   immunization" for a patient with COVID-19 doses in earlier years (only this year was searched).
 """
@@ -151,6 +153,8 @@ def test_a_record_question_about_a_topic_searches_conditions_and_notes(cohort):
         for question, words, role in (
             ("what does my record say about my pregnancy", ["pregnancy"], "patient"),
             ("anything in her history about kidney stones", ["kidney", "stones"], "clinician"),
+            ("does she have any history of gallstones", ["gallstones"], "clinician"),
+            ("anything on file about my back pain", ["back", "pain"], "patient"),
         ):
             if (bad := _topic_verdict(agent, record, question, words, role)) is not None:
                 wrong.append(bad)
@@ -191,4 +195,25 @@ def test_nothing_in_a_window_is_never_said_as_nothing_in_the_record(cohort):
         asked += 1
         if "has no covid" in lead or given[0].occurrence.date().isoformat() not in lead:
             wrong.append((record.patient.patient_id[:8], lead))
+    assert asked and wrong == []
+
+
+def test_a_change_since_a_date_is_measured_from_the_windows_first_value_in_the_asked_direction(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    wrong, asked = [], 0
+    since = COHORT_NOW.replace(year=COHORT_NOW.year - 1, month=1, day=1)
+    for record in records:
+        weights = [m for m in _series(record, "29463-7") if m.effective >= since]
+        if len(weights) < 2 or weights[0].value == weights[-1].value:
+            continue
+        latest, first = weights[0], weights[-1]
+        for question, yes in (
+            ("has my weight gone down since last year", latest.value < first.value),
+            ("has my weight gone up since last year", latest.value > first.value),
+        ):
+            lead = _lead(_ask(agent, record.patient.patient_id, question))
+            asked += 1
+            if not lead.startswith("Yes" if yes else "No") or first.effective.date().isoformat() not in lead:
+                wrong.append((record.patient.patient_id[:8], question, lead))
     assert asked and wrong == []
