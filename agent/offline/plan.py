@@ -374,8 +374,10 @@ _MENTION = re.compile(
 )
 _TOPIC_LEAD = re.compile(r"^(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )+")
 _TOPIC_TAIL = re.compile(
-    r"(?: (?:in|on|from) (?:my|her|his|their|the) (?:notes?|records?|chart|file|history))+$|"
-    r" (?:at all|anywhere|ever|before)$"
+    r"(?: (?:please|thanks|thank you|at all|anywhere|ever|before|on file|on record|"
+    r"(?:as far as (?:you|i) (?:can )?(?:tell|know|see))|"
+    r"(?:(?:in|on|from|going by|according to|acording to|by|as per) (?:my|her|his|their|the) "
+    r"(?:notes?|records?|chart|file|history|system))))+$"
 )
 NOTES_ASKED = re.compile(r"\bnotes?\b")
 
@@ -779,9 +781,12 @@ class Planner:
         topic = mention_topic(request.text)
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
             return None
-        in_notes = bool(NOTES_ASKED.search(request.text))
-        named = [c for c in linking.concepts if c.said == topic]
-        if named and re.search(r"\bhistory of\b", request.text) and not NOTES_ASKED.search(request.text):
+        # "going by the notes", "according to my chart": the notes named as the record, not searched
+        in_notes = bool(NOTES_ASKED.search(request.text)) and not notes_mean_the_record(request.text)
+        said = {w for c in linking.concepts for w in c.said.split()}
+        covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
+        named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
+        if covered and named and re.search(r"\bhistory of\b", request.text) and not in_notes:
             return None  # "any history of asthma": a known condition's own lead ("Yes, in the past: …")
         if not in_notes and any(c.section not in ("conditions", "notes") for c in named):
             return None  # "what does my record say about my blood pressure": that section answers
