@@ -786,8 +786,10 @@ class Planner:
         said = {w for c in linking.concepts for w in c.said.split()}
         covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
         named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
-        if covered and named and re.search(r"\bhistory of\b", request.text) and not in_notes:
-            return None  # "any history of asthma": a known condition's own lead ("Yes, in the past: …")
+        if covered and named and re.search(r"\bhistory of\b", request.text):
+            # "any history of asthma (in my notes)?": a known condition's own lead ("Yes, in the past: …");
+            # the notes there are where the record is, as in "according to my notes"
+            return None
         if not in_notes and any(c.section not in ("conditions", "notes") for c in named):
             return None  # "what does my record say about my blood pressure": that section answers
         concept = next((c for c in named if c.section == "conditions"), None)
