@@ -388,7 +388,19 @@ def mention_topic(text: str) -> str | None:
     if m is None:
         return None
     topic = _TOPIC_TAIL.sub("", _TOPIC_LEAD.sub("", m.group("topic").strip(" ?.!"))).strip()
+    # the record named with a typo ("in my noes", "in her recrods") is still the source, not the topic
+    words = topic.split()
+    if (
+        len(words) > 3
+        and words[-3] in ("in", "on", "from", "by")
+        and words[-2] in ("my", "her", "his", "their", "the")
+        and any(DamerauLevenshtein.distance(words[-1], w) <= 2 for w in _SOURCES)
+    ):
+        topic = " ".join(words[:-3])
     return topic if mention_words(topic) else None
+
+
+_SOURCES = ("notes", "note", "records", "record", "chart", "file", "history")
 
 
 def without_concept_words(request: Request, linking: Linking) -> Request:
