@@ -961,7 +961,8 @@ def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:
     newest = sorted(given, key=lambda r: str(r.get("date") or ""), reverse=True)
     c = topic.concept
     name = (c.name if "vaccin" in c.name.lower() else f"{c.name} vaccine") if c else ""
-    what = f"whether a {name} is due" if c else "which vaccines are due"
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    what = f"whether {article} {name} is due" if c else "which vaccines are due"
     head = f"{v.record.capitalize()} has no schedule of due vaccines, so I can't say {what}; it holds the immunizations given."
     if not newest:
         missing = f"no {name} given: I searched every immunization" if c else "no immunizations given"
