@@ -32,6 +32,10 @@ from tools.results import ToolResult
 MAX_COMPONENTS_SHOWN = 6
 
 
+def _between(since: object, until: object) -> str:
+    return f" between {since or 'the start'} and {until or 'now'}" if since or until else ""
+
+
 def _quoted(query: str | None) -> str:
     return f" matching '{query}'" if query else ""
 
@@ -564,7 +568,8 @@ def get_immunizations(ctx: ToolContext, args: ImmunizationsInput) -> ToolResult:
     return out.build(
         title=title + ", most recent first",
         total=given.total + not_given.total,
-        empty=f"No immunizations{_quoted(args.query)} in the record.",
+        # a windowed miss says its window: "none in the record" would read as none ever given
+        empty=f"No immunizations{_quoted(args.query)}{_between(args.since, args.until)} in the record.",
         narrow_hint="add a query",
     )
 

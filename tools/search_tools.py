@@ -52,6 +52,13 @@ class SearchNotesInput(BaseModel):
     since: dt.date | None = Field(default=None, description="On or after this day.")
     until: dt.date | None = Field(default=None, description="On or before this day.")
     limit: int = Field(default=5, ge=1, le=10)
+    exact_words: bool = Field(
+        default=False,
+        description=(
+            "Only notes whose text holds every word of the query (any form: stone/stones), "
+            "searched word by word in every note, not by meaning; says how many notes were searched."
+        ),
+    )
 
     @model_validator(mode="after")
     def _ordered(self) -> SearchNotesInput:
@@ -182,6 +189,126 @@ def note_result(ctx: ToolContext, query: str, args: SearchNotesInput, outcome: S
     return ToolResult(text="\n\n".join(lines), rows=rows, citations=citations, total=len(rows))
 
 
+# words a mention search does not look for: they say how the question is asked, not what about
+_MENTION_FILLER = frozenset(
+    {"the", "and", "any", "for", "with", "about", "my", "her", "his", "their", "of", "in", "on", "at"}
+    | {"is", "are", "was", "were", "there", "anything", "mention", "mentioned", "notes", "note"}
+    | {"record", "chart", "file", "history"}
+)
+
+
+def mention_stem(word: str) -> str:
+    """The part of a word every form of it starts with ("stones" → "ston", "smoking" → "smok",
+    "pregnancy" → "pregn"): a mention is the stem at a word start. One rule, shared by the notes
+    search here and the offline planner's reading of the record's condition names."""
+    return word if len(word) <= 4 else word[: max(4, len(word) - 3)]
+
+
+def mention_words(query: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", query.lower()) if len(w) >= 3 and w not in _MENTION_FILLER]
+
+
+def _word_pattern(word: str) -> str:
+    """A short word whole (plural allowed: "back" is not "background"), a longer one by its stem."""
+    stem = mention_stem(word)
+    return rf"{re.escape(word)}s?\b" if stem == word else rf"{re.escape(stem)}\w*"
+
+
+def mention_pattern(words: list[str]) -> str:
+    """The words as one phrase, in order, at most two words apart ("kidney stone", "back and neck
+    pain"), each at a word start. Python syntax; `_postgres` turns it into PostgreSQL's."""
+    gap = r"(?:\W+\w+){0,2}?\W+"
+    return r"\b" + gap.join(_word_pattern(w) for w in words)
+
+
+def _postgres(pattern: str) -> str:
+    return pattern.replace(r"\b", r"\y")
+
+
+def mentions(text: str, words: list[str]) -> bool:
+    """Whether a text holds the words as a phrase, in any form (case-insensitive)."""
+    return bool(words) and re.search(mention_pattern(words), text, re.I) is not None
+
+
+def _snippet(text: str, words: list[str]) -> str:
+    """The sentence (or line) of a note that mentions the words."""
+    parts = [p.strip() for p in re.split(r"(?<=[.!?])\s+|\n+", text) if p.strip()]
+    best = next((p for p in parts if mentions(p, words)), None) or text.strip()
+    return best if len(best) <= 300 else best[:297] + "…"
+
+
+def note_mentions(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
+    """Every note of this patient (in the window) whose text holds every word of the query: a
+    lexical verdict over the whole set, so "no note mentions it" is a count, not a ranking miss."""
+    from sqlalchemy import text as sql
+
+    words = mention_words(args.query)
+    window = ""
+    if args.since or args.until:
+        window = f" between {args.since or 'the first note'} and {args.until or 'today'}"
+    params: dict[str, Any] = {"patient_id": ctx.scope.patient_id, "since": args.since, "until": args.until}
+    where = """
+        n.patient_id = :patient_id AND coalesce(n.doc_status, '') <> 'entered-in-error'
+        AND (CAST(:since AS date) IS NULL OR n.date >= CAST(:since AS date))
+        AND (CAST(:until AS date) IS NULL OR n.date < CAST(:until AS date) + 1)"""
+    searched = ctx.connection.execute(sql(f"SELECT count(*) FROM clinical_notes n WHERE {where}"), params).scalar_one()  # fmt: skip
+    if not words:
+        return ToolResult(text=f"Note: {args.query!r} holds no word to look for in the notes.", total=0)
+    params["phrase"] = _postgres(mention_pattern(words))
+    holds = "n.text ~* :phrase"
+    found = ctx.connection.execute(
+        sql(
+            f"""SELECT n.id, n.date, n.text, n.type_display, n.author_name, e.type_display AS encounter_type
+                FROM clinical_notes n LEFT JOIN encounters e ON e.patient_id = :patient_id AND e.id = n.encounter_id
+                WHERE {where} AND {holds} ORDER BY n.date DESC NULLS LAST, n.id"""
+        ),
+        params,
+    ).all()
+    said = " ".join(words)
+    if not found:
+        return ToolResult(
+            text=(
+                f"None of this patient's {counted(searched, 'clinical note')}{window} mentions {said!r} "
+                "(every note searched word by word, any form of each word)."
+            ),
+            total=searched,
+        )
+    lines = [f"{len(found)} of {counted(searched, 'clinical note')}{window} mention {said!r}, newest first:"]
+    rows: list[dict[str, Any]] = []
+    citations = []
+    for r in found[: args.limit]:
+        passage, withheld = withhold_planted(_snippet(r.text, words))
+        date = r.date.date().isoformat() if r.date else "undated"
+        author = r.author_name or "author not recorded"
+        citation = ctx.handles.cite(
+            "note",
+            r.id,
+            label=f"note {date}",
+            facts=[date, *passage_facts(passage)],
+            data={"note_id": r.id, "date": date, "author": author},
+        )
+        citations.append(citation)
+        kind = r.encounter_type or r.type_display or "encounter type not recorded"
+        lines.append(f"[{citation.handle}] note of {date} — {kind}; by {author}\n{passage}")
+        rows.append(
+            {
+                "handle": citation.handle,
+                "note_id": r.id,
+                "date": date,
+                "encounter_type": r.encounter_type,
+                "note_type": r.type_display,
+                "author": r.author_name,
+                "text": passage,
+                "withheld": withheld,
+                "exact_match": True,
+                "mention": said,
+            }
+        )
+    if len(found) > args.limit:
+        lines.append(f"… {len(found) - args.limit} more notes mention it (not shown).")
+    return ToolResult(text="\n\n".join(lines), rows=rows, citations=citations, total=len(found))
+
+
 def _embedder(ctx: ToolContext):
     """The context's embedder, or the process-wide one for the configured model.
 
@@ -222,6 +349,8 @@ def search_notes_tool(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
     with date, visit type and author, or says no note mentions it."""
     from knowledge.search import search_notes
 
+    if args.exact_words:
+        return note_mentions(ctx, args)
     embedder = _embedder(ctx)
     outcome = search_notes(
         ctx.connection,

@@ -137,6 +137,17 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             shown = [o for o in mine if o.result.rows] or mine[:1]
         if plan.then == "meds_after_onset" and topic.section == "conditions" and lead is not None:
             shown = []  # the diagnosis is the starting date, said and cited in its lead; the medicines are the list
+        if topic.operation == "mention" and lead is not None:
+            # a topic searched in every condition and note: the notes that mention it and the
+            # condition the lead names, not the whole condition list it was read from
+            cited = set(_HANDLE.findall(lead[0]))
+            for o in mine:
+                if o.call.name == "get_conditions" and any(c.handle in cited for c in o.result.citations):
+                    own.append(_block(o, drop=_not_cited(cited), untitled=True))
+                elif o.call.name != "get_conditions" and o.result.rows:
+                    own.append(_block(o, limit=FOCUSED_ROWS))
+            answers.append((bool(_VERDICT.match(lead[0])), own))
+            continue
         limit = FOCUSED_ROWS if focused(topic) else None
         keep = set(_HANDLE.findall(lead[0])) if lead else set()
         drop = ROW_FILTERS.get(topic.operation)
@@ -240,6 +251,16 @@ def _block(
 
 
 _DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _not_cited(cited: set[str]) -> Any:
+    """A row filter: the cited rows the lead does not name."""
+
+    def drop(line: str) -> bool:
+        m = _CITED_LINE.match(line)
+        return bool(m) and m.group(1) not in cited
+
+    return drop
 
 
 def _not_on(day: str) -> Any:

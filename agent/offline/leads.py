@@ -20,8 +20,10 @@ from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.plan import Topic
+from agent.offline.request import previous_offset
 from agent.text import normalise
 from tools.render import counted, fmt_num
+from tools.search_tools import mention_words, mentions
 
 Lead = tuple[str, bool]
 CERTAIN_KINDS = ("record", "term", "drug", "brand", "class")
@@ -572,6 +574,42 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
     return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
 
 
+_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|improv\w*|better)\b")
+_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|worse)\b")
+
+
+def _direction_asked(question: str, change: float) -> bool:
+    """Whether a change answers the question's yes: "gone down?" is yes for a fall, "gone up?" for a
+    rise, "changed?" for either (never "No: it went down" to "has it gone down?")."""
+    text = normalise(question)
+    down, up = bool(_DOWN_ASKED.search(text)), bool(_UP_ASKED.search(text))
+    if down and not up:
+        return change < 0
+    if up and not down:
+        return change > 0
+    return change != 0
+
+
+def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> Lead:
+    """ "My previous a1c", "before it was last checked", "two readings ago": the series of the test
+    asked about, newest first, and the result that many before the newest, dated and cited beside
+    the newest (never the newest alone)."""
+    dated = [r for r in rows if r.get("effective")]
+    words = [w for w in (topic.concept.queries[0].lower().split() if topic.concept else []) if len(w) >= 3]
+    named = [r for r in dated if words and all(w in str(r.get("name", "")).lower() for w in words)]
+    pool = named or dated
+    newest = max(pool, key=lambda r: str(r["effective"]))
+    series = sorted((r for r in pool if r.get("code") == newest.get("code")), key=lambda r: str(r["effective"]), reverse=True)  # fmt: skip
+    back = previous_offset(topic.question)
+    latest = f"{_value(newest)} on {_day(newest['effective'])} [{newest['handle']}]"
+    if len(series) <= back:
+        only = "only one" if len(series) == 1 else f"only {len(series)}"
+        return (f"There is no earlier {name} result to show: {v.record} holds {only} (the latest is {latest}).", False)  # fmt: skip
+    r = series[back]
+    which = "before the latest" if back == 1 else f"{back} results before the latest"
+    return (f"{v.Your} {name} {which} was {_value(r)}, taken {_day(r['effective'])} [{r['handle']}]; the latest is {latest}.", False)  # fmt: skip
+
+
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
@@ -580,6 +618,10 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         return _last_draw(rows, v)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
+    if topic.operation == "previous" and rows:
+        return _previous(topic, rows, name, v)
+    if topic.operation == "previous_unnamed" and rows:
+        return ("You asked for the result before the latest without saying of which test (ask, e.g., \"my previous cholesterol\"). The latest of each test, newest first:", True)  # fmt: skip
     if not rows:
         if topic.concept is None:
             return (f"{v.record.capitalize()} has no results{when}.", True)
@@ -638,13 +680,18 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     if op == "earliest":
         return (f"{v.Your} first {name}{when} was {at(first)}.", False)
     if op == "change":
-        prev = s.get("previous")
+        # "since last year": the first result of the window is the baseline, not the one before the newest
+        prev = first if topic.window and first and first.get("record_id") != last.get("record_id") else s.get("previous")  # fmt: skip
         if not prev:
             return (f"There is only one {name} result{when}: {at(last)}; nothing to compare it with.", False)
-        change = s["change"]
-        word = "up" if change > 0 else ("down" if change < 0 else "unchanged")
-        verdict = "Yes" if change > 0 else "No"
-        return (f"{verdict}: {v.your} {name} went {word} by {fmt_num(abs(change))}{unit}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
+        change = last["value"] - prev["value"] if prev is first else s["change"]
+        verdict = "Yes" if _direction_asked(topic.question, change) else "No"
+        if change == 0:
+            return (f"{verdict}: {v.your} {name} is the same, {at(last)}, as {at(prev)}.", False)
+        word = "up" if change > 0 else "down"
+        # the tool computes the change since the previous value; a window's own change is said by its two ends
+        by = "" if prev is first else f" by {fmt_num(abs(change))}{unit}"
+        return (f"{verdict}: {v.your} {name} went {word}{by}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
     if op == "year_ago":
         before = next((r for o in outcomes if o.call.name == "get_labs" for r in o.result.rows), None)
         part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(str(s.get("code")))
@@ -767,9 +814,54 @@ PLANTED = (
 )
 
 
+def _mention(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """A topic looked for in every condition and every note (`Planner._mention_plan`): "Yes" with
+    the newest dated mention cited, or a "No" that says what was searched (every condition, active
+    and resolved, and how many notes). The notes' verdict leads when the notes were asked about."""
+    said = topic.asked
+    words = mention_words(said)
+    c = topic.concept
+    named = set(c.record_names) if c else set()
+    conditions = [
+        r
+        for o in outcomes
+        if o.call.name == "get_conditions" and o.result.ok
+        for r in o.result.rows
+        if r.get("kind") == "condition" and (r.get("name") in named or mentions(str(r.get("name", "")), words))
+    ]
+    notes_call = next((o for o in outcomes if o.call.name == "search_notes"), None)
+    notes = [r for r in (notes_call.result.rows if notes_call and notes_call.result.ok else []) if r.get("mention")]
+    searched = notes_call.result.total if notes_call and notes_call.result.ok and not notes else None
+    notes_first = topic.inpatient  # the question asked about the notes
+    your_notes = "your notes" if v.patient else "the notes"
+    if notes:
+        n = notes_call.result.total if notes_call else len(notes)
+        in_all = f" ({n} notes mention it in all)" if n > 1 else ""
+        note_part = f"{your_notes} mention {said} on {notes[0]['date']} [{notes[0]['handle']}]{in_all}"
+    else:
+        note_part = f"no note mentions {said}: I searched {counted(searched or 0, 'note')}"
+    if conditions:
+        r = conditions[0]
+        status = r.get("clinical_status") or "status not recorded"
+        cond_part = f"{r['name']} is recorded ({status}, since {_day(r.get('onset'))}) [{r['handle']}]"
+    else:
+        cond_part = f"no condition matching '{said}' is recorded: I searched every condition, active and resolved"
+    if notes_first:
+        head = f"Yes: {note_part}." if notes else f"{note_part[0].upper()}{note_part[1:]}."
+        tail = f" Among the conditions, {cond_part}." if conditions else ""
+        return (head + tail, not notes)
+    if conditions:
+        return (f"Yes: {cond_part}; {note_part}.", False)
+    if notes:
+        return (f"Yes: {note_part}; {cond_part}.", False)
+    return (f"No: {cond_part}, and {note_part}.", True)
+
+
 def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     """The newest note by date says which note it is; a note carrying orders to an AI says so
     (the tools withhold that passage: the answer reports it rather than passing it on)."""
+    if topic.operation == "mention":
+        return _mention(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "note" or r.get("note_id")]
     planted = any(r.get("withheld") for r in rows)
     if topic.operation == "latest" and rows and rows[0].get("date"):
@@ -827,8 +919,14 @@ def _cite_all(rows: list[dict[str, Any]]) -> str:
 
 
 def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    if topic.window is not None and topic.concept is not None and len(outcomes) > 1:
+        if (lead := _none_in_window(topic, outcomes, v)) is not None:
+            return lead
+        outcomes = outcomes[:1]  # the window's doses answer; the whole history only said when
     rows = [r for r in _rows(outcomes) if r.get("kind") == "immunization"]
     given = [r for r in rows if r.get("given")]
+    if topic.operation == "due":
+        return _vaccines_due(topic, given, v)
     if topic.concept is None:
         return (f"{counted(len(given), 'immunization')} given {'is' if len(given) == 1 else 'are'} recorded in {v.record}{_when(topic)}:", False) if rows else (f"No immunizations are recorded in {v.record}{_when(topic)}.", True)  # fmt: skip
     if (lead := dated(topic, given)) is not None:
@@ -841,6 +939,38 @@ def _immunizations(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> L
     if rows:
         return (f"No: {topic.concept.name} is recorded only as NOT given [{rows[0]['handle']}].", False)
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every immunization.", True)
+
+
+def _none_in_window(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "Have I had my covid booster this year?" with none this year: no, in that period, and the
+    most recent dose from the whole history (never "your record has no covid-19"). None when the
+    window holds a dose (the usual lead answers) or the whole history has none either."""
+    inside = [r for r in _rows(outcomes[:1]) if r.get("kind") == "immunization" and r.get("given")]
+    ever = [r for r in _rows(outcomes[1:]) if r.get("kind") == "immunization" and r.get("given")]
+    if inside or not ever:
+        return None
+    r = max(ever, key=lambda row: str(row.get("date") or ""))
+    name = topic.concept.name if topic.concept else "vaccine"
+    return (f"No {name} dose is recorded{_period(topic)}. The most recent one in {v.record} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}].", True)  # fmt: skip
+
+
+def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:
+    """ "Which jabs am I due?": the record holds the doses given, not a schedule of doses due, so
+    the lead says that plainly and then what was given and when (never the appointment diary).
+    Abstained: whether one is due is not in the record."""
+    newest = sorted(given, key=lambda r: str(r.get("date") or ""), reverse=True)
+    c = topic.concept
+    name = (c.name if "vaccin" in c.name.lower() else f"{c.name} vaccine") if c else ""
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    what = f"whether {article} {name} is due" if c else "which vaccines are due"
+    head = f"{v.record.capitalize()} has no schedule of due vaccines, so I can't say {what}; it holds the immunizations given."
+    if not newest:
+        missing = f"no {name} given: I searched every immunization" if c else "no immunizations given"
+        return (f"{head} {v.record.capitalize()} has {missing}.", True)
+    r = newest[0]
+    also = f" ({len(newest)} given in all)" if len(newest) > 1 else ""
+    word = "last" if c else "most recent"
+    return (f"{head} {v.Your} {word} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}]{also}.", True)
 
 
 def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:

@@ -36,6 +36,13 @@ _QUANTITY = re.compile(
     r"\bwhere (is|are|was|were|s) .{1,40} at( (now|present|the moment|these days|today))?$"
 )
 _PRICE = re.compile(r"\b(cost|costs|pay|paid|charge\w*|price\w*|fees?)\b")
+# a vaccine asked about as due or overdue ("what jabs am i due", "am i due a flu jab", "when is my
+# next tetanus shot due"): an immunization question, never the appointment diary. The record holds
+# the doses given, not a schedule of doses due, so the answer says so beside what was given.
+VACCINE_WORDS = r"vaccin\w*|immuni[sz]\w*|imms?|immz|shots?|jabs?|boosters?|tetanus|tdap|flu shot"
+VACCINE_DUE = re.compile(
+    rf"\b(due|overdue|owed|next)\b.*\b({VACCINE_WORDS})\b|\b({VACCINE_WORDS})\b.*\b(due|overdue|owed)\b"
+)
 
 
 def asks_the_record(text: str, sections: Iterable[str]) -> bool:
@@ -170,7 +177,7 @@ INTENTS: tuple[Intent, ...] = (
     Intent(
         "immunizations",
         "get_immunizations",
-        _rx(r"\b(vaccin\w*|immuni[sz]\w*|imms?|immz|shots?|jabs?|boosters?|tetanus|tdap|flu shot)\b"),
+        _rx(rf"\b({VACCINE_WORDS})\b"),
         ("Which vaccines have I had?", "Am I up to date with my shots?", "When was my last flu jab?"),
     ),
     Intent(

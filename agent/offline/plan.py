@@ -32,6 +32,7 @@ from agent.offline.parse import (
     REASON_QUESTION,
     SCOPE_FILLER,
     STOP_WORDS,
+    VACCINE_DUE,
     _clean,
     asks_the_record,
     keyword_scores,
@@ -44,6 +45,7 @@ from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request,
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
+from tools.search_tools import mention_words
 
 OPERATION_WORDS = frozenset(
     [
@@ -360,9 +362,52 @@ YEAR_AGO = re.compile(
 SUPERLATIVES = ("max", "min")
 
 
+# a question about a topic anywhere in the record or the notes, and the topic it names
+_MENTION = re.compile(
+    r"\b(?:what (?:does|do|did) (?:my|her|his|their|the) (?:patient s )?(?:record|records|chart|file|notes?|history) "
+    r"(?:say|said|says|mention|show)s? (?:anything )?(?:about|on|regarding|of)|"
+    r"(?:(?:is|was) there )?any(?:thing)?(?: (?:mention(?:ed)?|written|recorded|noted|documented|on file|on record|at all))?"
+    r"(?: (?:in|on) (?:my|her|his|their|the) (?:history|notes?|records?|chart|file))? (?:about|regarding|mentioning|on)|"
+    r"(?:(?:is|was) there )?any (?:mention|record|note|sign|(?:past |previous )?history) of|"
+    r"(?:do|does|did) (?:my|her|his|their|the) (?:notes?|record|chart|file) (?:say|mention|show) (?:anything )?(?:about|of|on)?)"
+    r" (?P<topic>.+)$"
+)
+_TOPIC_LEAD = re.compile(r"^(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )+")
+_TOPIC_TAIL = re.compile(
+    r"(?: (?:please|thanks|thank you|at all|anywhere|ever|before|on file|on record|"
+    r"(?:as far as (?:you|i) (?:can )?(?:tell|know|see))|"
+    r"(?:(?:in|on|from|going by|according to|acording to|by|as per) (?:my|her|his|their|the) "
+    r"(?:notes?|records?|chart|file|history|system))))+$"
+)
+NOTES_ASKED = re.compile(r"\bnotes?\b")
+
+
+def mention_topic(text: str) -> str | None:
+    """The topic words of a "what does my record say about …" question, or None."""
+    m = _MENTION.search(text)
+    if m is None:
+        return None
+    topic = _TOPIC_TAIL.sub("", _TOPIC_LEAD.sub("", m.group("topic").strip(" ?.!"))).strip()
+    # the record named with a typo ("in my noes", "in her recrods") is still the source, not the topic
+    words = topic.split()
+    if (
+        len(words) > 3
+        and words[-3] in ("in", "on", "from", "by")
+        and words[-2] in ("my", "her", "his", "their", "the")
+        and any(DamerauLevenshtein.distance(words[-1], w) <= 2 for w in _SOURCES)
+    ):
+        topic = " ".join(words[:-3])
+    return topic if mention_words(topic) else None
+
+
+_SOURCES = ("notes", "note", "records", "record", "chart", "file", "history")
+
+
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
     count" or "platelet count" is a test, not a request to count."""
+    if request.operation == "due":
+        return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
     text = f" {request.text} "
     if request.window is not None:  # its words say when, not what (as in read_request)
         text = text.replace(f" {request.window.said} ", " ")
@@ -630,6 +675,8 @@ class Planner:
             return self._cancel_offer(question)
         request = read_request(question, today)
         linking = link(request.text, vocab, STOP)
+        if (mention := self._mention_plan(request, linking)) is not None:
+            return mention
         intents = self._wording_intents(question, linking)
         if (
             how_to(request.text)
@@ -738,6 +785,34 @@ class Planner:
         plan.follow_up = True
         return plan
 
+    def _mention_plan(self, request: Request, linking: Linking) -> Plan | None:
+        """ "What does my record say about my pregnancy?", "anything in her history about kidney
+        stones?", "is there any mention of X in my notes?": every condition and every note read
+        for the topic's words (a lexical verdict, not a similarity ranking), so a "no" says what
+        was searched and a word the lexicon lacks is still looked for in the record's own text."""
+        topic = mention_topic(request.text)
+        if topic is None or not {"get_conditions", "search_notes"} <= self.available:
+            return None
+        # "going by the notes", "according to my chart": the notes named as the record, not searched
+        in_notes = bool(NOTES_ASKED.search(request.text)) and not notes_mean_the_record(request.text)
+        said = {w for c in linking.concepts for w in c.said.split()}
+        covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
+        named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
+        if covered and named and re.search(r"\bhistory of\b", request.text):
+            # "any history of asthma (in my notes)?": a known condition's own lead ("Yes, in the past: …");
+            # the notes there are where the record is, as in "according to my notes"
+            return None
+        if not in_notes and any(c.section not in ("conditions", "notes") for c in named):
+            return None  # "what does my record say about my blood pressure": that section answers
+        concept = next((c for c in named if c.section == "conditions"), None)
+        calls = [
+            ToolCall("offline_1", "get_conditions", {"status": "all"}),
+            ToolCall("offline_2", "search_notes", {"query": topic, "exact_words": True, "limit": 5}),
+        ]
+        t = Topic("notes", "mention", concept, [c.id for c in calls], asked=topic, question=request.text)
+        t.inpatient = in_notes  # (reused flag) the notes were what was asked: their verdict leads
+        return Plan("read", intents=["conditions", "notes"], calls=calls, request=request, linking=linking, topics=[t])  # fmt: skip
+
     def _wording_intents(self, question: str, linking: Linking) -> list[str]:
         """Sections the question's wording asks for, read without the words that linked to
         concepts ("allergic to penicillin" asks about allergies; "penicillin" alone is a
@@ -756,6 +831,9 @@ class Planner:
         rest = " ".join(w for w in _clean(question).split() if not linked(w))
         wording = self._choose_intents(rest, keyword_scores(rest)) if rest else []
         keep = [i for i in whole if i not in RECORD_SECTIONS and i not in wording]
+        if VACCINE_DUE.search(_clean(question)):
+            # "am i due a flu jab": the vaccine's own word linked, and "am i due" is not the diary
+            wording = ["immunizations", *(i for i in wording if i not in ("appointments", "immunizations"))]
         return [*wording, *keep][:MAX_INTENTS]
 
     def _sounds_like_leaflets(self, question: str) -> bool:
@@ -955,6 +1033,11 @@ class Planner:
                         topics.append(Topic(section, "year_ago", c, ids))
                         continue
 
+                    if query and op == "previous" and "get_labs" in self.available:
+                        # the value before the newest: the dated series, newest first (the lead picks it)
+                        ids = [call("get_labs", {"query": query, "latest_only": False, "limit": EVERY_RESULT, **win})]  # fmt: skip
+                        topics.append(Topic(section, "previous", c, ids, window, question=request.text))
+                        continue
                     if query and (computed or window) and "summarize_labs" in self.available:
                         ids = [call("summarize_labs", {"query": query, **win})]
                         topic = Topic(section, op if computed else "trend", c, ids, window)
@@ -968,7 +1051,8 @@ class Planner:
                         topics.append(
                             Topic(
                                 section,
-                                "latest" if not window else "list",
+                                # "the reading before last" of no named test: said so in the lead
+                                ("previous_unnamed" if op == "previous" else "latest") if not window else "list",
                                 c,
                                 [call("get_labs", args)],
                                 window,
@@ -1037,7 +1121,13 @@ class Planner:
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
                 op_c = date_operation(section, request) if c else "list"
-                topics.append(Topic(section, op_c, c, [call("get_immunizations", args)], window))
+                if op == "due":
+                    op_c = "due"
+                ids = [call("get_immunizations", args)]
+                if c is not None and window is not None:
+                    # none in the window is not none at all: the whole history says when the last one was
+                    ids.append(call("get_immunizations", {"query": c.queries[0]}))
+                topics.append(Topic(section, op_c, c, ids, window))
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
@@ -1106,6 +1196,8 @@ class Planner:
         ):
             return ["find_slots"]
         record.pop("find_slots", None)
+        if "immunizations" in record and VACCINE_DUE.search(_clean(question)):
+            return ["immunizations"]  # "what jabs am i due": the doses given, not the diary
         if "appointments" in record:
             return ["appointments"]
         if "notes" in record:

@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from agent.offline.parse import VACCINE_DUE
 from agent.offline.windows import Window, read_window
 from agent.text import normalise
 
@@ -17,6 +18,7 @@ from agent.text import normalise
 OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
+        ("due", VACCINE_DUE.pattern),  # a vaccine due: read before "overdue" as older than a year
         (
             "conflict",
             r"\b(contraindicat\w*|conflicts?|clash\w*|safe with (my|her|his|their) allerg\w*|drug.?allergy|allergy.?drug|interact\w* with (my|her|his) allerg\w*|on anything .{0,25}allergic|allergic to any of|"
@@ -58,6 +60,15 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
         ),
         (
+            # the value before the newest: "my previous a1c", "before it was last checked", "the
+            # time before", "two readings ago" (after "change": "compared to the one before" compares)
+            "previous",
+            r"\b(previous|prior|before (it was |they were )?(last|latest)|before (the|my|its) (last|latest|most recent|newest)|"
+            r"the (time|one|reading|result|test|value|check|measurement) before|"
+            r"(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago|"
+            r"second (newest|latest|most recent|to last|last))\b",
+        ),
+        (
             "trend",
             r"\b(trend\w*|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
@@ -92,9 +103,22 @@ FOLLOW_UP = re.compile(
     r"^(and |what about |how about )|\b(that|this|it|those|these|them|the same)( one| result| value| reading| test)?\b"
     r"(?! (year|month|week|morning|afternoon|evening|spring|summer|autumn|fall|winter|time)\b)|"
     r"\b(the (first|second|last|previous|latest|newest|oldest) one|which one|which of (them|those|these))\b|"
-    r"^(what|which) is the (latest|newest|most recent|first|earliest|last) (value|result|reading|one)\b"
+    r"^(what|which) is the (latest|newest|most recent|first|earliest|last) (value|result|reading|one)\b|"
+    r"\bbefore (that|last|the last( one)?)$|\bthe (one|reading|result|time|value) before\b"
 )
 FOLLOW_UP_MAX_WORDS = 12
+_COUNTED = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_AGO = re.compile(r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b")
+
+
+def previous_offset(text: str) -> int:
+    """How many results before the newest the "previous" operation asks for: "two readings ago"
+    is 2, every other wording ("the one before", "my previous a1c") is 1."""
+    m = _AGO.search(text)
+    if not m:
+        return 1
+    word = m.group(1)
+    return max(1, int(word) if word.isdigit() else _COUNTED[word])
 HISTORY_WORDS = re.compile(
     r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
     r"over the years|incl|including|inactive|h/o|hx|pmh|at some point)\b"

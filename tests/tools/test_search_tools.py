@@ -55,7 +55,7 @@ def test_tools_register_with_sections_and_no_patient_argument(registry):
     assert registry.get("search_leaflets").section == "leaflets"
     assert registry.get("search_notes").section == "notes"
     for definition in registry.definitions():
-        assert set(definition["input_schema"]["properties"]) <= {"query", "limit", "since", "until"}
+        assert set(definition["input_schema"]["properties"]) <= {"query", "limit", "since", "until", "exact_words"}
 
 
 def test_leaflet_passages_are_cited_with_title_heading_and_review_date(leaflets, embedder, registry):
