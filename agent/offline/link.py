@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 
+from agent.offline.spelling import is_english
 from agent.text import normalise
 from tools.lexicon import Lexicon, load_lexicon
 
@@ -437,7 +438,9 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
             word = token if token in index else token[:-1]
             found += [_record_concept(section, name, token, word) for section, name in record]
             continue
-        if len(token) >= FUZZY_MIN_LEN:
+        # a short, correctly spelt English word is what it says (lead, round eight: "any trips to
+        # the ER" linked "trips" to triglycerides' "trigs")
+        if len(token) >= FUZZY_MIN_LEN and not (len(token) <= 6 and is_english(token)):
             guess = _fuzzy(token, tuple(index), tuple(singles))
             if guess is not None:
                 word, from_record = guess
@@ -536,6 +539,7 @@ def correct(text: str, index: dict[str, list[tuple[str, str]]], stop: frozenset[
             or token in known
             or token in index
             or not token.isalpha()
+            or (len(token) <= 6 and is_english(token))  # "trips" is not a slip of "trigs"
         ):
             out.append(token)
             continue

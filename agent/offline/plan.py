@@ -292,6 +292,13 @@ OWN_STAYS = re.compile(
     r"\b(any|ever|have i|has (she|he|the patient)|was i|were there|how many|my)\b.*"
     r"\b(hospital stays?|admissions?|admitted|hospitali[sz]\w*|inpatient stays?|kept in)\b"
 )
+# the patient's own record named as where to look, with a record section asked about: never the
+# leaflets (lead, round eight: "is there an ER visit anywhere in my records?" reached the
+# records-access leaflet)
+OWN_RECORD = re.compile(
+    r"\b(in|on|from|according to|going by|per) (my|her|his|their|the patient s) (records?|chart|file|notes|history)\b|"
+    r"\b(my|her|his|their) (records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
+)
 LAST_VISIT = re.compile(
     r"\b(last|latest|most recent|previous|recent) (visit|encounter|appointment|consultation|check.?up|time i (saw|visited))\b"
 )
@@ -364,7 +371,11 @@ SUPERLATIVES = ("max", "min")
 
 # a question about a topic anywhere in the record or the notes, and the topic it names
 _MENTION = re.compile(
-    r"\b(?:what (?:does|do|did) (?:my|her|his|their|the) (?:patient s )?(?:record|records|chart|file|notes?|history) "
+    # lead, round eight: "does anything in my notes say i have X" (the notes asked for a fact)
+    r"\b(?:(?:(?:does|do|did|is there) )?anything (?:in|on) (?:my|her|his|their|the) (?:notes?|records?|chart|file|history) "
+    r"(?:say|says|said|mention|mentions|show|shows|suggest|suggests) (?:that )?(?:i|she|he|they|the patient) "
+    r"(?:have|has|had|got|am|is|was|suffer from|suffers from)(?: been)?(?: diagnosed with)?|"
+    r"what (?:does|do|did) (?:my|her|his|their|the) (?:patient s )?(?:record|records|chart|file|notes?|history) "
     r"(?:say|said|says|mention|show)s? (?:anything )?(?:about|on|regarding|of)|"
     r"(?:(?:is|was) there )?any(?:thing)?(?: (?:mention(?:ed)?|written|recorded|noted|documented|on file|on record|at all))?"
     r"(?: (?:in|on) (?:my|her|his|their|the) (?:history|notes?|records?|chart|file))? (?:about|regarding|mentioning|on)|"
@@ -715,6 +726,7 @@ class Planner:
             and not {"notes", "profile", "appointments", "care_plans"} & set(intents)
             and request.operation not in RECORD_OPERATIONS
             and not OWN_STAYS.search(request.text)
+            and not (OWN_RECORD.search(request.text) and any(i in RECORD_SECTIONS or i == "encounters" for i in intents))
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)

@@ -272,7 +272,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:pregnant|weeks|months|embarazada)\b.*\b(?:bleed\w*|severe|terrible|sharp|headache|blurr\w*|spots|contractions|fell|fall|fainted|collapsed|swollen|swelled|waters?|moved|moving|kicking|sangrando|fuente|mueve|borroso|dolor|worst|unbearable|agon\w*|excruciating|horrible|horrendous|doubled over|something (?:is |feels )?(?:very |really )?wrong)\b",
         r"\b(?:waters|water) (?:broke|has broken|breaking)\b|\bse (?:me )?rompio la fuente\b",
         r"\bbaby (?:hasnt|has not|isnt|stopped|not) (?:\w+ )?(?:moved|moving|kicking)\b",
-        r"\b(?:in labour|in labor|baby is coming|having a miscarriage|bleeding after giving birth)\b",
+        r"\b(?:in labour|in labor|baby is coming|(?<!of me )(?<!of her )(?<!of )having a miscarriage|bleeding after giving birth)\b",
         r"\bmiscarriage\b.*\bbleed",
         record_word=False,
     ),
@@ -514,7 +514,7 @@ PRESENT_STATE = re.compile(
 ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
-    r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?:im having|i am having|having)|getting worse|"
+    r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b|"
     # lead, round eight (a tuning line missed: "airway closing up after the penicillin dose,
     # adrenaline drawn up" passed as a chart question about a dose): swelling shut in progress,
@@ -1002,7 +1002,10 @@ RECORD_QUESTION = re.compile(
     r"\bwhat (?:should|can|could) i (?:eat|drink|cook)\b|\b(?:foods?|diet|meals?|recipes?|exercise|exercising|physical activity|lifestyle|comida|dieta|ejercicio)\b|"
     # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
     # (a diagnosis feared, "do i have cancer", is the lexical advice rules' business)
-    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:\w+ )?(?:have|take|get|use)\b(?! to\b)|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
+    r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:\w+ )?(?:have|hav|hve|haev|take|get|use)\b(?! to\b)|"
+    # lead, round eight (paraphrase frozen6: "Have I evr been seen in the emergancy room?" got the
+    # emergency reply from the classifier): a visit asked about, its "ever" mistyped
+    r"^(?:have|has|hve|hav|haev) (?:i|she|he|they|the patient) (?:ever |evr |evre |eveer |eva |ver )?been (?:seen|to|taken|admitted|treated|in)\b|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
     r"\b(?:is|are) (?:she|he|they|the patient) (?:still |currently |now )?(?:on|taking|prescribed)\b|"
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
     r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"

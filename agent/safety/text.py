@@ -214,6 +214,7 @@ RULE_WORDS = frozenset(
         "records",
         "history",
         "diagnosed",
+        "prescribed",
     ]
 )
 
