@@ -11,7 +11,7 @@ prescribd X?" and "Do I currnetly hav X?" (advice). Each class was then fixed (l
 tests/agent/test_lead_hunt_r8.py); it tunes now, and the next honest figure needs a new part.
 
 19 of the writer's entries were word for word a template already in the suite; they were
-dropped before the measurement.
+dropped before the measurement, and one more (a held-out frozen2 wording, kept out of tuning) after it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,6 @@ TUNE_FROZEN6: Templates = {
         ("pronoun", "was {x} ever on {poss} medication list?"),
         ("filler", "sorry if this is a silly question but {have} {subj} ever had a prescription for {x}?"),
         ("typo", "{Has_subj} evr been givn a prescriptoin for {typo}?"),
-        ("relative", "{Am} {subj} on {x} as of today?"),
         ("relative", "at any point over the years, {have} {subj} been prescribed {x}?"),
         ("clinician", "any {x} in the med history?"),
     ),
