@@ -42,7 +42,8 @@ help me out | a quick check | one thing
 _CLOSERS = """
 please | pls | plz | thanks | thank you | thanks a lot | thanks so much | thank you so much | many thanks | thx | ty
 cheers | ta | if you can | if possible | if you could | if you dont mind | when you get a chance | x | xx
-as far as you can tell | as far as you know | as far as you can see | from what you can see | for me | quickly
+as far as you can tell | as far as you know | as far as you can see | as far as i know | as far as i can tell
+as far as i can see | from what you can see | for me | quickly
 """
 # a tail naming the record as the question's source: rewritten to `RECORD_TAIL`
 _SOURCE_LEADS = (

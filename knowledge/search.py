@@ -35,6 +35,13 @@ _TSQUERY = (
 _RANK = "ts_rank('{{0.1, 0.2, 0.4, 1.0}}', {tsv}, {tsq}, 1)"
 
 
+# a note the patient's record shows (never one entered in error) dated in the window
+# (`:since`, `:until`, either may be NULL): the one definition, for every notes search
+NOTE_SHOWN_IN_WINDOW = """coalesce(n.doc_status, '') <> 'entered-in-error'
+    AND (CAST(:since AS date) IS NULL OR n.date >= CAST(:since AS date))
+    AND (CAST(:until AS date) IS NULL OR n.date < CAST(:until AS date) + 1)"""
+
+
 @dataclass
 class Passage:
     chunk_id: int
@@ -274,9 +281,7 @@ def search_notes(
                 LEFT JOIN encounters e ON e.patient_id = :patient_id AND e.id = n.encounter_id
                 WHERE c.patient_id = :patient_id AND n.patient_id = :patient_id
                   AND c.embedding_model = :model
-                  AND coalesce(n.doc_status, '') <> 'entered-in-error'
-                  AND (CAST(:since AS date) IS NULL OR n.date >= CAST(:since AS date))
-                  AND (CAST(:until AS date) IS NULL OR n.date < CAST(:until AS date) + 1)
+                  AND {NOTE_SHOWN_IN_WINDOW}
             ), scored AS (
                 SELECT mine.*, 1 - (embedding <=> CAST(:vec AS vector)) AS similarity,
                        CASE WHEN tsv @@ tsq THEN {_RANK.format(tsv="tsv", tsq="tsq")} END AS keyword_score,

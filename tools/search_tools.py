@@ -242,15 +242,14 @@ def note_mentions(ctx: ToolContext, args: SearchNotesInput) -> ToolResult:
     lexical verdict over the whole set, so "no note mentions it" is a count, not a ranking miss."""
     from sqlalchemy import text as sql
 
+    from knowledge.search import NOTE_SHOWN_IN_WINDOW
+
     words = mention_words(args.query)
     window = ""
     if args.since or args.until:
         window = f" between {args.since or 'the first note'} and {args.until or 'today'}"
     params: dict[str, Any] = {"patient_id": ctx.scope.patient_id, "since": args.since, "until": args.until}
-    where = """
-        n.patient_id = :patient_id AND coalesce(n.doc_status, '') <> 'entered-in-error'
-        AND (CAST(:since AS date) IS NULL OR n.date >= CAST(:since AS date))
-        AND (CAST(:until AS date) IS NULL OR n.date < CAST(:until AS date) + 1)"""
+    where = f"n.patient_id = :patient_id AND {NOTE_SHOWN_IN_WINDOW}"
     searched = ctx.connection.execute(sql(f"SELECT count(*) FROM clinical_notes n WHERE {where}"), params).scalar_one()  # fmt: skip
     if not words:
         return ToolResult(text=f"Note: {args.query!r} holds no word to look for in the notes.", total=0)

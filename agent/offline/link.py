@@ -438,9 +438,7 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
             word = token if token in index else token[:-1]
             found += [_record_concept(section, name, token, word) for section, name in record]
             continue
-        # a short, correctly spelt English word is what it says (lead, round eight: "any trips to
-        # the ER" linked "trips" to triglycerides' "trigs")
-        if len(token) >= FUZZY_MIN_LEN and not (len(token) <= 6 and is_english(token)):
+        if len(token) >= FUZZY_MIN_LEN and not said_as_is(token):
             guess = _fuzzy(token, tuple(index), tuple(singles))
             if guess is not None:
                 word, from_record = guess
@@ -539,7 +537,7 @@ def correct(text: str, index: dict[str, list[tuple[str, str]]], stop: frozenset[
             or token in known
             or token in index
             or not token.isalpha()
-            or (len(token) <= 6 and is_english(token))  # "trips" is not a slip of "trigs"
+            or said_as_is(token)
         ):
             out.append(token)
             continue
@@ -560,6 +558,12 @@ def _record_concept(section: str, name: str, said: str, word: str) -> Concept:
 def allowed_edits(word: str) -> int:
     """Typos tolerated: one slip (a swap of neighbours counts as one) up to 9 letters, two from 10."""
     return 1 if len(word) < 10 else 2
+
+
+def said_as_is(token: str) -> bool:
+    """A short, correctly spelt English word is what it says, never a slip of a record or lexicon
+    word (lead, round eight: "any trips to the ER" was linked to triglycerides' "trigs")."""
+    return len(token) <= 6 and is_english(token)
 
 
 def _fuzzy(

@@ -17,6 +17,7 @@ from dateutil.relativedelta import relativedelta
 from rapidfuzz.distance import DamerauLevenshtein
 
 from agent.base import Turn
+from agent.discourse import RECORD_TAIL, core
 from agent.execution import ToolCall, ToolOutcome
 from agent.intent import asks_to_book, asks_to_cancel
 from agent.offline.embedding import EmbeddingIntents
@@ -384,12 +385,9 @@ _MENTION = re.compile(
     r" (?P<topic>.+)$"
 )
 _TOPIC_LEAD = re.compile(r"^(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )+")
-_TOPIC_TAIL = re.compile(
-    r"(?: (?:please|thanks|thank you|at all|anywhere|ever|before|on file|on record|"
-    r"(?:as far as (?:you|i) (?:can )?(?:tell|know|see))|"
-    r"(?:(?:in|on|from|going by|according to|acording to|by|as per) (?:my|her|his|their|the) "
-    r"(?:notes?|records?|chart|file|history|system))))+$"
-)
+# what may still close a topic once its wrapping is off (`agent.discourse.core`: "please", "as far
+# as you can tell", "going by my notes" with its typos)
+_TOPIC_TAIL = re.compile(r"(?: (?:at all|anywhere|ever|before))+$")
 NOTES_ASKED = re.compile(r"\bnotes?\b")
 
 
@@ -398,20 +396,10 @@ def mention_topic(text: str) -> str | None:
     m = _MENTION.search(text)
     if m is None:
         return None
-    topic = _TOPIC_TAIL.sub("", _TOPIC_LEAD.sub("", m.group("topic").strip(" ?.!"))).strip()
-    # the record named with a typo ("in my noes", "in her recrods") is still the source, not the topic
-    words = topic.split()
-    if (
-        len(words) > 3
-        and words[-3] in ("in", "on", "from", "by")
-        and words[-2] in ("my", "her", "his", "their", "the")
-        and any(DamerauLevenshtein.distance(words[-1], w) <= 2 for w in _SOURCES)
-    ):
-        topic = " ".join(words[:-3])
+    topic = _TOPIC_LEAD.sub("", m.group("topic").strip(" ?.!"))
+    for _ in range(2):  # "x at all in my notes please": the wrapping, then the closing words, twice
+        topic = _TOPIC_TAIL.sub("", core(topic).removesuffix(f" {RECORD_TAIL}")).strip()
     return topic if mention_words(topic) else None
-
-
-_SOURCES = ("notes", "note", "records", "record", "chart", "file", "history")
 
 
 def without_concept_words(request: Request, linking: Linking) -> Request:

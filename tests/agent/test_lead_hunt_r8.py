@@ -73,7 +73,11 @@ def test_does_anything_in_my_notes_say_i_have_x_gets_a_verdict(cohort):
                     f"Just curious, does anything in my notes say I have {condition}?",
                 )
             )
-            assert lead.startswith(("No", "Yes")), (condition, lead)
+            # a verdict about the condition, never "no passage matches 'curious psoriasis'"
+            assert lead.startswith((f"No note mentions {condition}", "Yes: your notes mention")), (
+                condition,
+                lead,
+            )
             asked += 1
     assert asked
 

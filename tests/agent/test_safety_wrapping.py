@@ -5,7 +5,9 @@ please?" while passing "do I still take sertraline": greetings, hedges and thank
 advice classifier and hid the question from rules anchored at its start. Here every tune-part
 patient line (a sample, deterministic) is wrapped in openers and closers this file writes in its
 own words (not the `agent.discourse` vocabulary, so the test is not the rule read back) and must
-keep its label: an emergency stays an emergency above all.
+keep its verdict: an emergency stays an emergency above all. A regression guard: round seven's
+gate passed it too (its splits were record questions with a source tail, which
+`test_offline_round7`'s consistency grammar checks); it fails when wrapping starts moving verdicts.
 """
 
 from __future__ import annotations
