@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -20,6 +21,9 @@ from records.database import Database, open_database
 from records.settings import Settings, get_settings
 from synthea_data.demo import demo_cohort_dir, ensure_demo_cohort
 from synthea_data.hard_cases import SCENARIO_PATIENTS, load_manifest
+
+if TYPE_CHECKING:
+    from tools.embedder import DeferredEmbedder
 
 # Imported where they are needed, not here: a second `make run` finds nothing to do and must
 # not pay for the loader (~1 s of imports), alembic or the document parsers. See `prepare`.
@@ -253,7 +257,7 @@ def up_command(
 
             clock.lap("app")
             console.print(clock.summary())
-            embedder.start(on_failure=lambda exc: stop_serving(exc, unusable))
+            embedder.start(on_failure=lambda exc: stop_serving(exc, unusable), then=lambda: warm_gate(embedder))
             compile_imported()  # for the next start (see chartside.bytecode); a separate process
 
         try:
@@ -265,6 +269,17 @@ def up_command(
         db.dispose()
     if unusable:  # the one failure policy: no serving without the model (the fix was printed)
         raise typer.Exit(1)
+
+
+def warm_gate(embedder: DeferredEmbedder) -> None:
+    """Build the safety gate's semantic side while the first user logs in, not during their
+    first question: on a fresh install its exemplar vectors take ~30 s (a bar shows them; a
+    second run reads them from `<data_dir>/safety/` in milliseconds). A question asked before
+    it finishes waits for it: the gate never answers with half of itself."""
+    from agent.safety.gate import SafetyGate
+
+    with reporting("Preparing the safety check (first run only)") as report:
+        SafetyGate(embedder, embedder.settings).warm_up(report)
 
 
 def stop_serving(exc: Exception, unusable: list[Exception]) -> None:

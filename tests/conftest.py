@@ -43,6 +43,18 @@ def settings() -> Settings:
 
 
 @pytest.fixture(scope="session")
+def safety_gate_ready(settings: Settings) -> bool:
+    """The safety gate's semantic side built once per session, before any live server answers.
+
+    On a fresh checkout its exemplar vectors take ~30 s to embed (then cached in
+    `.chartside/safety/`); without this the first test to ask a live server a question pays
+    for it inside its answer timeout (a browser test timed out that way in CI)."""
+    from agent.safety.gate import SafetyGate
+
+    return SafetyGate(None, settings).warm_up()
+
+
+@pytest.fixture(scope="session")
 def db(settings: Settings) -> Iterator[Database]:
     database = open_database(settings)
     migrate.upgrade(database)

@@ -162,7 +162,7 @@ ServeAgent = Callable[..., LiveAgent]
 
 
 @pytest.fixture()
-def serve_agent(world: World) -> Iterator[ServeAgent]:
+def serve_agent(world: World, safety_gate_ready: bool) -> Iterator[ServeAgent]:
     """serve_agent(mode="claude"|"offline", db=None, model=dict(...), **settings) -> LiveAgent."""
     started: list[tuple[LiveServer, LiveAgent]] = []
 

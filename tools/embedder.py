@@ -53,8 +53,13 @@ class DeferredEmbedder:
         self.settings = settings
         self.model_name: str = settings.embedding_model
 
-    def start(self, on_failure: Callable[[Exception], None] | None = None) -> Any:
-        """Load the model in a daemon thread; `on_failure(exc)` if it cannot be used."""
+    def start(
+        self,
+        on_failure: Callable[[Exception], None] | None = None,
+        then: Callable[[], None] | None = None,
+    ) -> Any:
+        """Load the model in a daemon thread; `on_failure(exc)` if it cannot be used, else
+        `then()` in the same thread (`chartside up` warms the safety gate there)."""
         import threading
 
         def load() -> None:
@@ -63,6 +68,9 @@ class DeferredEmbedder:
             except Exception as exc:  # the one failure policy's error, with its fix
                 if on_failure is not None:
                     on_failure(exc)
+                return
+            if then is not None:
+                then()
 
         thread = threading.Thread(target=load, name="load-embedder", daemon=True)
         thread.start()

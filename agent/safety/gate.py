@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -348,7 +348,7 @@ class SafetyGate:
         self._advice: LinearClassifier | None = None
         self._unavailable = False
 
-    def _ready(self) -> tuple[Any, ExemplarIndex | None]:
+    def _ready(self, progress: Callable[[int, int], None] | None = None) -> tuple[Any, ExemplarIndex | None]:
         if self._unavailable:
             return None, None
         try:
@@ -360,7 +360,7 @@ class SafetyGate:
                 self.embedder = shared(load_embedder(self.settings))
             if self._index is None:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
-                self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache)
+                self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache, progress)
                 self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
                 if math.isfinite(ADVICE_THRESHOLD):  # shipped off: see `classifier.ADVICE_THRESHOLD`
                     self._advice = advice_classifier(self._index, self.embedder.model_name, cache)
@@ -369,6 +369,12 @@ class SafetyGate:
             self._unavailable = True
             return None, None
         return self.embedder, self._index
+
+    def warm_up(self, progress: Callable[[int, int], None] | None = None) -> bool:
+        """Build the semantic side now rather than on the first question: on a fresh install
+        its exemplar vectors take ~30 s, which the first patient would otherwise wait through
+        (and a 30 s answer timeout would not survive). True when the semantic side is ready."""
+        return self._ready(progress)[1] is not None
 
     def check(self, question: str, role: str) -> Verdict | None:
         embedder, index = self._ready()

@@ -127,9 +127,15 @@ _indexes: dict[tuple[str, str], ExemplarIndex] = {}
 
 
 def exemplar_index(
-    embed_passages: Callable[[list[str]], Sequence[Sequence[float]]], model_name: str, cache_dir: Path | None
+    embed_passages: Callable[..., Sequence[Sequence[float]]],
+    model_name: str,
+    cache_dir: Path | None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ExemplarIndex:
-    """The index for this model, built once per process (vectors cached on disk per model and file)."""
+    """The index for this model, built once per process (vectors cached on disk per model and file).
+
+    Embedding the exemplars is the one slow step (~7,000 lines, ~30 s on 2 cores), paid once per
+    exemplar file and model; `progress(done, total)` reports it (`chartside up` shows it)."""
     exemplars = read_exemplars()
     digest = hashlib.sha256(EXEMPLARS.read_bytes() + model_name.encode()).hexdigest()[:16]
     key = (model_name, digest)
@@ -143,7 +149,9 @@ def exemplar_index(
             if vectors.shape[0] != len(exemplars):
                 vectors = None
         if vectors is None:
-            vectors = _unit(np.asarray(embed_passages([e.text for e in exemplars]), dtype=np.float32))
+            texts = [e.text for e in exemplars]
+            embedded = embed_passages(texts, progress=progress) if progress else embed_passages(texts)
+            vectors = _unit(np.asarray(embedded, dtype=np.float32))
             if cached is not None:
                 cached.parent.mkdir(parents=True, exist_ok=True)
                 partial = cached.with_suffix(".partial.npy")

@@ -13,6 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chartside.bytecode import compile_in_background, module_sources
@@ -128,3 +129,53 @@ def test_module_sources_lists_source_modules_only():
     assert Path(this.__file__) in sources and Path(json.__file__) in sources
     assert all(p.suffix == ".py" for p in sources)
     assert compile_in_background([]) is None
+
+
+class CountingEmbedder:
+    """A stand-in model (random unit vectors, its own name so no cache is shared with the
+    real one) that counts what it embeds and takes the progress callback as the real one does."""
+
+    model_name = "test-counting-embedder"
+    dimension = 384
+
+    def __init__(self, settings) -> None:
+        self.settings = settings
+        self.passages = 0
+        self.rng = np.random.default_rng(7)
+
+    def embed_passages(self, texts, *, progress=None):
+        self.passages += len(texts)
+        if progress is not None:
+            progress(len(texts), len(texts))
+        return self.rng.normal(size=(len(texts), self.dimension)).astype(np.float32)
+
+    def embed_query(self, text):
+        return self.rng.normal(size=self.dimension).astype(np.float32).tolist()
+
+
+def test_up_warms_the_safety_gate_once_with_progress_and_a_question_then_embeds_no_exemplar(tmp_path, capsys):
+    from agent.safety.gate import SafetyGate
+    from agent.safety.semantic import read_exemplars
+    from chartside.up import warm_gate
+    from tests.conftest import test_settings
+
+    embedder = CountingEmbedder(test_settings(data_dir=tmp_path))
+    warm_gate(embedder)
+    exemplars = len(read_exemplars())
+    assert embedder.passages == exemplars
+    assert list((tmp_path / "safety").glob("exemplars-*.npy"))  # the next start reads them
+    assert "Preparing the safety check" in capsys.readouterr().err  # the bar showed the wait
+    SafetyGate(embedder, embedder.settings).check("what was my last blood pressure", "patient")
+    assert embedder.passages == exemplars  # the question found the gate built
+
+
+def test_the_deferred_embedder_runs_its_follow_up_only_after_a_load_that_worked(settings, tmp_path):
+    from tests.conftest import test_settings
+
+    ran: list[str] = []
+    DeferredEmbedder(settings).start(then=lambda: ran.append("warm")).join(60)
+    broken = test_settings(embedding_model_dir=tmp_path / "no-model-here")
+    DeferredEmbedder(broken).start(
+        on_failure=lambda _exc: ran.append("failed"), then=lambda: ran.append("x")
+    ).join(60)
+    assert ran == ["warm", "failed"]

@@ -259,8 +259,11 @@ def serve(world: World) -> Iterator[ServeFactory]:
 
 
 @pytest.fixture()
-def browser() -> Iterator[Any]:
-    """Headless Chromium (Debian's package, driven by Playwright): tests.server.browser_support."""
+def browser(safety_gate_ready: bool) -> Iterator[Any]:
+    """Headless Chromium (Debian's package, driven by Playwright): tests.server.browser_support.
+
+    Every browser test asks a live server, so the safety gate is built before the first one
+    (`safety_gate_ready`): its one-time cost must not fall inside an answer's timeout."""
     from tests.server.browser_support import launch
 
     yield from launch()
