@@ -731,6 +731,16 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
 
 
 def _encounters(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    lead = _encounter_verdict(topic, outcomes, v)
+    if lead is not None and topic.operation == "count" and topic.asked == "count":
+        # "how many ER trips have I had": the number is the answer; "Yes:"/"No:" answer a
+        # question nobody asked (and "No: … 0 visits" read as a refusal to count)
+        text = re.sub(r"^(?:Yes|No): ", "", lead[0])
+        return (text[:1].upper() + text[1:], lead[1])
+    return lead
+
+
+def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "count":
         per_call = [[r for r in o.result.rows if r.get("summary")] for o in outcomes if o.result.ok]
         if not per_call:

@@ -381,10 +381,17 @@ _MENTION = re.compile(
     r"(?:(?:is|was) there )?any(?:thing)?(?: (?:mention(?:ed)?|written|recorded|noted|documented|on file|on record|at all))?"
     r"(?: (?:in|on) (?:my|her|his|their|the) (?:history|notes?|records?|chart|file))? (?:about|regarding|mentioning|on)|"
     r"(?:(?:is|was) there )?any (?:mention|record|note|sign|(?:past |previous )?history) of|"
-    r"(?:do|does|did) (?:my|her|his|their|the) (?:notes?|record|chart|file) (?:say|mention|show) (?:anything )?(?:about|of|on)?)"
+    r"(?:do|does|did) (?:my|her|his|their|the) (?:notes?|record|chart|file) "
+    # "… say anything about X", and (lead, round nine) "… say I ever had X" / "… mention X"
+    r"(?:(?:say|mention|show) (?:anything )?(?:about|of|on)|say|mention))"
     r" (?P<topic>.+)$"
 )
-_TOPIC_LEAD = re.compile(r"^(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )+")
+_TOPIC_LEAD = re.compile(
+    # lead, round nine: "do my notes say i ever had a sinus infection" (the subject and verb too)
+    r"^(?:(?:that )?(?:i|she|he|they|the patient) (?:ever )?(?:have|has|had|got|was|were|am|is)(?: ever)?"
+    r"(?: (?:had|been|got))?(?: (?:diagnosed with|treated for))? )?"
+    r"(?:(?:my|her|his|their|the|a|an|any|me|being|having|ever) )*"
+)
 # what may still close a topic once its wrapping is off (`agent.discourse.core`: "please", "as far
 # as you can tell", "going by my notes" with its typos)
 _TOPIC_TAIL = re.compile(r"(?: (?:at all|anywhere|ever|before))+$")
@@ -1077,8 +1084,9 @@ class Planner:
                     ids = [call("count_encounters", {**win, **why})]
                     if window:
                         ids.append(call("count_encounters", why))
+                    # asked=op: "how many ER trips" gets a number as its lead, not "No: … 0 visits"
                     topic = Topic(
-                        section, "count", reason if why else None, ids, window, emergency, inpatient
+                        section, "count", reason if why else None, ids, window, emergency, inpatient, asked=op
                     )
                     topics.append(topic)
                 elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):

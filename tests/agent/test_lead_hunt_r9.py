@@ -33,3 +33,32 @@ def test_appendix_out_is_the_appendectomy_question(cohort):
             lead = _lead(_events(agent, record.patient.patient_id, question))
             assert lead.startswith("Yes" if had else "No"), (question, had, lead)
             assert "appendectomy" in lead.lower(), (question, lead)
+
+
+def test_do_my_notes_say_i_ever_had_x_gets_the_notes_verdict(cohort):
+    """Was: note passages ranked by similarity for 'i ever had a sinus infection', no verdict."""
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records[:4]:
+        pid = record.patient.patient_id
+        sinusitis = any("sinusitis" in c.display.lower() for c in record.conditions)
+        lead = _lead(_events(agent, pid, "do my notes say i ever had a sinus infection"))
+        assert lead.startswith(("No note mentions sinus infection", "Yes: your notes mention")), lead
+        # the chart named: the conditions' verdict leads, the notes' follows
+        lead = _lead(_events(agent, pid, "does my chart mention that i was diagnosed with a sinus infection"))
+        assert lead.startswith("Yes" if sinusitis else "No"), (sinusitis, lead)
+        assert "No passage" not in lead, lead
+
+
+def test_how_many_er_trips_leads_with_the_number_not_yes_or_no(cohort):
+    """Was: "No: your record has 0 emergency visits" to a how-many question."""
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        n = sum(1 for e in record.encounters if (e.class_code or "").lower() == "emer")
+        lead = _lead(_events(agent, record.patient.patient_id, "how many ER trips have i had"))
+        assert not lead.startswith(("Yes", "No:")), lead
+        assert (str(n) in lead) if n else ("no emergency visit" in lead.lower() or " 0 " in lead), (n, lead)
+        # asked whether, not how many: the verdict stays
+        lead = _lead(_events(agent, record.patient.patient_id, "have i ever been to the ER"))
+        assert lead.startswith("Yes" if n else "No"), (n, lead)
