@@ -812,6 +812,10 @@ class Planner:
         if not in_notes and any(c.section not in ("conditions", "notes") for c in named):
             return None  # "what does my record say about my blood pressure": that section answers
         concept = next((c for c in named if c.section == "conditions"), None)
+        if concept is not None and not concept.in_record:
+            # "any record of me breaking a bone": the lexicon's word is what a record or note says
+            # ("fracture"); the lay words would find nothing and call it a "no"
+            topic = concept.name
         calls = [
             ToolCall("offline_1", "get_conditions", {"status": "all"}),
             ToolCall("offline_2", "search_notes", {"query": topic, "exact_words": True, "limit": 5}),

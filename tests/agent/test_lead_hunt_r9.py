@@ -62,3 +62,15 @@ def test_how_many_er_trips_leads_with_the_number_not_yes_or_no(cohort):
         # asked whether, not how many: the verdict stays
         lead = _lead(_events(agent, record.patient.patient_id, "have i ever been to the ER"))
         assert lead.startswith("Yes" if n else "No"), (n, lead)
+
+
+def test_breaking_a_bone_is_the_fracture_question(cohort):
+    """Was: "No: no condition matching 'breaking a bone' is recorded" (a word search that cannot
+    find 'Fracture of forearm')."""
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    for record in records:
+        fractured = any("fracture" in c.display.lower() for c in record.conditions)
+        lead = _lead(_events(agent, record.patient.patient_id, "any record of me breaking a bone"))
+        assert lead.startswith("Yes" if fractured else "No"), (fractured, lead)
+        assert "breaking a bone" not in lead, lead
