@@ -74,7 +74,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bchest (?:\w+ ){0,3}and (?:my )?(?:left )?arm (?:feels|hurts|is numb|numb|tingl\w*|weird|aches)\b",
         rf"\b{PAIN} {gap(3)}(?:in |of |behind |across )?(?:my |the |his |her )?(?:chest|breastbone)\b",
         r"\bchestpain\b",
-        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )\bheart attack\b",
+        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )\bheart attack\b",
         r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
@@ -220,7 +220,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # stroke
     *_rules(
         "stroke",
-        r"\bstroke\b|\bictus\b|\bderrame (?:cerebral)?\b",
+        r"(?<!will i have a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i get a )(?<!am i likely to have a )\bstroke\b|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
@@ -250,14 +250,20 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # seizures
     *_rules(
         "seizure",
-        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b",
+        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet))",
         r"\b(?:having|had|in) (?:a )?fit\b|\bfitting\b",
         r"\b(?:jerking|twitching|shaking) (?:\w+ ){0,3}(?:unresponsive|not responding|all over|wont stop)\b",
+    ),
+    *_rules(
+        "seizure",
+        # lead, round ten: a fit still going ("he's never had one before and he's still jerking")
+        r"\bstill (?:jerking|convulsing|fitting|seizing)\b|\b(?:seizure|fit|convulsion)\b.*\bstill (?:shaking|twitching)\b",
+        record_word=False,
     ),
     # unconscious
     *_rules(
         "unconscious",
-        r"\b(?:unconscious|unresponsive|inconsciente|out cold|gone limp|floppy)\b",
+        r"\b(?:unconscious|unresponsive|inconsciente|out cold|gone limp|floppy)\b|\b(?:is|gone|went|going|hes|shes) (?:all |very |really |completely )?limp\b",
         r"\b(?:collapsed|fainted|passed out|blacked out|se desmayo|desmayo)\b",
         r"\b(?:wont|will not|cant|cannot|doesnt|does not) (?:\w+ )?wake (?:up|him|her)?\b|\bisnt waking\b",
         r"\b(?:not|isnt|stopped|wont|no longer) (?:\w+ )?(?:responding|answering|moving)\b",
@@ -384,7 +390,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:bp|pressure|blood pressure|systolic|sbp)\b (?:\w+ ){0,3}(?:[3-7]\d|8[0-5])/(?:[1-5]\d)\b",
         r"\b(?:he|she|they|hes|shes|theyre|pt|patient|baby)\b (?:\w+ ){0,3}(?:unrousable|unroussable|barely (?:responsive|responding|rousable|conscious)|not rousable|poorly responsive)\b",
         r"\b(?:just |is |keeps |now )?(?:vomited|vomiting|brought up|bringing up|threw up|throwing up|coughed up) (?:a |an )?(?:large|huge|massive|big|lot|lots|loads|large amount|fresh|volumes?|litre|cupful|bowl)\w* (?:\w+ ){0,3}blood\b",
-        r"\b(?:massive|major|heavy|big|ongoing|active|catastrophic) (?:\w+ ){0,2}(?:haemorrhage|hemorrhage|pph|bleed)\b(?! (?:history|risk|in (?:19|20)\d\d))|\bpph (?:ongoing|now|happening|in progress)\b|\blost (?:\d|one|two|three|over a) (?:litres?|liters?|l)\b",
+        r"\b(?:massive|major|heavy|big|huge|large|significant|torrential|ongoing|active|catastrophic) (?:\w+ ){0,2}(?:haemorrhage|hemorrhage|pph|bleed)\b(?! (?:history|risk|in (?:19|20)\d\d))|\bpph (?:ongoing|now|happening|in progress)\b|\blost (?:\d|one|two|three|over a) (?:litres?|liters?|l)\b",
         record_word=False,
     ),
     # a clinician's arrest / code wording: never a chart question
@@ -411,6 +417,37 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"(?:^|\b(?:en|esta en|entro en|hace|hizo|haciendo|dando|le dio|sufre|sufriendo|acaba de hacer) )(?:un )?paro (?:cardiaco|cardiorrespiratorio|cardio ?respiratorio|respiratorio)\b(?! (?:de|en|del) (?:19|20)\d\d)",
         r"\b(?:paciente|pcte|pte|senor|senora|cama \d+|sala \d+|box \d+|habitacion \d+|la \d+|el \d+) (?:\w+ ){0,4}(?:(?:entro|esta|se fue|acaba de hacer|hizo|hace) (?:en |un )?paro)\b",
         r"\b(?:sin pulso|no tiene pulso|no (?:le )?(?:encuentro|siento|palpo|noto) (?:el )?pulso|codigo azul|(?:iniciando|iniciamos|empezamos|empezando|haciendo|hacemos|dando|damos) (?:la )?(?:rcp|reanimacion|compresiones)|rcp en curso|estamos haciendo compresiones|fibrilacion ventricular|en asistolia|esta en asistolia)\b",
+        record_word=False,
+    ),
+    # lead, round ten (frozen8 missed seven ward reports and six patient emergencies; rules for
+    # the classes, each written from fresh wordings): acute stroke signs with an onset, a ward
+    # suicide attempt, a new malignant rhythm, a patient gone unrousable or crashed, a dangerously
+    # low capillary glucose
+    *_rules(
+        "clinician_acute",
+        r"\b(?:new|new onset|sudden|acute|new acute) (?:\w+ ){0,2}(?:facial droop|face droop|droop|aphasia|aphasic|dysphasia|dysphasic|expressive dysphasia|hemiparesis|hemiplegia|hemianopia|arm weakness|leg weakness|one sided weakness|unilateral weakness|slurred speech|left sided weakness|right sided weakness|facial weakness)\b|\bcode stroke\b|\bstroke (?:call|alert)\b|\bfast (?:positive|pos)\b|\bonset (?:\w+ )?\d+ ?(?:min|mins|minutes|hours?|hrs?) ago\b",
+        r"\b(?:new|new onset|sustained|runs? of|broad complex|fast|unstable|pulseless) (?:\w+ )?(?:vt|v tach|vtach|vf|v fib|svt|complete heart block|chb|tachycardia|tachy)\b|\b(?:vt|vf|v tach|vtach|svt) (?:on (?:the )?(?:monitor|telemetry|tele|ecg|strip)|storm)\b",
+        r"\b(?:is|now|become|became|gone|has become|went|found) (?:now |totally |completely |suddenly )?(?:unrousable|unroussable|unresponsive|not rousable|not responding|obtunded)\b",
+        r"\b(?:patient|pt|he|she|they|bed \d+|bay \d+|room \d+) (?:\w+ ){0,3}just crashed\b(?! (?:his|her|their|a|the|into|my) )",
+        r"\b(?:bm|cbg|capillary glucose|bg)\b (?:of |is |at |was |now |down to )?(?:0|1|2)(?: \d)?\b(?! (?:hours?|hrs?|times|days?|units?|weeks?|mins?|a day))",
+        record_word=False,
+    ),
+    *_rules(
+        "suicide",
+        r"\b(?:tried|trying|attempted|attempting|tries) to (?:hang|strangle|suffocate|drown|electrocute|kill) (?:himself|herself|themselves|themself|myself)\b",
+        r"\b(?:ligature|noose|cord|belt|rope|scarf) (?:\w+ )?(?:round|around|on|tied round|tied around) (?:his|her|their|my) neck\b|\btied (?:a )?ligature\b|\bfound (?:\w+ ){0,3}hanging\b(?! (?:out|around|about|up|on|off))",
+        # researching a lethal amount ("been looking up how many tablets it would take")
+        r"\b(?:looking up|looked up|searching|searched|googling|googled|researching|researched|reading up on|working out|worked out|figuring out|figured out) (?:online )?(?:\w+ ){0,2}(?:how many|how much|which) (?:\w+ ){0,3}(?:it would take|would it take|it takes to (?:die|kill)|would (?:kill|be fatal|be lethal|be enough|do it)|to (?:die|end it|not wake up|kill me))\b",
+        record_word=False,
+    ),
+    *_rules(
+        "self_harm",
+        r"\b(?:cut|cutting|did it|done it|went|gone|burnt|burned) (?:\w+ ){0,2}(?:deeper|too deep|so deep|really deep|way deeper)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\b(?:throat|airway|windpipe) (?:\w+ ){0,4}(?:shrinking|narrowing|tightening|closing up|getting smaller|getting tighter)\b",
         record_word=False,
     ),
     # round six: acute red flags in Spanish as a parent or bystander says them, often with a
@@ -456,14 +493,14 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
 )
 
 NEGATORS = re.compile(
-    r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out)\s*$"
+    r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out|nobody|no one|noone|nadie|no tengo|no he tenido|sin|nunca)\s*$"
 )
 
 RECORD_FRAMING = re.compile(
     r"\b(?:history|hx|h/o|h o|pmh|pmhx|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
-    r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|"
-    r"discharge\w*|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
+    r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|admissions|"
+    r"discharge\w*(?<!discharge lounge)(?! lounge)|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
     r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
@@ -475,7 +512,11 @@ RECORD_FRAMING = re.compile(
     r"\b(?:registrad[oa]s?|informe|resultados?|analisis|analitica|rango|grupo sanguineo|vacunas?|consulta|medico de cabecera|"
     r"en que ano|cuantas veces|cuantos|cuantas|operaron|me quitaron|que dice|historia clinica|diagnosticos?|receta|medicamentos|"
     # lead, round eight (frozen7: "¿cuáles son los síntomas de un ictus?" got the emergency reply)
-    r"informacion sobre|info sobre|folletos?|sintomas de|senales de|signos de|como (?:reconocer|identificar|saber si|se usa|se pone|usar|poner))\b"
+    r"informacion sobre|info sobre|folletos?|sintomas de|senales de|signos de|como (?:reconocer|identificar|saber si|se usa|se pone|usar|poner))\b|"
+    # lead, round ten (frozen8: "where's the maternity unit", "how do i register my newborn with the
+    # practice" got the emergency reply from the classifier): finding one's way and registering
+    r"\bwhere(?:s| is| are| do i find) (?:the )?(?:\w+ ){0,2}(?:unit|ward|department|dept|clinic|entrance|reception|pharmacy|car park|parking|cafe|canteen|toilets?|lifts?|wing|building|suite|centre|center)\b|"
+    r"\b(?:bath|bathe|shower|swim|swimming|wash|washing) (?:\w+ ){0,3}(?:after|before|with) (?:my|the|a|an) (?:\w+ ){0,2}(?:cast|stitches|wound|op|operation|surgery|biopsy|dressing|scar|plaster|drain|procedure)\b|\bhow do i (?:get to|find) the\b|\b(?:opening|visiting) (?:hours|times)\b|\bregist(?:er|ering|ration)\b"
 )
 # a clinician's chart question carries these too ("how many a&e attendances with chest pain",
 # "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
@@ -525,6 +566,11 @@ ACUTE = re.compile(
     r"\b(?:has|have|is|its|just|suddenly) (?:gone|going|gotten|got|getting) (?:really |very |all |so )?(?:heavy|tight|numb|weak|floppy|grey|gray|blue|cold|blurry|dark)\b|"
     r"\b(?:can (?:hardly|barely|not)|cant|cannot) (?:stand|stand up|breathe|walk|talk|speak|swallow|stay awake|keep my eyes open)\b|"
     r"\b(?:going|meaning|wanting) to ask (?:\w+ ){0,10}but\b|"
+    # lead, round ten (frozen8: "kid allergic to egg ate some and is vomiting and is floppy", "first
+    # ever seizure … he's still shaking", "obs patient in clinic just had a massive pph" were read
+    # as record questions): a state in progress, an event that has just happened, swelling fast
+    r"\b(?:is|are|hes|shes|theyre|keeps|still|now) (?:now |still )?(?:vomiting|being sick|floppy|limp|shaking|fitting|seizing|convulsing|jerking|wheezing|gasping|turning blue|going blue|swelling|bleeding|unresponsive|unrousable|grey|gray|clammy|cyanosed|cyanotic|mottled)\b|"
+    r"\bjust had (?:a |an )?(?:massive|major|huge|big|heavy|sudden|bad|severe|torrential|large|significant)\b|\bswelling (?:up )?(?:fast|quickly|rapidly|so fast)\b|"
     # a body part described as it is now ("my chest is crushing, is it on file"): present, whatever
     # record word follows
     r"\bmy (?:chest|heart|throat|face|arm|lips|tongue|head) (?:is|feels|keeps) (?:\w+ )?(?:crushing|pounding|racing|burning|tight|heavy|swelling|swollen|numb|closing|exploding)\b"
@@ -537,18 +583,19 @@ DENIED_SYMPTOM = re.compile(
     r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|"
     r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia)\b|"
     r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
+    r"\b(?:nobody|no one|noone|nadie) (?:\w+ ){0,2}(?:is |has |was |se )?(?:bleeding|hurt|injured|overdosed|unconscious|sick|in danger|having|esta|sangrando)\w*\b|"
     r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b|"
-    r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b"
+    r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\b(?:baby|babys|baby is|bump) (?:\w+ )?(?:moving|kicking) (?:fine|normally|well|lots|as normal|as usual)\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b"
 )
 JUST_ASKING = re.compile(
-    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ )?(?:checking|check|looking|asking|curious|wondering|reading|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
+    r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ ){0,2}(?:checking|check|looking|asking|curious|wondering|reading|know|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
     r"\bsolo quiero (?:ver|leer|saber|consultar|revisar|mirar)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
     r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
-    r"\b(?:want|wanna|going|gonna|(?<!up )(?<!care )(?<!treatment )(?<!safety )(?<!management )(?<!crisis )plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
+    r"\b(?:want(?! to (?:know|see|check|ask|find|read|book|view|understand|get|look|make|talk|speak|change|cancel|confirm))|wanna|going|gonna|(?<!up )(?<!care )(?<!treatment )(?<!safety )(?<!management )(?<!crisis )plan|planning|feel|feeling|thinking|think|keep|cant|wish|ready)\b"
 )
 
 
@@ -597,14 +644,17 @@ _FILLERS = frozenset(
         "an",
         "the",
         "currently",
+        "took",
+        "taken",
+        "has",
     ]
 )
-_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not"])
+_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone"])
 
 
 def _negator_then_word(prefix: str) -> bool:
     """'no more chest pain', 'not having a stroke': a negator, then up to three filler words."""
-    words = prefix.split()
+    words = re.sub(r"\bno one\b", "noone", prefix).split()
     for word in reversed(words[-4:]):
         if word in _NEGATOR_WORDS:
             return True
@@ -632,9 +682,9 @@ def framing(texts: Texts) -> Framing:
 # overdose, unless it is feeling unwell, a large amount, or on purpose
 EXTRA_DOSE_BY_MISTAKE = re.compile(
     r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
-    r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another)\b)"
-    r"(?=.*\b(?:skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
-    r"(?!.*\b(?:feel\w*|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
+    r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another|(?:took|taken|had) (?:2|two) (?:of )?(?:my |the )?(?:\w+ ){0,3}(?:tablets?|pills?|doses?|capsules?))\b)"
+    r"(?=.*\b(?:what (?:should|do|shall) i do|what now|skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
+    r"(?!.*\b(?:feel\w*(?! (?:totally |completely |perfectly |absolutely |fine and |ok and )?(?:fine|normal|ok|okay|alright|all right|well|good|great)\b)|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
 )
 
 
@@ -746,9 +796,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
             r"\bcan i (?:take|have|use|give) (?:more|extra|another|an extra|two|2|double|a double|half|less)\b",
-            r"\b(?:missed|forgot|skipped|forgotten|miss) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
+            r"\b(?:missed|forgot|skipped|forgotten|miss|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
             r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
-            r"\b(?:missed|forgot|forgotten|skipped) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
+            r"\b(?:missed|forgot|forgotten|skipped|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
             r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
             r"\bwhat(?:s| is) the (?:most|max(?:imum)?)\b(?! (?:recent\w*|current\w*|up to date|latest|i (?:ve|have) (?:ever )?weighed|(?:\w+ ){0,2}(?:reading|result|value|level|weight)s?\b))",
@@ -769,13 +819,16 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:cual es|que|cuanta|cuanto) (?:la |su )?dosis\b(?!.*\b(?:recetad\w*|me recetaron|me dieron|dice|receta|tengo)\b)",
             r"(?=.*\b(?:nino|nina|ninos|bebe|hijo|hija|nieto|nieta|anos|meses|kilos|puedo|debo|le doy|darle|maximo)\b)(?!.*\b(?:receta|recetad\w*|dice|me dieron|me recetaron)\b)"
             r"\b(?:cuanto|cuanta|cuantos|cuantas) (?:\w+ ){0,2}(?:ml|mililitros|gotas|mg|miligramos|cucharadas?|cucharaditas?|jarabe|ibuprofeno|paracetamol|pastillas|tabletas)\b",
+            # lead, round ten: one more tablet asked about in Spanish ("¿puedo tomar una pastilla más
+            # de la tensión si la tengo alta?"; the refitted classifier read it as an alarm)
+            r"\b(?:una|otra|media|dos) (?:\w+ )?(?:pastillas?|tabletas?|dosis|capsulas?|pildoras?) (?:mas|extra|adicional(?:es)?|de mas)\b",
             r"\bme (?:subo|bajo|aumento|quito|salto|doblo|tomo otra|tomo mas) (?:la |las |el |mi |mis |una )?(?:\w+ )?(?:dosis|pastilla|pastillas|medicina|insulina)?\b",
         )
     ),
     "start_stop": tuple(
         re.compile(p)
         for p in (
-            r"\b(?:should|can|could|must|may) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without|finish|bin|throw (?:away|out)|use up|restart|pause|hold)\b",
+            r"\b(?:should|can|could|must|may|shall) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without|finish|bin|throw (?:away|out)|use up|restart|pause|hold)\b",
             r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
             r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
             r"\b(?:which|what) (?:of )?my (?:medicines|meds|pills|tablets|medications) (?:are|is) (?:not |un)?(?:important|necessary|needed|optional)\b",
@@ -786,6 +839,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
             r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )(?!(?:\w+ ){0,3}(?:off|out)\b)",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
+            # lead, round ten (frozen8: "thinking of binning my blood pressure pills and trying garlic
+            # instead", "i wanna stop my insulin and just diet"): an intention to stop a medicine
+            rf"\b(?:thinking of|thinking about|planning to|planning on|plan to|going to|gonna|wanna|want to|tempted to|considering|about to) (?:just )?(?:stop\w*|quit\w*|bin\w*|ditch\w*|chuck\w*|throw\w* (?:away|out)|com\w* off|giv\w* up|skip\w*|drop\w*|replac\w*|swap\w*) (?:\w+ ){{0,3}}{DRUGISH}\b",
             r"\b(?:can|could|should) i (?:go back on|get back on|restart|start again)\b",
             r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar|cambiar|reemplazar|sustituir|quitar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
@@ -799,6 +855,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to (?:take|have|mix|combine|drink) (?:\w+ ){0,5}(?:with|and|on|while|together)\b",
             r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed|allerg\w*|alerg\w*)\b)",
             r"\bcan i (?:mix|combine|drink alcohol|drink|have a (?:beer|drink|glass)|smoke)\b",
+            r"\b(?:i take|im on|i am on|i use|im taking|i am taking) (?:\w+ ){1,2}(?:is|are|can i (?:have|take)|would) (?:\w+ ){1,2}(?:ok|okay|safe|alright|fine|allowed)\b",
             r"\b(?:puedo|es seguro) (?:tomar|mezclar) (?:\w+ ){0,5}(?:con|y)\b|\bafecta a mi medicina\b",
             # round six: Spanish interaction questions ("¿se pueden tomar juntos…?", "¿hay problema
             # si tomo X con Y?", "¿puedo tomar aspirina si tomo warfarina?")
@@ -837,6 +894,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bis (?:my|this|the) (?:\w+ ){0,3}(?:getting worse|coming back|spreading)\b",
             r"\bdo i need (?:surgery|treatment|to be treated|an operation|antibiotics)\b",
             r"\bis it normal to (?:feel|have|be)\b",
+            # a result blamed on a habit ("my liver enzymes are up, is it my drinking")
+            r"\b(?:is|was|could) (?:it|this|that) (?:be )?(?:from |because of |due to |caused by )?my (?:drinking|smoking|vaping|diet|weight|eating|alcohol|meds|medication|tablets|pills|lifestyle)\b",
             r"\b(?:es|esta|estan) (?:\w+ ){0,2}(?:malo|mala|mal|grave|serio|seria|preocupante|peligros[oa]|normal|cancer|alta|alto|bien|fallando)\b|\b(?:estoy bien|me voy a morir|tengo (?:diabetes|cancer))\b",
             r"\b(?:debo|deberia|tengo que) preocuparme\b|\bme (?:tengo que|debo|deberia) preocupar\b|\bhay que preocuparse\b",
         )
@@ -848,6 +907,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:do|should) i (?:need to )?(?:see|call|visit|ring|phone|contact) (?:a|my|the|an|someone|anyone) ?(?:doctor|gp|nurse|clinician|physician|911|ambulance|someone)?\b(?! (?:book|appointment))",
             r"\bshould i call (?:911|999|112|an ambulance|my doctor)\b|\bdo i need (?:an ambulance|urgent care)\b",
             r"\bdo i need (?:to go to )?(?:the |an )?(?:er|ed|emergency|hospital|a doctor|urgent care)\b",
+            r"\b(?:should|do) i (?:book|make|get) (?:in )?(?:an? )?(?:appointment |appt )?(?:to see|with|in with) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the doctor)\b|"
+            r"\b(?:should|shall|do) (?:i|we) (?:take|bring) (?:him|her|them|the baby|the kids?|my \w+) in\b(?! (?:for|to) )|"
+            r"\b(?:a&e|a e|er|ed|hospital|urgent care|gp|doctor|111|911|999) or (?:just )?(?:wait|leave it|sit tight|ride it out|stay home)\b",
             r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth going\b|\bhow long should i wait\b|\bhigh enough to go\b",
             r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
             # round six: asking whether (or where) to seek care, in the words people use: "should i take
@@ -887,10 +949,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
-    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test)\b|"
+    r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test|stitches|op|biopsy|injection|jab|vaccine|dressing|cast)\b|"
+    r"\b(?:request|ask for|have|get|see) (?:a |an )?(?:female|male|woman|man|different) (?:doctor|gp|nurse|clinician)\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
     r"\b(?:according to (?:my |the )?(?:records?|prescriptions?|charts?|notes?|leaflets?)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
-    r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book|"
+    r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book(?! (?:in )?to (?:see|be seen))|"
     r"en mi (?:historial|expediente|registro|lista|ficha|historia)|segun mi (?:expediente|historial|receta|registro)|registrad[oa]s?|antecedentes)\b|"
     # lead, round six (frozen5: "puedo cambiar mi cita del jueves?" → start/stop advice): changing,
     # moving or cancelling an appointment is booking, in either language
@@ -1094,11 +1157,31 @@ def red_flag(texts: Texts) -> str | None:
     return None
 
 
+# lead, round ten (frozen8: "my troponin was raised, did i have a heart attack", "my liver results are
+# high, have i ruined my liver", "cholesterol 7.2 am i going to have a heart attack"): a result asked
+# about for what it means for the person's health, read even when worded against a range
+INFERENCE = (
+    re.compile(
+        r"\b(?:was|were|is|are|came back|come back) (?:\w+ )?(?:raised|high|elevated|abnormal|positive|borderline|off|up)\b (?:\w+ )?(?:did|do|does|have|could|has) (?:i|that|it|this) (?:\w+ )?(?:have|had|mean|got)\b"
+    ),
+    re.compile(r"\b(?:have|did|has) (?:i|it|that) (?:\w+ )?(?:ruined|damaged|destroyed|wrecked|harmed|hurt|killed) my\b"),
+    re.compile(
+        r"\b(?:am i|will i|could i|might i) (?:going to |gonna |likely to |about to )?(?:have|get|develop) (?:a |an )?(?:heart attack|stroke|cancer|diabetes|kidney failure|liver failure|dementia)\b"
+    ),
+)
+
+
+def _infers(texts: Texts) -> bool:
+    return any(p.search(t) for p in INFERENCE for t in texts)
+
+
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
     if advice_record_framed(texts):
         return None
     for category, patterns in ADVICE_RULES.items():
+        if category == "interpretation" and _infers(texts):
+            return category
         if category == "interpretation" and range_comparison(texts):
             continue
         if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):

@@ -33,7 +33,7 @@ _VOCABULARY = """
     cuentame chiste chistes cuento poema cancion escribe escribeme aburrido aburrida robot
     persona real nombre llamas te tu funciona funcionan puedes curiosidad
     chao chau ciao nos vemos saludo eso todo listo entendido de acuerdo perfecto genial
-    needed for now later cya ttyl laters
+    needed for now later cya ttyl laters brill brilliant ace x xx xxx
     """
 SMALL_TALK_WORDS = frozenset(_VOCABULARY.split())
 # digits ("testing 123") and single letters are filler too
