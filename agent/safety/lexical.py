@@ -74,7 +74,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bchest (?:\w+ ){0,3}and (?:my )?(?:left )?arm (?:feels|hurts|is numb|numb|tingl\w*|weird|aches)\b",
         rf"\b{PAIN} {gap(3)}(?:in |of |behind |across )?(?:my |the |his |her )?(?:chest|breastbone)\b",
         r"\bchestpain\b",
-        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )\bheart attack\b",
+        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )(?<!ill have a )(?<!ill get a )(?<!i will have a )(?<!after my )(?<!since my )(?<!from my )\bheart attack\b",
         r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
@@ -220,7 +220,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # stroke
     *_rules(
         "stroke",
-        r"(?<!will i have a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i get a )(?<!am i likely to have a )\bstroke\b|\bictus\b|\bderrame (?:cerebral)?\b",
+        r"(?<!will i have a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i get a )(?<!am i likely to have a )\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
@@ -450,6 +450,31 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:throat|airway|windpipe) (?:\w+ ){0,4}(?:shrinking|narrowing|tightening|closing up|getting smaller|getting tighter)\b",
         record_word=False,
     ),
+    # lead, round ten, second batch (frozen9 missed six): speech coming out wrong, a throat gone
+    # thick, a known allergen met with a systemic sign, a first fit minutes ago, a shocked ward
+    # patient, frank haematemesis
+    *_rules(
+        "stroke",
+        r"\b(?:words|speech|talking|sentences) (?:are |is |keep |keeps )?(?:\w+ )?(?:coming out )?(?:jumbled|muddled|garbled|mixed up|all wrong|wrong|slurred|nonsense)\b|\bcant get (?:my |his |her )?words out\b|\b(?:mouth|face) feels (?:wrong|weird|numb|heavy|droopy|funny) (?:and|on one side)\b|\bmy (?:mouth|face) feels (?:wrong|numb|droopy)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:thick|swelling shut)\b",
+        r"\ballergic to (?:\w+ ){1,3}(?:\w+ ){0,3}(?:ate|eaten|had|drank|swallowed|touched|used|licked|bit|stung|been stung)\b (?:\w+ ){0,10}?(?:now |and )(?:\w+ ){0,3}(?:dizzy|hoarse|wheez\w*|swell\w*|swollen|faint\w*|floppy|hives|vomit\w*|cant breathe|struggling to breathe|throat)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "seizure",
+        r"\b(?:first|1st) (?:ever )?(?:fit|seizure|convulsion)\b (?:\w+ ){0,3}(?:\d+ ?(?:min|mins|minutes|hours?|hrs?) ago|just now|today|tonight|this (?:morning|evening|afternoon))\b",
+        record_word=False,
+    ),
+    *_rules(
+        "clinician_acute",
+        r"\b(?:suddenly|acutely|now|newly|profoundly|very) hypotensive\b|\bhypotensive (?:at |with |to )?(?:[3-8]\d) ?/ ?[1-5]\d\b",
+        r"\bfrank (?:haematemesis|hematemesis|melaena|melena|malaena|pr bleed\w*|blood)\b|\b(?:bp|pressure|systolic) (?:of |is |at )?(?:[2-8]\d) (?:systolic|sys)\b",
+        record_word=False,
+    ),
     # round six: acute red flags in Spanish as a parent or bystander says them, often with a
     # question about where to go ("se le cayó la cara de un lado, ¿lo llevo al hospital?")
     *_rules(
@@ -493,7 +518,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
 )
 
 NEGATORS = re.compile(
-    r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out|nobody|no one|noone|nadie|no tengo|no he tenido|sin|nunca)\s*$"
+    r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out|nobody|no one|noone|nadie|no tengo|no he tenido|sin|nunca|nobodys)\s*$"
 )
 
 RECORD_FRAMING = re.compile(
@@ -516,7 +541,7 @@ RECORD_FRAMING = re.compile(
     # lead, round ten (frozen8: "where's the maternity unit", "how do i register my newborn with the
     # practice" got the emergency reply from the classifier): finding one's way and registering
     r"\bwhere(?:s| is| are| do i find) (?:the )?(?:\w+ ){0,2}(?:unit|ward|department|dept|clinic|entrance|reception|pharmacy|car park|parking|cafe|canteen|toilets?|lifts?|wing|building|suite|centre|center)\b|"
-    r"\b(?:bath|bathe|shower|swim|swimming|wash|washing) (?:\w+ ){0,3}(?:after|before|with) (?:my|the|a|an) (?:\w+ ){0,2}(?:cast|stitches|wound|op|operation|surgery|biopsy|dressing|scar|plaster|drain|procedure)\b|\bhow do i (?:get to|find) the\b|\b(?:opening|visiting) (?:hours|times)\b|\bregist(?:er|ering|ration)\b"
+    r"\b(?:bath|bathe|shower|swim|swimming|wash|washing) (?:\w+ ){0,3}(?:after|before|with) (?:my|the|a|an) (?:\w+ ){0,2}(?:cast|stitches|wound|op|operation|surgery|biopsy|dressing|scar|plaster|drain|procedure)\b|\bdoes my (?:file|record|chart|notes?) (?:\w+ )?(?:mention|say|show|list|include)\b|\bmy file\b|\blogged\b|\bon here\b|\bhow do i (?:get to|find) the\b|\b(?:opening|visiting) (?:hours|times)\b|\bregist(?:er|ering|ration)\b"
 )
 # a clinician's chart question carries these too ("how many a&e attendances with chest pain",
 # "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
@@ -580,7 +605,7 @@ ACUTE = re.compile(
 # rule still fires first: "no chest pain but i cant breathe, just checking" is an emergency)
 DENIED_SYMPTOM = re.compile(
     r"\b(?:no|not|nothing|never|dont have|isnt|arent|without|no longer|not having|not feeling) (?:\w+ ){0,2}"
-    r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|"
+    r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|low|down|depressed|unsafe|"
     r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia)\b|"
     r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
     r"\b(?:nobody|no one|noone|nadie) (?:\w+ ){0,2}(?:is |has |was |se )?(?:bleeding|hurt|injured|overdosed|unconscious|sick|in danger|having|esta|sangrando)\w*\b|"
@@ -589,7 +614,7 @@ DENIED_SYMPTOM = re.compile(
 )
 JUST_ASKING = re.compile(
     r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ ){0,2}(?:checking|check|looking|asking|curious|wondering|reading|know|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
-    r"\bsolo quiero (?:ver|leer|saber|consultar|revisar|mirar)\b|"
+    r"\bsolo quiero (?:ver|leer|saber|consultar|revisar|mirar)\b|\b(?:cancel|reschedule|rebook|move|book)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
     r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
@@ -603,6 +628,7 @@ IDEATION = re.compile(
 # metformin", "can my 12 year old take a whole adult aspirin" ask permission; an amount of
 # tablets taken ("took 30", "can i take 20 of my sleeping pills") stays with the overdose rules
 DOSE_QUESTION = re.compile(
+    r"\bshould (?:\w+ ){1,2}still be taking\b|\b(?:can|could|should) (?:we|i) (?:stop|drop|cut (?:out|down)) (?:some|any|a few)\b|"
     r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them |my (?:\w+ ){1,3})?(?:a |an )?"
     r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))"
 )
@@ -616,13 +642,26 @@ class LexicalHit:
     span: tuple[int, int]
 
 
+# lead, round ten (frozen9): the words before a match that make it a topic or a denial, not an
+# event: "an advice leaflet on choking", "no intention of hurting myself"
+TOPIC_OR_DENIAL = re.compile(
+    r"\b(?:leaflets?|information|info|advice|guidance|class(?:es)?|course|training|first aid|video|booklet|poster|talk|folleto|informacion) "
+    r"(?:on|about|for|regarding|sobre|de)(?: what to do (?:if|when|about)| (?:a|an|the))?\s*$|"
+    r"\bno (?:intention|intentions|plans?|thoughts?|urge|urges|desire|wish) (?:of|to)\s*$"
+)
+
+
 def emergency_hits(text: str) -> list[LexicalHit]:
     """Every emergency rule that matches the prepared text, each marked negated or not."""
     hits: list[LexicalHit] = []
     for rule in EMERGENCY_RULES:
         for match in rule.pattern.finditer(text):
             before = " ".join(text[: match.start()].split()[-2:])
-            negated = bool(NEGATORS.search(before)) or _negator_then_word(text[: match.start()])
+            negated = (
+                bool(NEGATORS.search(before))
+                or _negator_then_word(text[: match.start()])
+                or bool(TOPIC_OR_DENIAL.search(" ".join(text[: match.start()].split()[-6:])))
+            )
             hits.append(LexicalHit(rule.category, rule.record_word, negated, match.span()))
     return hits
 
@@ -649,7 +688,7 @@ _FILLERS = frozenset(
         "has",
     ]
 )
-_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone"])
+_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone", "nobodys"])
 
 
 def _negator_then_word(prefix: str) -> bool:
@@ -788,6 +827,12 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:should|can|could) i give (?:\w+ ){0,3}(?:more|extra|another|less|half|double)\b|\bcan i take (?:a |an )?double (?:dose|up)\b",
             r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|le doy|me pongo)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}do i (?:give|inject)\b",
+            # lead, round ten (frozen9): "how much diazepam is safe to take", "can we give him more",
+            # "should it be 10 now", "double my fluoxetine since it's not working?"
+            r"\bhow (?:much|many) (?:\w+ ){0,3}(?:is|are) (?:it )?(?:safe|ok|okay|alright|fine) to (?:take|have|give|use)\b",
+            r"\b(?:can|could|should|shall) (?:we|i) give (?:him|her|them|my \w+) (?:\w+ )?(?:more|extra|another|less|a bit more)\b",
+            r"\bshould (?:it|the dose|her dose|his dose|my dose|that) be (?:\d+|higher|lower|more|less|increased|doubled|upped)\b",
+            r"^(?:can i |should i |could i |ok to |okay to )?(?:double|halve|triple) (?:up )?(?:my|her|his|the) (?:\w+ )?\w+\b",
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
             r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|"
@@ -841,7 +886,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
             # lead, round ten (frozen8: "thinking of binning my blood pressure pills and trying garlic
             # instead", "i wanna stop my insulin and just diet"): an intention to stop a medicine
-            rf"\b(?:thinking of|thinking about|planning to|planning on|plan to|going to|gonna|wanna|want to|tempted to|considering|about to) (?:just )?(?:stop\w*|quit\w*|bin\w*|ditch\w*|chuck\w*|throw\w* (?:away|out)|com\w* off|giv\w* up|skip\w*|drop\w*|replac\w*|swap\w*) (?:\w+ ){{0,3}}{DRUGISH}\b",
+            rf"\b(?:thinking of|thinking about|planning to|planning on|plan to|going to|gonna|wanna|want to|tempted to|considering|about to) (?:just )?(?:stop\w*|quit\w*|bin\w*|ditch\w*|chuck\w*|throw\w* (?:away|out)|com\w* off|giv\w* up|skip\w*|drop\w*|replac\w*|swap\w*) (?:\w+ ){{0,3}}(?:{DRUGISH}|\w+ium)\b",
             r"\b(?:can|could|should) i (?:go back on|get back on|restart|start again)\b",
             r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar|cambiar|reemplazar|sustituir|quitar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
@@ -870,7 +915,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is|are|isnt) (?:this|that|it|these|those|they|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated|a problem|terrible|awful|too thin|too thick|failing|shutting down|giving up|packing up)\b",
             r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
             r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
-            r"\bdoes (?:that|this|it|my (?:\w+ ){1,2})mean (?:i|im|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
+            r"\bdoes (?:that |this |it |my (?:\w+ ){1,2})mean (?:i|im|ill|i will|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
             r"\b(?:could i have|might i have|may i have|could i be getting) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
             r"\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|malignan\w*)\b",
             # a diagnosis inferred from symptoms or numbers; bare "do i have diabetes" is the record's
@@ -889,7 +934,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:am i|will i|will i be|are we) (?:going to be |gonna be )?(?:in danger|going to die|dying|ok|okay|be ok|be okay|fine|healthy|at risk|all right|alright)\b",
             r"\b(?:what is|whats|whats) wrong with me\b|\bdo (?:my )?(?:labs|results|tests|numbers) look\b",
             r"\bhow (?:bad|serious|dangerous) is\b|\bwhat are my chances\b|\bwhat does (?:\w+ ){1,6}mean (?:for me)?,? is (?:it|that|this)\b",
-            r"\bis (?:it|this|that|my \w+) (?:a )?(?:cancer|tumou?r|leukemia|a heart problem|heart problem)\b|\bcould (?:this|it) be (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|heart problem|stroke|serious)\b",
+            r"\bis (?:it|this|that|my \w+) (?:a )?(?:cancer|tumou?r|leukemia|leukaemia|lymphoma|a heart problem|heart problem)\b|\bis my (?:\w+ ){0,2}(?:damaged|scarred|enlarged|weak|weakened|failing)\b|\bcould (?:this|it) be (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|heart problem|stroke|serious)\b",
             r"\bdoes (?:this|that|it) mean i have\b|\bam i getting\b",
             r"\bis (?:my|this|the) (?:\w+ ){0,3}(?:getting worse|coming back|spreading)\b",
             r"\bdo i need (?:surgery|treatment|to be treated|an operation|antibiotics)\b",
@@ -909,8 +954,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bdo i need (?:to go to )?(?:the |an )?(?:er|ed|emergency|hospital|a doctor|urgent care)\b",
             r"\b(?:should|do) i (?:book|make|get) (?:in )?(?:an? )?(?:appointment |appt )?(?:to see|with|in with) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the doctor)\b|"
             r"\b(?:should|shall|do) (?:i|we) (?:take|bring) (?:him|her|them|the baby|the kids?|my \w+) in\b(?! (?:for|to) )|"
-            r"\b(?:a&e|a e|er|ed|hospital|urgent care|gp|doctor|111|911|999) or (?:just )?(?:wait|leave it|sit tight|ride it out|stay home)\b",
-            r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth going\b|\bhow long should i wait\b|\bhigh enough to go\b",
+            r"\b(?:a&e|a e|er|ed|hospital|urgent care|gp|doctor|111|911|999) or (?:just )?(?:wait|leave it|sit tight|ride it out|stay home|rest|ice it|sleep it off)\b",
+            r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth (?:going|calling|ringing|phoning|seeing|getting|a trip)\b|\bhow long should i wait\b|\bhigh enough to go\b",
             r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
             # round six: asking whether (or where) to seek care, in the words people use: "should i take
             # him to the er", "do i need stitches", "is this an a&e thing or can it wait", "should i
@@ -921,7 +966,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:do|does|will|would) (?:i|we|he|she|they|you|it|this|that|my \w+|a \w+|an \w+) (?:\w+ ){0,4}need (?:stitches|stiches|sutures|glue|a stitch|an x ray|x rays?|an xray|a scan|a tetanus|tetanus|antibiotics|to be seen|seeing|to see (?:a|the|someone|anyone)|a doctor|medical attention|checking|checked|looking at|to go (?:in|to))\b",
             r"\b(?:is|would) (?:this|it|that) (?:\w+ ){0,2}(?:an? )?(?:a e|er|ed|emergency|urgent care|hospital|ambulance|999|911|111|walk in|gp|doctor) (?:thing|job|case|situation|matter|visit|trip)\b|\bor (?:can|will|should) (?:it|this|that|i) wait\b|\bwait and see\b",
             r"\b(?:should|shall|do) (?:i|we) (?:call|ring|phone|dial|contact|message) (?:111|999|911|112|nhs|the nhs|out of hours|the out of hours|the gp|a gp|my gp|the doctor|the surgery|the practice|my doctor|someone|an ambulance|the nurse|the helpline)\b",
-            r"\b(?:need|needs|have) to be seen\b|\bbe (?:seen|checked|looked at) (?:today|tonight|now|urgently|straight away|this week|soon)\b|\bsame day (?:appointment|visit)\b|\bhow (?:do i|would i|can i) know (?:if|when|whether) (?:i|he|she|we) (?:need|should)\b",
+            r"\b(?:need|needs|have) to (?:get |be )?(?:seen|checked|checked out|looked at)\b|\bbe (?:seen|checked|looked at) (?:today|tonight|now|urgently|straight away|this week|soon)\b|\bsame day (?:appointment|visit)\b|\bhow (?:do i|would i|can i) know (?:if|when|whether) (?:i|he|she|we) (?:need|should)\b",
             r"\b(?:worth|need) (?:going|calling|ringing|phoning|a trip|an ambulance|the er|a e)\b|\bget (?:it|this|that|them|him|her) (?:looked at|checked|seen)\b|\b(?:is it|its) (?:an )?(?:emergency|urgent) (?:if|when)\b",
             r"\b(?:when|at what point) (?:should|do|would) (?:i|we|you) (?:go (?:in|to)|call|ring|phone|seek|get (?:help|seen|checked))\b",
             r"\b(?:lo|la|los|las|le|me) (?:llevo|llevamos|traigo|traemos|llevare|lleve|debo llevar|tengo que llevar) (?:\w+ ){0,3}(?:a |al |a la |con (?:el|la) )?(?:urgencias|hospital|medico|doctor|pediatra|clinica|emergencias?|centro de salud|guardia|revisar)\b",
@@ -940,7 +985,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\bam i at risk\b|\bis my (?:\w+ )?(?:coming back|getting worse)\b",
             # lead, round six (frozen5: "is that my heart", "should we be worried", "is something
             # wrong with me", "or something worse", "¿me preocupo?" went to the emergency reply)
-            r"\bis (?:that|it|this) (?:\w+ ){0,2}(?:my heart|my lungs|my thyroid|cancer|parkinsons|dementia|alzheimers|a tumou?r|serious|something serious)\b",
+            r"\bis (?:that|it|this) (?:\w+ ){0,2}(?:my heart|my lungs|my thyroid|cancer|parkinsons|dementia|alzheimers|a tumou?r|serious|something serious|my appendix|appendicitis|my kidneys?|my gallbladder|my liver|my bowel|my ovar(?:y|ies)|a hernia|an ulcer|a clot)\b",
             r"\bshould (?:we|they|he|she) (?:be )?(?:worried|worry|concerned)\b|\bis (?:something|anything) wrong with (?:me|him|her|them)\b",
             r"\bor (?:something|anything) (?:worse|more serious|serious)\b|\b(?:me preocupo|debo preocuparme|me tengo que preocupar|es para preocuparse|es grave)\b",
         )
@@ -950,7 +995,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test|stitches|op|biopsy|injection|jab|vaccine|dressing|cast)\b|"
-    r"\b(?:request|ask for|have|get|see) (?:a |an )?(?:female|male|woman|man|different) (?:doctor|gp|nurse|clinician)\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
+    r"\b(?:request|ask for|have|get|see) (?:a |an )?(?:female|male|woman|man|different) (?:doctor|gp|nurse|clinician)\b|"
+    r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
+    r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
+    r"\b(?:be )?(?:moved|changed|rescheduled|cancelled|canceled|rebooked|swapped) to (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|another day|the \w+)\b|"
+    r"\b(?:order|request|renew)\w* (?:\w+ ){0,3}(?:repeats?|prescriptions?|refills?)\b|\bnot asking (?:if|whether|for|about)\b|\binterprete\b|\btraductor\b|\b(?:patient )?portal\b|\b(?:the|this) app\b|\bonline account\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
     r"\b(?:according to (?:my |the )?(?:records?|prescriptions?|charts?|notes?|leaflets?)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book(?! (?:in )?to (?:see|be seen))|"

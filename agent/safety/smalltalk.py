@@ -33,7 +33,7 @@ _VOCABULARY = """
     cuentame chiste chistes cuento poema cancion escribe escribeme aburrido aburrida robot
     persona real nombre llamas te tu funciona funcionan puedes curiosidad
     chao chau ciao nos vemos saludo eso todo listo entendido de acuerdo perfecto genial
-    needed for now later cya ttyl laters brill brilliant ace x xx xxx
+    needed for now later cya ttyl laters brill brilliant ace x xx xxx brb getting glasses specs sec moment hang on
     """
 SMALL_TALK_WORDS = frozenset(_VOCABULARY.split())
 # digits ("testing 123") and single letters are filler too
@@ -113,7 +113,10 @@ def is_small_talk(normal_form: str) -> bool:
 APP_HELP = re.compile(
     r"\b(?:log ?out|logout|log ?off|sign ?out|sign ?in|log ?in|login|(?:reset|change|forgot|forgotten) (?:my )?password|"
     r"(?:logout|login|back|menu|send|submit|book) button|dark mode|font size|(?:turn off|mute) notifications|"
-    r"cerrar sesion|iniciar sesion|contrasena)\b"
+    r"cerrar sesion|iniciar sesion|contrasena|(?:patient )?portal|nhs app|mychart|set (?:this|it|the app|the account) up|"
+    # feedback about care is neither a symptom nor a record question (frozen9: "how do i give feedback
+    # about the nurse who was lovely to my mum" got the emergency reply from the classifier)
+    r"(?:give|leave|send|make) (?:some )?(?:feedback|a compliment|a complaint)|complain about|compliment)\b"
 )
 FIGURE_OF_SPEECH = re.compile(
     r"\b(?:this|the|that|your) (?:app|website|web site|site|page|portal|wait|waiting|queue|loading|system|thing) (?:\w+ ){0,4}(?:is|are|s) (?:\w+ )?killing me\b|"

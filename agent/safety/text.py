@@ -221,7 +221,10 @@ RULE_WORDS = frozenset(
 
 # correctly spelt ordinary words within a typo's reach of a rule word: never mended ("am i
 # overdue for my blood test" is not "overdose"; found in the evaluation's dev phrase bank)
-ORDINARY_WORDS = frozenset(["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester"])
+ORDINARY_WORDS = frozenset(
+    # "intention" is not "infection" ("no intention of hurting myself", lead, round ten)
+    ["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester", "intention", "intentions"]
+)
 
 SHORT_WORDS = frozenset(["pain", "hurt", "ache", "pill", "meds", "kill", "dead", "burn", "fall"])
 FROM_FOUR = ("chest", "bleed")  # 4-letter typos mended by one dropped letter (never "have" → "halve")

@@ -104,3 +104,53 @@ def test_negated_counted_and_past_record_questions_pass(text):
 def test_a_seizure_medicine_is_not_a_seizure():
     verdict = check("do i need to go to hospital if i forgot my seizure tablets twice", "patient")
     assert verdict is not None and verdict.kind == "clinical_advice"
+
+
+# the second untouched batch of round ten (frozen9): its classes, in wordings of neither that batch
+# nor the tuning lines written for it
+SECOND_BATCH_EMERGENCIES = [
+    ("patient", "my husband's sentences are coming out jumbled since breakfast"),
+    ("patient", "my son is allergic to kiwi, ate a fruit salad and now he's wheezy and dizzy"),
+    ("patient", "my throat's gone thick since i took the new tablet"),
+    ("patient", "my boyfriend had his first fit 20 mins ago and he's very sleepy"),
+    ("clinician", "post op man hypotensive 75/45 and clammy"),
+    ("clinician", "frank melena on the ward round, bp 82 sys"),
+]
+
+
+@pytest.mark.parametrize(("role", "text"), SECOND_BATCH_EMERGENCIES)
+def test_the_second_batchs_emergency_classes_get_the_emergency_reply(role, text):
+    verdict = check(text, role)
+    assert verdict is not None and verdict.kind == "emergency", text
+
+
+SECOND_BATCH_ADVICE = [
+    "how many tramadol are safe to take in a day",
+    "my wife's oxycodone isn't helping, should we give her more",
+    "should the dose be 20 now that she's older",
+    "thinking about quitting my potassium tablets",
+    "is that lymphoma, my lymphocytes came back low",
+    "is it worth seeing someone about my rash",
+    "my troponin's up, does that mean i'll have a heart attack",
+    "am i going to be ok after my heart attack in may",
+]
+
+
+@pytest.mark.parametrize("text", SECOND_BATCH_ADVICE)
+def test_the_second_batchs_advice_classes_are_refused_as_advice(text):
+    verdict = check(text, "patient")
+    assert verdict is not None and verdict.kind == "clinical_advice", text
+
+
+SECOND_BATCH_PASSES = [
+    "does my file mention the self harm from my twenties",
+    "can my kids come to the stroke ward with me",
+    "is there a leaflet on choking in toddlers",
+    "i have no intention of killing myself, i need my gp's phone number",
+    "nobodys collapsed, i need the date of my scan",
+]
+
+
+@pytest.mark.parametrize("text", SECOND_BATCH_PASSES)
+def test_the_second_batchs_record_leaflet_and_denial_questions_pass(text):
+    assert check(text, "patient") is None, text
