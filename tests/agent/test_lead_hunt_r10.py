@@ -1,0 +1,57 @@
+"""Confident wrong answers of round ten (paraphrase frozen7, measured once on main bf4ece0, then
+moved into tuning as `tune_frozen7`), each fixed as a class and checked here in fresh wordings
+across a generated cohort against the evaluator's own reading of the record (`evals.truth`):
+
+- "what's my A1C as of today?" → "Your record has no A1C results in the period you asked about":
+  "today" read as the last 24 hours, a window that hides every result older than a day (a
+  confident false negative for a value the record holds).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from agent.offline import OfflineAgent
+from agent.offline.request import read_request
+from evals.paraphrase.grade import grade
+from evals.paraphrase.suite import build_suite
+from tests.agent.conftest import COHORT_NOW
+from tests.agent.test_lead_hunt_r8 import _events
+from tools.catalog import build_registry
+
+
+def _answer(agent, pid: str, question: str) -> str:
+    return _events(agent, pid, question)[-1].answer
+
+
+def _facts(records, kind: str):
+    return [f for f in build_suite(records, parts=("tune",)).facts.values() if f.kind == kind]
+
+
+def test_as_of_today_is_the_present_state_not_a_24_hour_window(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    facts = _facts(records, "lab_latest")
+    assert facts
+    for fact in facts:
+        for wording in (
+            "as at today, what is my {x}?",
+            "what does my {x} stand at as of today",
+            "my {x} as it stands today?",
+            "what's my {x} reading up to and including today",
+        ):
+            question = wording.format(x=fact.subject)
+            answer = _answer(agent, fact.patient_id, question)
+            g = grade(fact, answer)
+            assert g.correct and not g.false_negative, (question, fact.expected, answer[:300])
+
+
+def test_today_as_a_past_event_is_still_a_period():
+    """The fix reads the present state only: "today" said of something done today keeps its day."""
+    today = COHORT_NOW.date()
+    for question in ("what was my weight today?", "did i have bloods taken today", "labs from yesterday?"):
+        window = read_request(question, today).window
+        assert window is not None and window.since == today - dt.timedelta(days=1), (question, window)
+    for question in ("as of today what's my a1c", "my weight to date?", "what is my bp as at today"):
+        assert read_request(question, today).window is None, question
+
