@@ -5,6 +5,8 @@ across a generated cohort against the evaluator's own reading of the record (`ev
 - "what's my A1C as of today?" → "Your record has no A1C results in the period you asked about":
   "today" read as the last 24 hours, a window that hides every result older than a day (a
   confident false negative for a value the record holds).
+- "A1C - all-time high?" → the latest value and its range: a question ending on "high?" read as
+  "is it high?", not as the record high.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import datetime as dt
 from agent.offline import OfflineAgent
 from agent.offline.request import read_request
 from evals.paraphrase.grade import grade
-from evals.paraphrase.suite import build_suite
+from evals.paraphrase.suite import WEIGHT, build_suite
 from tests.agent.conftest import COHORT_NOW
 from tests.agent.test_lead_hunt_r8 import _events
 from tools.catalog import build_registry
@@ -55,3 +57,28 @@ def test_today_as_a_past_event_is_still_a_period():
     for question in ("as of today what's my a1c", "my weight to date?", "what is my bp as at today"):
         assert read_request(question, today).window is None, question
 
+
+def test_all_time_high_or_low_is_the_extreme_not_the_range(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    facts = _facts(records, "lab_max")
+    assert facts
+    for fact in facts:
+        for wording in ("{x}: record high?", "{x} all time high", "what was my {x} at its high?"):
+            question = wording.format(x=fact.subject)
+            answer = _answer(agent, fact.patient_id, question)
+            assert grade(fact, answer).correct, (question, fact.expected, answer[:300])
+    for record in records:
+        weights = [m.value for m in record.measurements if m.code == WEIGHT and m.status == "final"]
+        if not weights:
+            continue
+        lowest = min(weights)
+        answer = _answer(agent, record.patient.patient_id, "weight - all-time low?")
+        lead = next(line for line in answer.splitlines() if line.startswith("Your"))
+        assert "lowest" in lead and f"{lowest:g}" in lead, (lowest, lead)
+    # asked whether it is high, the range answers as before
+    today = COHORT_NOW.date()
+    for question in ("is my ldl high?", "cholesterol high?", "creatinine ever high?"):
+        assert read_request(question, today).operation == "range", question
+    for question in ("a1c record low?", "weight - all-time high?", "bmi at its low"):
+        assert read_request(question, today).operation in ("max", "min"), question
