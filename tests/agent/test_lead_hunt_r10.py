@@ -7,6 +7,10 @@ across a generated cohort against the evaluator's own reading of the record (`ev
   confident false negative for a value the record holds).
 - "A1C - all-time high?" → the latest value and its range: a question ending on "high?" read as
   "is it high?", not as the record high.
+- "Does my chart say I take sertraline now?" / "Does my record say I can't have peanut because of
+  an allergy?" → "No: no condition matching 'i take sertraline now' is recorded" (found in
+  tune_frozen6 on the same main: round nine's "do my notes say I ever had X" made every "does my
+  record say <clause>" a word search of conditions and notes for the whole clause).
 """
 
 from __future__ import annotations
@@ -82,3 +86,31 @@ def test_all_time_high_or_low_is_the_extreme_not_the_range(cohort):
         assert read_request(question, today).operation == "range", question
     for question in ("a1c record low?", "weight - all-time high?", "bmi at its low"):
         assert read_request(question, today).operation in ("max", "min"), question
+
+
+def test_does_my_record_say_a_clause_answers_the_concept_it_names(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    wordings = {
+        "med_active": (
+            "does my file say i'm taking {x} at the moment",
+            "does my chart say i am still on {x}",
+        ),
+        "med_absent": ("does my record say i was ever put on {x}",),
+        "cond_active": ("does my chart say i suffer from {x}", "does my record say i'm living with {x}"),
+        "cond_absent": ("does my record say i'm living with {x}",),
+        "allergy_yes": (
+            "does my chart say i'm allergic to {x}",
+            "does my file say {x} gives me an allergic reaction",
+        ),
+    }
+    asked = 0
+    for kind, texts in wordings.items():
+        for fact in _facts(records, kind):
+            for wording in texts:
+                question = wording.format(x=fact.subject)
+                answer = _answer(agent, fact.patient_id, question)
+                g = grade(fact, answer)
+                assert g.correct and not g.false_negative, (question, fact.expected, answer[:300])
+                asked += 1
+    assert asked > 20
