@@ -396,6 +396,20 @@ _TOPIC_LEAD = re.compile(
 # as you can tell", "going by my notes" with its typos)
 _TOPIC_TAIL = re.compile(r"(?: (?:at all|anywhere|ever|before))+$")
 NOTES_ASKED = re.compile(r"\bnotes?\b")
+# a topic that is still a clause once its lead is off ("i take sertraline now", "im living with X",
+# "she cant have peanut because of an allergy"): its subject's words are no topic
+_CLAUSE = re.compile(
+    r"^(?:that )?(?:i|im|ive|id|she|shes|he|hes|they|theyre|theyve|the patient|the patients)\b"
+)
+_OBJECT = re.compile(r"\b(me|her|him|them|the patient)\b")
+# the verbs that put a clause's concept in its section ("i take X", "she is allergic to X")
+_SECTION_VERB = {
+    "medications": re.compile(r"\b(take|takes|taking|took|on|prescribed|using|uses|use)\b"),
+    "allergies": re.compile(
+        r"\b(allerg\w*|react\w*|cant have|can t have|cannot have|intoleran\w*|(gives?|gave) (me|her|him|them) (a )?rash)\b"
+    ),
+    "conditions": re.compile(r"\b(suffer\w*|living with|lives with|have|has|had|diagnosed|got)\b"),
+}
 
 
 def mention_topic(text: str) -> str | None:
@@ -805,6 +819,24 @@ class Planner:
         said = {w for c in linking.concepts for w in c.said.split()}
         covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
         named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
+        clause = _MENTION.search(request.text).group("topic")  # type: ignore[union-attr]
+        if not covered and not named:
+            # "does my chart say I take sertraline now", "… I'm living with X", "… I can't have
+            # peanut because of an allergy": a clause around known concepts whose verb says their
+            # section. Its other words are no topic: searched for as words they find nothing, and
+            # that read as a "No" ("… say I have back pain" stays a search: "pain" is a lab's word)
+            named = [
+                c
+                for c in linking.concepts
+                if c.said
+                and re.search(rf"\b{re.escape(c.said)}\b", topic)
+                and (verb := _SECTION_VERB.get(c.section)) is not None
+                and verb.search(clause)
+                # the patient's own clause: "i take X", or "X gives me a rash" (not "my dad had X")
+                and (_CLAUSE.match(clause) or (clause.startswith(c.said) and _OBJECT.search(clause)))
+            ]
+            if named:
+                topic = " ".join(dict.fromkeys(c.said for c in named))
         if covered and named and re.search(r"\bhistory of\b", request.text):
             # "any history of asthma (in my notes)?": a known condition's own lead ("Yes, in the past: …");
             # the notes there are where the record is, as in "according to my notes"

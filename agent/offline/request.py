@@ -33,8 +33,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(\b(older|more|over|longer) than |>\s*|\bover )(12|twelve) months?\b|\b(12|twelve) months? (old|passed|since)\b",
         ),
         (
+            # (a record high is the extreme, not the range: "A1C - all-time high?", "record low hr?")
             "range",
-            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|"
+            r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(?<!all time )(?<!all-time )(?<!alltime )(?<!record )(?<!at its )(?<!at their )(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|"
             # the range in other words: "over the limit", "higher than it should be", "on the high side"
             r"exceed\w* (the )?(normal|range|limit|reference|upper)|(over|above|under|below) the (upper |lower )?limit|"
             r"(higher|lower) than (it |they )?(should|ought to) be|(higher|lower) than (normal|expected)|on the (high|low) side|"
@@ -44,14 +45,14 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "max",
             r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
-            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|"
+            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|at (its|their) high|"
             # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
             r"(my|her|his|their|a) top \w+|record (high|weight|reading|value|level|result|number)|"
             r"the most (?!recent|common|often|frequent|important|likely)\w*)\b",
         ),
         (
             "min",
-            r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low)\b",
+            r"\b(lowest|minimum|min|lightest|best reading|nadir|how low|smallest|(record|all.?time) low|at (its|their) low)\b",
         ),
         # "mean" as the average, not the "I mean" / "you mean" of a run-on sentence
         ("mean", r"\b(averag\w*|avg|(?<!\bi )(?<!\byou )mean|typical(ly)?)\b"),

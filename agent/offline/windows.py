@@ -157,8 +157,17 @@ def read_window(question: str, today: dt.date) -> Window | None:
     return window
 
 
+# the present state said with "today" ("as of today", "as it stands today", "to date", "up to
+# today"): "now", no period to search. Read as the 24 hours of "today" it hides every result
+# older than a day, and "what's my A1C as of today?" became "no A1C results in that period".
+_PRESENT = re.compile(
+    r"\b(as (of|at|from) (today|this day|the present( day)?)|as (it stands|things stand|they stand) (today|right now|now)|"
+    r"(up to|up till|up until|until|till|to) (and including )?(today|this day|the present( day)?|date))\b"
+)
+
+
 def _read_window(question: str, today: dt.date) -> Window | None:
-    text = normalise(question)
+    text = _PRESENT.sub(" ", normalise(question))
     m = re.search(
         rf"\bbetween (\d{{1,2}})(st|nd|rd|th)? and (\d{{1,2}})(st|nd|rd|th)? {_MONTH}( (19|20)\d\d)?\b", text
     )
