@@ -1050,6 +1050,11 @@ RECORD_QUESTION = re.compile(
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    # lead, round ten (paraphrase frozen7, measured once: "Do I suffer from hypothyroidism?", "Is
+    # essential hypertension something I have?" got the advice refusal from the classifier): a
+    # condition asked about as one the record lists; cancer, a tumour or "anything serious" stays advice
+    r"^(?:do|does) (?:i|she|he|they|the patient) (?:still )?suffer from (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|anything|something|serious)\b)(?:\w+ ){0,4}\w+$|"
+    r"\b(?:is|are) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:something|one of the (?:conditions|things|problems|diagnoses)) (?:that )?(?:i|she|he|they|the patient) (?:have|has|had|suffer from|suffers from|live with|lives with|am diagnosed with|is diagnosed with)$|"
     # lead, round eight (frozen7): a plain look-up said to be one ("no danger, only curious about
     # my a1c", "solo quiero ver el informe"), and the record's contact details
     r"\b(?:just|only) (?:\w+ )?(?:curious about|want to see|want to know|want to check|need to see|need to know|want|need) (?:what )?(?:my|the|her|his)\b|"

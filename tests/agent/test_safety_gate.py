@@ -195,6 +195,10 @@ PASSES = [
     "¿qué medicamentos tomo?",
     "no bleeding now, just checking my record",
     "Is that above the normal range?",
+    # round ten: refused as advice by the classifier once frozen8 and frozen9 joined the exemplars
+    # (the paraphrase suite's tune_frozen7 found them); a condition asked about as the record's
+    "Do I suffer from hypothyroidism?",
+    "Is essential hypertension something I have?",
 ]
 
 
