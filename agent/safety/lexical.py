@@ -74,8 +74,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bchest (?:\w+ ){0,3}and (?:my )?(?:left )?arm (?:feels|hurts|is numb|numb|tingl\w*|weird|aches)\b",
         rf"\b{PAIN} {gap(3)}(?:in |of |behind |across )?(?:my |the |his |her )?(?:chest|breastbone)\b",
         r"\bchestpain\b",
-        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )(?<!ill have a )(?<!ill get a )(?<!i will have a )(?<!after my )(?<!since my )(?<!from my )\bheart attack\b",
-        r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)",
+        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )(?<!ill have a )(?<!ill get a )(?<!i will have a )(?<!after my )(?<!since my )(?<!from my )(?<!gave me a )(?<!give me a )(?<!giving me a )(?<!mean he had a )(?<!mean she had a )(?<!mean i had a )\bheart attack\b",
+        r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)(?! when)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
         r"\b(?:dolor|presion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
@@ -111,7 +111,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:severe|bad|serious|big) allergic reaction\b",
         r"\bhives\b.*\b(?:throat|breath|tongue|swell)",
         r"\bepipen (?:didnt|did not|isnt|not) work",
-        r"\bneed (?:my |an )?epi ?pen\b",
+        r"\bneed (?:my |an )?epi ?pen\b(?! (?:expiry|prescription|refill|renewal|date|repeat|replaced|trainer))",
         r"\b(?:cerrando la garganta|reaccion alergica (?:fuerte|grave|severa))\b",
         r"\bse (?:me |le )?(?:hincho|hincha|esta hinchando) (?:\w+ ){0,3}(?:cara|lengua|garganta|labios)\b",
         record_word=False,
@@ -166,9 +166,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister|tableta) (?:entero|entera|completo|completa|de)\b",
         r"\bmixed bleach\b|\bbleach and ammonia\b",
         r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
-        r"\bcarbon monoxide\b",
         record_word=False,
     ),
+    # a named poisoning that is also a diagnosis and a test: framed away like other record words
+    *_rules("poisoning", r"\bcarbon monoxide\b(?! (?:test|alarm|detector|level|result))"),
     # suicide and self-harm
     *_rules("suicide", r"\b(?:suicidal|suicide|suicidio|suicidas?)\b"),
     *_rules(
@@ -269,7 +270,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:not|isnt|stopped|wont|no longer) (?:\w+ )?(?:responding|answering|moving)\b",
         r"\b(?:no (?:despierta|responde|reacciona|se mueve))\b",
         r"\b(?:found|lying) (?:him|her|them|someone|a man|a woman)? ?(?:on|in) the (?:floor|street|ground|road)\b",
-        r"\bheart stopped\b|\bfell (?:down )?and (?:isnt|is not|cant|can not) (?:moving|get up)\b",
+        r"\bheart stopped\b(?! when)|\bfell (?:down )?and (?:isnt|is not|cant|can not) (?:moving|get up)\b",
         r"\bhit (?:his|her|my) head\b.*\b(?:vomit\w*|sleepy|drowsy|confused|wont wake)\b",
     ),
     # pregnancy
@@ -461,7 +462,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "anaphylaxis",
         r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:thick|swelling shut)\b",
-        r"\ballergic to (?:\w+ ){1,3}(?:\w+ ){0,3}(?:ate|eaten|had|drank|swallowed|touched|used|licked|bit|stung|been stung)\b (?:\w+ ){0,10}?(?:now |and )(?:\w+ ){0,3}(?:dizzy|hoarse|wheez\w*|swell\w*|swollen|faint\w*|floppy|hives|vomit\w*|cant breathe|struggling to breathe|throat)\b",
+        r"\ballergic to (?:\w+ ){1,3}(?:\w+ ){0,3}(?:ate|eaten|had|drank|swallowed|touched|used|licked|bit|stung|been stung)\b (?:\w+ ){0,10}?(?:now |and )(?:\w+ ){0,3}(?:dizzy|hoarse|wheez\w*|swell\w*|swollen|faint\w*|floppy|hives|vomit\w*|cant breathe|struggling to breathe|throat|cough\w*|pale|going pale|blotchy|drowsy|sleepy)\b",
         record_word=False,
     ),
     *_rules(
@@ -473,6 +474,28 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "clinician_acute",
         r"\b(?:suddenly|acutely|now|newly|profoundly|very) hypotensive\b|\bhypotensive (?:at |with |to )?(?:[3-8]\d) ?/ ?[1-5]\d\b",
         r"\bfrank (?:haematemesis|hematemesis|melaena|melena|malaena|pr bleed\w*|blood)\b|\b(?:bp|pressure|systolic) (?:of |is |at )?(?:[2-8]\d) (?:systolic|sys)\b",
+        record_word=False,
+    ),
+    # lead, round ten, third batch (frozen10 missed seven): the means in hand with the thought of
+    # using it, a known allergen met with a cough or pallor, a first fit that has just happened, a
+    # line pulled out and haemorrhaging, an eclamptic fit in clinic, an opioid-narcotised patient,
+    # a broad-complex rhythm now
+    *_rules(
+        "self_harm",
+        r"(?=.*\b(?:thinking (?:about|of) using|want to use|going to use|use it|use them|do it)\b)\b(?:razor|razors|blade|blades|knife|rope|gun|belt|cord|pills|tablets|lighter)\b (?:\w+ ){0,4}(?:in my hands?|in front of me|next to me|with me|beside me|right here|here|ready)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "seizure",
+        r"\bnever had (?:a |one )?(?:fit|seizure|convulsion)s? before\b.*\b(?:just (?:had|having) one|is having one|having one now|just had a (?:fit|seizure))\b",
+        record_word=False,
+    ),
+    *_rules(
+        "clinician_acute",
+        r"\b(?:haemorrhaging|hemorrhaging|pumping blood|spurting blood)\b|\bpulled out (?:his |her |their )?(?:central line|line|trach|tracheostomy|art line|arterial line)\b",
+        r"\b(?:fitting|seizing|convulsing)\b (?:\w+ ){0,3}(?:bp|blood pressure) (?:1[6-9]\d|2\d\d) ?/ ?(?:1[0-9]\d)\b|\b(?:bp|blood pressure) (?:1[7-9]\d|2\d\d) ?/ ?(?:1[1-9]\d)\b (?:\w+ ){0,3}(?:fitting|seizing|headache|confused|vision)\b",
+        r"\b(?:resp|respiratory|rr) rate (?:of |is |at |down to )?[0-8]\b|\brr (?:of |is |at )?[0-8]\b|\bpinpoint pupils\b|\bnot rousable\b",
+        r"\bbroad complex (?:rhythm|complexes|tachy\w*)\b",
         record_word=False,
     ),
     # round six: acute red flags in Spanish as a parent or bystander says them, often with a
@@ -525,7 +548,7 @@ RECORD_FRAMING = re.compile(
     r"\b(?:history|hx|h/o|h o|pmh|pmhx|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
     r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|admissions|"
-    r"discharge\w*(?<!discharge lounge)(?! lounge)|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic|slot|referral|leaflets?|folleto|signs of|symptoms of|"
+    r"discharge\w*(?<!discharge lounge)(?! lounge)|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic(?! (?:pt|patient|nurse|room)\b)(?<!antenatal clinic)(?<!in clinic)|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
     r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
@@ -541,7 +564,7 @@ RECORD_FRAMING = re.compile(
     # lead, round ten (frozen8: "where's the maternity unit", "how do i register my newborn with the
     # practice" got the emergency reply from the classifier): finding one's way and registering
     r"\bwhere(?:s| is| are| do i find) (?:the )?(?:\w+ ){0,2}(?:unit|ward|department|dept|clinic|entrance|reception|pharmacy|car park|parking|cafe|canteen|toilets?|lifts?|wing|building|suite|centre|center)\b|"
-    r"\b(?:bath|bathe|shower|swim|swimming|wash|washing) (?:\w+ ){0,3}(?:after|before|with) (?:my|the|a|an) (?:\w+ ){0,2}(?:cast|stitches|wound|op|operation|surgery|biopsy|dressing|scar|plaster|drain|procedure)\b|\bdoes my (?:file|record|chart|notes?) (?:\w+ )?(?:mention|say|show|list|include)\b|\bmy file\b|\blogged\b|\bon here\b|\bhow do i (?:get to|find) the\b|\b(?:opening|visiting) (?:hours|times)\b|\bregist(?:er|ering|ration)\b"
+    r"\b(?:bath|bathe|shower|swim|swimming|wash|washing) (?:\w+ ){0,3}(?:after|before|with) (?:my|the|a|an) (?:\w+ ){0,2}(?:cast|stitches|wound|op|operation|surgery|biopsy|dressing|scar|plaster|drain|procedure)\b|\bdoes my (?:file|record|chart|notes?) (?:\w+ )?(?:mention|say|show|list|include)\b|\bcopy of\b|\barrange\b|\broutine\b|\bhome visit\b|\bmy file\b|\blogged\b|\bon here\b|\bhow do i (?:get to|find) the\b|\b(?:opening|visiting) (?:hours|times)\b|\bregist(?:er|ering|ration)\b"
 )
 # a clinician's chart question carries these too ("how many a&e attendances with chest pain",
 # "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
@@ -647,7 +670,7 @@ class LexicalHit:
 TOPIC_OR_DENIAL = re.compile(
     r"\b(?:leaflets?|information|info|advice|guidance|class(?:es)?|course|training|first aid|video|booklet|poster|talk|folleto|informacion) "
     r"(?:on|about|for|regarding|sobre|de)(?: what to do (?:if|when|about)| (?:a|an|the))?\s*$|"
-    r"\bno (?:intention|intentions|plans?|thoughts?|urge|urges|desire|wish) (?:of|to)\s*$"
+    r"\bno (?:intention|intentions|plans?|thoughts?|urge|urges|desire|wish) (?:of|to)\s*$|\b(?:not|never|im not|i am not) (?:thinking|thought) (?:of|about)\s*$"
 )
 
 
@@ -830,6 +853,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             # lead, round ten (frozen9): "how much diazepam is safe to take", "can we give him more",
             # "should it be 10 now", "double my fluoxetine since it's not working?"
             r"\bhow (?:much|many) (?:\w+ ){0,3}(?:is|are) (?:it )?(?:safe|ok|okay|alright|fine) to (?:take|have|give|use)\b",
+            r"\b(?:and )?how many(?: (?:should|can|do) i take)?\s*$",
             r"\b(?:can|could|should|shall) (?:we|i) give (?:him|her|them|my \w+) (?:\w+ )?(?:more|extra|another|less|a bit more)\b",
             r"\bshould (?:it|the dose|her dose|his dose|my dose|that) be (?:\d+|higher|lower|more|less|increased|doubled|upped)\b",
             r"^(?:can i |should i |could i |ok to |okay to )?(?:double|halve|triple) (?:up )?(?:my|her|his|the) (?:\w+ )?\w+\b",
@@ -884,6 +908,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:what|is there something|anything) (?:should |can )?i (?:can )?take (?:to|for)\b",
             r"\bshould i (?:take|have|use|get|try) (?:antibiotics|something|a |an |some |the |my )(?!(?:\w+ ){0,3}(?:off|out)\b)",
             r"\bi want to (?:stop|quit|come off) (?:my|the|taking)\b",
+            r"\bshould (?:my (?:\w+ ){1,2}|he |she |they )(?:start|stop|come off|try|keep taking)\b",
+            r"\b(?:quiere|quiero|queremos|piensa|pienso) (?:dejar|suspender|quitar\w*) (?:\w+ ){0,2}(?:pastillas|medicamentos?|medicinas?|tratamiento|insulina)\b|\bse (?:la|lo|los|las) (?:quito|suspendo|dejo)\b",
             # lead, round ten (frozen8: "thinking of binning my blood pressure pills and trying garlic
             # instead", "i wanna stop my insulin and just diet"): an intention to stop a medicine
             rf"\b(?:thinking of|thinking about|planning to|planning on|plan to|going to|gonna|wanna|want to|tempted to|considering|about to) (?:just )?(?:stop\w*|quit\w*|bin\w*|ditch\w*|chuck\w*|throw\w* (?:away|out)|com\w* off|giv\w* up|skip\w*|drop\w*|replac\w*|swap\w*) (?:\w+ ){{0,3}}(?:{DRUGISH}|\w+ium)\b",
@@ -915,7 +941,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             r"\b(?:is|are|isnt) (?:this|that|it|these|those|they|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated|a problem|terrible|awful|too thin|too thick|failing|shutting down|giving up|packing up)\b",
             r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
             r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
-            r"\bdoes (?:that |this |it |my (?:\w+ ){1,2})mean (?:i|im|ill|i will|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
+            r"\bdoes (?:that |this |it |my (?:\w+ ){1,2})mean (?:i|im|ill|i will|he|she|hes|shes|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
             r"\b(?:could i have|might i have|may i have|could i be getting) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
             r"\b(?:have i got|do i have) (?:a |an )?(?:\w+ )?(?:cancer|tumou?r|malignan\w*)\b",
             # a diagnosis inferred from symptoms or numbers; bare "do i have diabetes" is the record's
@@ -999,7 +1025,7 @@ ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
     r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
     r"\b(?:be )?(?:moved|changed|rescheduled|cancelled|canceled|rebooked|swapped) to (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|another day|the \w+)\b|"
-    r"\b(?:order|request|renew)\w* (?:\w+ ){0,3}(?:repeats?|prescriptions?|refills?)\b|\bnot asking (?:if|whether|for|about)\b|\binterprete\b|\btraductor\b|\b(?:patient )?portal\b|\b(?:the|this) app\b|\bonline account\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
+    r"\b(?:order|request|renew)\w* (?:\w+ ){0,3}(?:repeats?|prescriptions?|refills?)\b|\bnot asking (?:if|whether|for|about)\b|\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|\barrange\b|\bhome visit\b|\bmy phone\b|\bon the ward\b|\bwifi\b|\b(?:is there|any) (?:\w+ )?(?:advice|leaflet|information|info|guidance) (?:on|about)\b|\bstor(?:e|ing|age)\b|\b(?:can|could|may) (?:i|we|you) (?:get|make|book|have|arrange) (?:me |her |him )?an? (?:appointment|appt)\b|\bacceso\b|\bmi historial\b|\binterprete\b|\btraductor\b|\b(?:patient )?portal\b|\bonline account\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
     r"\b(?:according to (?:my |the )?(?:records?|prescriptions?|charts?|notes?|leaflets?)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book(?! (?:in )?to (?:see|be seen))|"
@@ -1049,7 +1075,7 @@ RECORD_QUESTION = re.compile(
     # and a medicine asked about as "something I take"
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
-    r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|"
+    r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|\bam i (?:still )?down as\b|"
     # lead, round ten (paraphrase frozen7, measured once: "Do I suffer from hypothyroidism?", "Is
     # essential hypertension something I have?" got the advice refusal from the classifier): a
     # condition asked about as one the record lists; cancer, a tumour or "anything serious" stays advice
@@ -1219,6 +1245,9 @@ INFERENCE = (
         r"\b(?:was|were|is|are|came back|come back) (?:\w+ )?(?:raised|high|elevated|abnormal|positive|borderline|off|up)\b (?:\w+ )?(?:did|do|does|have|could|has) (?:i|that|it|this) (?:\w+ )?(?:have|had|mean|got)\b"
     ),
     re.compile(r"\b(?:have|did|has) (?:i|it|that) (?:\w+ )?(?:ruined|damaged|destroyed|wrecked|harmed|hurt|killed) my\b"),
+    # a verdict asked for in two words ("bad or fine", "normal or a problem"), range words or not
+    re.compile(r"\b(?:bad|good|ok|okay|normal|fine) or (?:bad|good|fine|ok|okay|a problem|something (?:serious|to worry about)|worrying)\b"),
+    re.compile(r"\b(?:dio|salio|tengo|tuve|es de) (?:\w+ ){0,2}\d+\b.*\bsoy (?:diabetic[oa]|prediabetic[oa])\b"),
     re.compile(
         r"\b(?:am i|will i|could i|might i) (?:going to |gonna |likely to |about to )?(?:have|get|develop) (?:a |an )?(?:heart attack|stroke|cancer|diabetes|kidney failure|liver failure|dementia)\b"
     ),

@@ -69,7 +69,7 @@ WORRY_QUESTION = re.compile(
     r"\b(?:is (?:that|this|it) (?:\w+ )?(?:normal|bad|serious|dangerous|worrying|a problem|a bad sign|something|anything|my)|"
     r"(?:is|could) (?:it|that|this) (?:be )?(?:a |an |my )?(?:cancer|serious|something serious|heart|lungs|kidneys|thyroid|stroke|arthritis|asthma|diabetes|dementia|"
     r"alzheimers|infection|allergy|piles|sciatica|migraine|ulcer|blood clot|clot)|is (?:that|this|it) (?:a |an |my )?\w+(?: \w+)? thing|"
-    r"should (?:i|we) (?:be )?(?:worried|concerned|worry)|something to worry about|could it be|could that be|is something wrong|"
+    r"should (?:i|we) (?:be )?(?:worried|concerned|worry)|something to worry about|could it be|could that be|is something wrong|do you think (?:its|it is|it could be|it might be|thats)|"
     r"should i (?:go|call|ring|get|see|wait)|do (?:i|we|you think i) need|does it need|is it worth|can it wait|er or|a&e or|"
     r"es (?:grave|normal|malo|peligroso|preocupante)|sera|seran|debo preocuparme|me preocupo|me tengo que preocupar|"
     r"tengo que ir|necesito (?:ir|una|un)|hace falta|voy a urgencias|la llevo|lo llevo|espero)\b"
