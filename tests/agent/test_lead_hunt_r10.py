@@ -34,22 +34,28 @@ def _facts(records, kind: str):
     return [f for f in build_suite(records, parts=("tune",)).facts.values() if f.kind == kind]
 
 
-def test_as_of_today_is_the_present_state_not_a_24_hour_window(cohort):
+def _each_fact_in_each_wording(cohort, kind: str, wordings: tuple[str, ...]):
+    """(fact, question, graded answer) for every tuning fact of `kind` asked in every wording."""
     db, records = cohort
     agent = OfflineAgent(build_registry(), db)
-    facts = _facts(records, "lab_latest")
+    facts = _facts(records, kind)
     assert facts
     for fact in facts:
-        for wording in (
-            "as at today, what is my {x}?",
-            "what does my {x} stand at as of today",
-            "my {x} as it stands today?",
-            "what's my {x} reading up to and including today",
-        ):
+        for wording in wordings:
             question = wording.format(x=fact.subject)
             answer = _answer(agent, fact.patient_id, question)
-            g = grade(fact, answer)
-            assert g.correct and not g.false_negative, (question, fact.expected, answer[:300])
+            yield fact, question, answer, grade(fact, answer)
+
+
+def test_as_of_today_is_the_present_state_not_a_24_hour_window(cohort):
+    wordings = (
+        "as at today, what is my {x}?",
+        "what does my {x} stand at as of today",
+        "my {x} as it stands today?",
+        "what's my {x} reading up to and including today",
+    )
+    for fact, question, answer, g in _each_fact_in_each_wording(cohort, "lab_latest", wordings):
+        assert g.correct and not g.false_negative, (question, fact.expected, answer[:300])
 
 
 def test_today_as_a_past_event_is_still_a_period():
@@ -63,15 +69,11 @@ def test_today_as_a_past_event_is_still_a_period():
 
 
 def test_all_time_high_or_low_is_the_extreme_not_the_range(cohort):
+    wordings = ("{x}: record high?", "{x} all time high", "what was my {x} at its high?")
+    for fact, question, answer, g in _each_fact_in_each_wording(cohort, "lab_max", wordings):
+        assert g.correct, (question, fact.expected, answer[:300])
     db, records = cohort
     agent = OfflineAgent(build_registry(), db)
-    facts = _facts(records, "lab_max")
-    assert facts
-    for fact in facts:
-        for wording in ("{x}: record high?", "{x} all time high", "what was my {x} at its high?"):
-            question = wording.format(x=fact.subject)
-            answer = _answer(agent, fact.patient_id, question)
-            assert grade(fact, answer).correct, (question, fact.expected, answer[:300])
     for record in records:
         weights = [m.value for m in record.measurements if m.code == WEIGHT and m.status == "final"]
         if not weights:
