@@ -604,7 +604,9 @@ ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
-    r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora)\b|"
+    r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora|"
+    # a symptom that will not go away is happening now ("un dolor fuerte en el pecho que no se me pasa")
+    r"wont go away|wont ease|not going away|no se (?:me |le )?(?:pasa|quita|va))\b|"
     # lead, round eight (a tuning line missed: "airway closing up after the penicillin dose,
     # adrenaline drawn up" passed as a chart question about a dose): swelling shut in progress,
     # rescue treatment being readied
