@@ -819,8 +819,8 @@ class Planner:
         said = {w for c in linking.concepts for w in c.said.split()}
         covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
         named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
-        clause = _MENTION.search(request.text).group("topic")  # type: ignore[union-attr]
         if not covered and not named:
+            clause = _MENTION.search(request.text).group("topic")  # type: ignore[union-attr]
             # "does my chart say I take sertraline now", "… I'm living with X", "… I can't have
             # peanut because of an allergy": a clause around known concepts whose verb says their
             # section. Its other words are no topic: searched for as words they find nothing, and

@@ -28,6 +28,18 @@ def gap(n: int) -> str:
     return W % n
 
 
+def not_after(*phrases: str) -> str:
+    """Lookbehinds: the match may not follow any of these words ("will i have a " stroke)."""
+    return "".join(f"(?<!{p} )" for p in phrases)
+
+
+# an event asked about as a future worry, not one happening (lead, round ten: "cholesterol 7.2 am i
+# going to have a heart attack", "will i have a stroke with blood pressure this high")
+FUTURE_WORRY = not_after(
+    "am i going to have a", "am i gonna have a", "will i have a", "will i get a", "am i likely to have a"
+)
+
+
 @dataclass(frozen=True)
 class Rule:
     category: str
@@ -74,7 +86,13 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bchest (?:\w+ ){0,3}and (?:my )?(?:left )?arm (?:feels|hurts|is numb|numb|tingl\w*|weird|aches)\b",
         rf"\b{PAIN} {gap(3)}(?:in |of |behind |across )?(?:my |the |his |her )?(?:chest|breastbone)\b",
         r"\bchestpain\b",
-        r"(?<!risk of a )(?<!risk of )(?<!chance of a )(?<!prevent a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i have a )(?<!will i get a )(?<!am i likely to have a )(?<!ill have a )(?<!ill get a )(?<!i will have a )(?<!after my )(?<!since my )(?<!from my )(?<!gave me a )(?<!give me a )(?<!giving me a )(?<!mean he had a )(?<!mean she had a )(?<!mean i had a )\bheart attack\b",
+        # not a risk, a future worry, a past one ("after my heart attack"), a figure of speech
+        # ("nearly gave me a heart attack") or an inference ("does that mean he had a heart attack")
+        not_after("risk of a", "risk of", "chance of a", "prevent a", "ill have a", "ill get a", "i will have a")
+        + FUTURE_WORRY
+        + not_after("after my", "since my", "from my", "gave me a", "give me a", "giving me a")
+        + not_after("mean he had a", "mean she had a", "mean i had a")
+        + r"\bheart attack\b",
         r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)(?! when)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
@@ -221,7 +239,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # stroke
     *_rules(
         "stroke",
-        r"(?<!will i have a )(?<!am i going to have a )(?<!am i gonna have a )(?<!will i get a )(?<!am i likely to have a )\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
+        FUTURE_WORRY
+        + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
@@ -462,7 +481,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "anaphylaxis",
         r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:thick|swelling shut)\b",
-        r"\ballergic to (?:\w+ ){1,3}(?:\w+ ){0,3}(?:ate|eaten|had|drank|swallowed|touched|used|licked|bit|stung|been stung)\b (?:\w+ ){0,10}?(?:now |and )(?:\w+ ){0,3}(?:dizzy|hoarse|wheez\w*|swell\w*|swollen|faint\w*|floppy|hives|vomit\w*|cant breathe|struggling to breathe|throat|cough\w*|pale|going pale|blotchy|drowsy|sleepy)\b",
+        r"\ballergic to (?:\w+ ){1,6}(?:ate|eaten|had|drank|swallowed|touched|used|licked|bit|stung|been stung)\b (?:\w+ ){0,10}?(?:now |and )(?:\w+ ){0,3}(?:dizzy|hoarse|wheez\w*|swell\w*|swollen|faint\w*|floppy|hives|vomit\w*|cant breathe|struggling to breathe|throat|cough\w*|pale|going pale|blotchy|drowsy|sleepy)\b",
         record_word=False,
     ),
     *_rules(
@@ -482,7 +501,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # a broad-complex rhythm now
     *_rules(
         "self_harm",
-        r"(?=.*\b(?:thinking (?:about|of) using|want to use|going to use|use it|use them|do it)\b)\b(?:razor|razors|blade|blades|knife|rope|gun|belt|cord|pills|tablets|lighter)\b (?:\w+ ){0,4}(?:in my hands?|in front of me|next to me|with me|beside me|right here|here|ready)\b",
+        r"\b(?:razor|razors|blade|blades|knife|rope|gun|belt|cord|pills|tablets|lighter)\b(?=.*\b(?:thinking (?:about|of) using|want to use|going to use|use it|use them|do it)\b) (?:\w+ ){0,4}(?:in my hands?|in front of me|next to me|with me|beside me|right here|here|ready)\b",
         record_word=False,
     ),
     *_rules(
@@ -1023,11 +1042,18 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
     r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test|stitches|op|biopsy|injection|jab|vaccine|dressing|cast)\b|"
+    # lead, round ten (frozen8–10: care arrangements, procedure preparation, what to bring, rebooking,
+    # repeat orders, the portal and the ward read as advice): practical and booking questions
     r"\b(?:request|ask for|have|get|see) (?:a |an )?(?:female|male|woman|man|different) (?:doctor|gp|nurse|clinician)\b|"
+    r"\b(?:chaperone|interpreter|translator|interprete|traductor)\b|\barrange\b|\bhome visit\b|"
     r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
+    r"\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|"
     r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
     r"\b(?:be )?(?:moved|changed|rescheduled|cancelled|canceled|rebooked|swapped) to (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|another day|the \w+)\b|"
-    r"\b(?:order|request|renew)\w* (?:\w+ ){0,3}(?:repeats?|prescriptions?|refills?)\b|\bnot asking (?:if|whether|for|about)\b|\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|\barrange\b|\bhome visit\b|\bmy phone\b|\bon the ward\b|\bwifi\b|\b(?:is there|any) (?:\w+ )?(?:advice|leaflet|information|info|guidance) (?:on|about)\b|\bstor(?:e|ing|age)\b|\b(?:can|could|may) (?:i|we|you) (?:get|make|book|have|arrange) (?:me |her |him )?an? (?:appointment|appt)\b|\bacceso\b|\bmi historial\b|\binterprete\b|\btraductor\b|\b(?:patient )?portal\b|\bonline account\b|\b(?:a |an )?(?:chaperone|interpreter|translator)\b|"
+    r"\b(?:can|could|may) (?:i|we|you) (?:get|make|book|have|arrange) (?:me |her |him )?an? (?:appointment|appt)\b|"
+    r"\b(?:order|request|renew)\w* (?:\w+ ){0,3}(?:repeats?|prescriptions?|refills?)\b|"
+    r"\b(?:patient )?portal\b|\bonline account\b|\bacceso\b|\bmi historial\b|\bmy phone\b|\bon the ward\b|\bwifi\b|\bstor(?:e|ing|age)\b|"
+    r"\b(?:is there|any) (?:\w+ )?(?:advice|leaflet|information|info|guidance) (?:on|about)\b|\bnot asking (?:if|whether|for|about)\b|"
     r"\b(?:according to (?:my |the )?(?:records?|prescriptions?|charts?|notes?|leaflets?)|what does the (?:leaflet|record|hospital|note|doctor)|"
     r"on my record|in my record|(?:did|has) (?:my|the) doctor (?:say|said|write|stop|change)|when (?:did|was)|who prescribed|"
     r"what (?:was|were) the instructions|leaflet|hospital guidance|patient information|book(?! (?:in )?to (?:see|be seen))|"

@@ -33,16 +33,10 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
 NOT_MET: dict[tuple[str, str], str] = {
-    (
-        "frozen11",
-        "emergency",
-    ): "round ten's gate on frozen11, once: emergency recall 97.6 % (323/331, 8 missed)",
-    ("frozen11", "advice"): "round ten's gate on frozen11, once: advice recall 92.2 % (212/230; target 98 %)",
-    (
-        "frozen11",
-        "fp",
-    ): "round ten's gate on frozen11, once: hard-negative false positives 4.8 % (14/290; target 2 %)",
+    ("frozen11", "emergency"): "frozen11, once: emergency recall 97.6 % (323/331, 8 missed)",
+    ("frozen11", "advice"): "frozen11, once: advice recall 92.2 % (212/230; target 98 %)",
+    ("frozen11", "fp"): "frozen11, once: hard-negative false positives 4.8 % (14/290; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
-# the test part was read to get there), so nothing is listed now.
+# the test part was read to get there), so nothing is listed for it.
