@@ -63,7 +63,13 @@ class HandleBook:
         key = (kind, record_id)
         with self._lock:
             if key in self.by_record:
-                return self.by_record[key]
+                # one record cited twice (a blood-pressure panel's systolic and diastolic rows
+                # share their observation): the handle states both rows' values and names
+                known = self.by_record[key]
+                known.facts.extend(f for f in facts or [] if f not in known.facts)
+                if label and label not in known.label.split(" · "):
+                    known.label = f"{known.label} · {label}" if known.label else label
+                return known
             prefix = PREFIXES[kind]
             self._counters[prefix] = self._counters.get(prefix, 0) + 1
             citation = Citation(

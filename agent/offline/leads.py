@@ -655,7 +655,97 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
             False,
         )
-    s = series_for(topic, rows)
+    panel = bp_panel(topic, rows)
+    if panel and topic.operation == "range":
+        return _panel_range(topic, panel, outcomes, v)
+    if panel and topic.operation == "count" and len({p["count"] for p in panel}) == 1:
+        sys_, dia = (p["latest"] for p in panel)
+        unit = f" {panel[0]['unit']}" if panel[0].get("unit") else ""
+        cite = _handle_of(outcomes, sys_["record_id"]) or f" [{panel[0]['handle']}]"
+        return (f"{v.Your} {name} has been measured {counted(panel[0]['count'], 'time')}{when}, most recently {fmt_num(sys_['value'])}/{fmt_num(dia['value'])}{unit} on {sys_['date']}{cite}.", False)  # fmt: skip
+    if panel:
+        return _joined([_summary_lead(topic, p, _part_name(p), outcomes, v) for p in panel])
+    return _summary_lead(topic, series_for(topic, rows), name, outcomes, v)
+
+
+def bp_panel(topic: Topic, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The systolic and diastolic summaries, in that order, when both are there and neither the
+    question nor its concept names one: a blood pressure is two numbers, and a lead that gives
+    one of them ("your highest blood pressure was 83") answers a different question."""
+    summaries = {str(r.get("code")): r for r in rows if "count" in r}
+    if not all(code in summaries for code in BP_PARTS.values()):
+        return []
+    said = normalise(topic.question) + " " + (topic.concept.queries[0].lower() if topic.concept else "")
+    if any(word in said for word in BP_PARTS) or re.search(r"\b(sbp|dbp)\b", said):
+        return []
+    return [summaries[BP_PARTS["systolic"]], summaries[BP_PARTS["diastolic"]]]
+
+
+_VERDICT = re.compile(r"^(Yes|No): ")
+
+
+def _joined(leads: list[Lead]) -> Lead:
+    """Each number's sentence, one verdict in front when they agree ("No: the systolic went down;
+    the diastolic went down"), each its own when they do not (never a lone "Yes" for half)."""
+    texts = [text for text, _ in leads]
+    abstained = any(a for _, a in leads)
+    verdicts = [m.group(1) if (m := _VERDICT.match(t)) else None for t in texts]
+    if verdicts[0] and len(set(verdicts)) == 1:
+        rest = [_VERDICT.sub("", t).rstrip(".") for t in texts]
+        return (f"{verdicts[0]}: " + "; ".join(rest) + ".", abstained)
+    if any(verdicts):
+        return ("The two numbers differ. " + " ".join(texts), abstained)
+    return (" ".join(texts), abstained)
+
+
+def _part_name(summary: dict[str, Any]) -> str:
+    name = str(summary.get("name") or "")
+    return name[:1].lower() + name[1:] if name else "blood pressure"
+
+
+def _range_text(s: dict[str, Any], unit: str) -> str:
+    low, high = s.get("ref_low"), s.get("ref_high")
+    if low is not None and high is not None:
+        return f"{fmt_num(low)}–{fmt_num(high)}{unit}"
+    return f"≥ {fmt_num(low)}{unit}" if low is not None else f"≤ {fmt_num(high)}{unit}"
+
+
+def _panel_range(topic: Topic, panel: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """ "Is my blood pressure normal?": one verdict over both numbers (normal only when both are
+    within; high, low or ever outside when either is), then each number against its own range."""
+    ranged = [p for p in panel if p.get("ref_label")]
+    if len(ranged) < len(panel):
+        leads = [_summary_lead(topic, p, _part_name(p), outcomes, v) for p in panel]
+        return (" ".join(text for text, _ in leads), False)
+    wanted = {"above": ("above",), "below": ("below",), "outside": ("above", "below")}.get(topic.asked)
+    if topic.asked == "ever_outside":
+        hits = [p["outside_count"] > 0 for p in panel]
+    elif wanted:
+        hits = [p["latest_position"] in wanted for p in panel]
+    else:
+        hits = [p["latest_position"] == "within" for p in panel]
+    yes = all(hits) if wanted is None and topic.asked != "ever_outside" else any(hits)
+    clauses, counts = [], []
+    for p in panel:
+        unit = f" {p['unit']}" if p.get("unit") and not str(p["unit"]).startswith("{") else ""
+        last = p["latest"]
+        cite = _handle_of(outcomes, last["record_id"]) or f" [{p['handle']}]"
+        position = {"above": "above", "below": "below", "within": "within"}[p["latest_position"]]
+        clauses.append(f"{_part_name(p)} is {fmt_num(last['value'])}{unit} on {last['date']}{cite}, {position} {_range_text(p, unit)}")
+        counts.append(f"{_part_name(p).split()[0]} {p['outside_count']} of {p['count']}")
+    label = panel[0]["ref_label"]
+    return (
+        f"{'Yes' if yes else 'No'}: {v.your} latest {'; '.join(clauses)} ({label}). "
+        f"Results outside the range: {', '.join(counts)}.",
+        False,
+    )
+
+
+def _summary_lead(
+    topic: Topic, s: dict[str, Any], name: str, outcomes: Sequence[ToolOutcome], v: Voice
+) -> Lead:
+    """One series' summary said as the operation asks (highest, average, change, trend, …)."""
+    when = _when(topic)
     h = f" [{s['handle']}]"
     unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
     last, first = s["latest"], s["first"]
@@ -705,11 +795,8 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         word = "higher" if diff > 0 else ("lower" if diff < 0 else "the same")
         return (f"{verdict}: {v.your} latest {name}, {at(last)}, is {word} than a year ago: {_value(before)} on {_day(before.get('effective'))} [{before['handle']}].", False)  # fmt: skip
     if op == "range" and s.get("ref_label"):
-        where = s["latest_position"]
-        low, high = s.get("ref_low"), s.get("ref_high")
-        rng = f"{fmt_num(low)}–{fmt_num(high)}" if low is not None and high is not None else (f"≥ {fmt_num(low)}" if low is not None else f"≤ {fmt_num(high)}")  # fmt: skip
-        verdict = range_verdict(topic.asked, where, s["outside_count"])
-        return (f"{verdict}: {v.your} latest {name} is {at(last)}; the range is {rng}{unit} ({s['ref_label']}). {s['outside_count']} of {s['count']} results were outside it.", False)  # fmt: skip
+        verdict = range_verdict(topic.asked, s["latest_position"], s["outside_count"])
+        return (f"{verdict}: {v.your} latest {name} is {at(last)}; the range is {_range_text(s, unit)} ({s['ref_label']}). {s['outside_count']} of {s['count']} results were outside it.", False)  # fmt: skip
     if op == "range":
         return (f"{v.Your} latest {name} is {at(last)}. No reference range is recorded with it and I have no typical range for this test.", False)  # fmt: skip
     if op == "older_than_year":
