@@ -613,6 +613,12 @@ def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> 
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
+    if topic.latest_beyond_window and len(outcomes) == 2:
+        outcomes, beyond = outcomes[:1], [r for r in _rows(outcomes[1:]) if r.get("kind") == "observation"]
+        if beyond and not [r for r in _rows(outcomes) if r.get("kind") == "observation"]:
+            name = topic.concept.name if topic.concept else "result"
+            r = beyond[0]
+            return (f"No {name} result is recorded{_when(topic)}. The most recent {name} in {v.record} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].", True)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     if topic.operation == "last_draw":
         return _last_draw(rows, v)

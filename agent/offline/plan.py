@@ -607,6 +607,9 @@ class Topic:
     question: str = ""  # the question's own words (identity checks compare them with the record)
     # medications: the condition the question names as the medicines' reason ("for my diabetes")
     reason: Concept | None = None
+    # labs in a window: the second call holds the newest result of the whole history, said when
+    # the window is empty ("what's my weight today?" → none today, the latest is 80 kg on …)
+    latest_beyond_window: bool = False
 
 
 @dataclass
@@ -1083,7 +1086,10 @@ class Planner:
                         continue
                     if query and (computed or window) and "summarize_labs" in self.available:
                         ids = [call("summarize_labs", {"query": query, **win})]
+                        if window and "get_labs" in self.available:
+                            ids.append(call("get_labs", {"query": query, "latest_only": True}))
                         topic = Topic(section, op if computed else "trend", c, ids, window)
+                        topic.latest_beyond_window = len(ids) == 2
                         topic.asked = asked_about_range(request.text)
                         topic.today = request.today
                         topics.append(topic)

@@ -166,8 +166,17 @@ _PRESENT = re.compile(
 )
 
 
+# "between 2020 and today", "from March 2021 till now": since that day, to the present (left to
+# `_PRESENT`, "and today" was a 24-hour window that hid every result of the years asked for)
+_TO_NOW = re.compile(
+    rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till|through|thru|up to|up till) "
+    r"(today|now|right now|the present( day)?|present|date|this day)\b"
+)
+
+
 def _read_window(question: str, today: dt.date) -> Window | None:
-    text = _PRESENT.sub(" ", normalise(question))
+    text = _TO_NOW.sub(lambda m: f"since {m.group(2)}", normalise(question))
+    text = _PRESENT.sub(" ", text)
     m = re.search(
         rf"\bbetween (\d{{1,2}})(st|nd|rd|th)? and (\d{{1,2}})(st|nd|rd|th)? {_MONTH}( (19|20)\d\d)?\b", text
     )
@@ -177,10 +186,10 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         if a and b:
             return Window(min(a, b), max(a, b), m.group(0))
     m = re.search(
-        rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till) ({_DAY_MONTH}|(19|20)\d\d)\b", text
+        rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till|through|thru) ({_DAY_MONTH}|(19|20)\d\d)\b", text
     )
     if m:
-        parts = re.split(r" (?:and|to|until|till) ", m.group(0).split(" ", 1)[1], maxsplit=1)
+        parts = re.split(r" (?:and|to|until|till|through|thru) ", m.group(0).split(" ", 1)[1], maxsplit=1)
         if len(parts) == 2:
             a = dt.date(int(parts[0]), 1, 1) if re.fullmatch(r"\d{4}", parts[0]) else _day(parts[0], today)
             b = (

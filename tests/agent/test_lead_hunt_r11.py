@@ -11,9 +11,14 @@ record itself:
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent.offline import OfflineAgent
+from agent.offline.windows import read_window
 from tests.agent.conftest import COHORT_NOW
 from tests.agent.test_lead_hunt_r8 import _events, _lead
 from tools.catalog import build_registry
@@ -85,9 +90,10 @@ def test_blood_pressure_trend_and_average_name_both_numbers(cohort):
         for question in ("blood pressure trend", "average blood pressure?", "has my bp gone up over the years"):
             lead = _lead(_events(agent, pid, question)).lower()
             assert "systolic" in lead and "diastolic" in lead, (question, lead)
-        mean_s = sum(m.value for m in systolic) / len(systolic)
         lead = _lead(_events(agent, pid, "what's my average blood pressure"))
-        assert any(_says(lead, "systolic", round(mean_s, n)) for n in (0, 1, 2)), (mean_s, lead)
+        for part, series in (("systolic", systolic), ("diastolic", diastolic)):
+            mean = sum(m.value for m in series) / len(series)
+            assert any(_says(lead, part, round(mean, n)) for n in (0, 1, 2)), (part, mean, lead)
 
 
 def test_a_named_part_still_answers_that_part_alone(cohort):
@@ -105,3 +111,56 @@ def test_clinician_voice_names_both_numbers_too(cohort):
         lead = _lead(_events(agent, pid, "pt's max BP?", role="clinician"))
         top_s, top_d = max(m.value for m in systolic), max(m.value for m in diastolic)
         assert _says(lead, "systolic", top_s) and _says(lead, "diastolic", top_d), lead
+
+
+# --- "between 2020 and today"; "what's my weight today?" ------------------------------------------
+#
+# - "labs between 2020 and today" → "Your record has no results in the period you asked about":
+#   "and today" was read as "today", a 24-hour window, hiding six years of results.
+# - "what's my weight today?" → "Your record has no weight results in the period you asked
+#   about": true of the last 24 hours, and no use; the newest weight of the whole history is now
+#   said beside it (so is every empty window of a named test: "highest bp in the last 2 weeks").
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    year=st.integers(1990, COHORT_NOW.year),
+    opener=st.sampled_from(["between", "from"]),
+    joiner=st.sampled_from(["and", "to", "until", "till", "through", "up to"]),
+    end=st.sampled_from(["today", "now", "right now", "the present", "date"]),
+    lead=st.sampled_from(["labs", "show my a1c results", "what visits did i have", "bp readings"]),
+)
+def test_from_a_year_to_today_is_that_year_onwards(year, opener, joiner, end, lead):
+    today = COHORT_NOW.date()
+    window = read_window(f"{lead} {opener} {year} {joiner} {end}", today)
+    assert window is not None and window.since == dt.date(year, 1, 1) and window.until is None, window
+
+
+def test_between_two_years_and_through_keep_both_ends():
+    today = COHORT_NOW.date()
+    for text in ("bp from 2019 through 2022", "a1c between 2019 and 2022", "labs from 2019 thru 2022"):
+        window = read_window(text, today)
+        assert window is not None and (window.since, window.until) == (dt.date(2019, 1, 1), dt.date(2022, 12, 31)), text
+    window = read_window("weight from march 2021 till now", today)
+    assert window is not None and (window.since, window.until) == (dt.date(2021, 3, 1), None)
+
+
+def test_an_empty_window_says_the_newest_result_of_the_whole_history(cohort):
+    db, records = cohort
+    agent = OfflineAgent(build_registry(), db)
+    checked = 0
+    for record in records:
+        weights = [m for m in _series(record, "29463-7")]
+        if not weights:
+            continue
+        newest = max(weights, key=lambda m: m.effective)
+        if newest.effective.date() >= (COHORT_NOW - dt.timedelta(days=14)).date():
+            continue  # a weight inside the window: the usual lead answers
+        for question in ("what's my weight today?", "my weight in the last 2 weeks", "weight this week?"):
+            events = _events(agent, record.patient.patient_id, question)
+            lead = _lead(events)
+            assert lead.startswith("No weight result is recorded"), (question, lead)
+            assert re.search(rf"\b{re.escape(_number(newest.value))}\b", lead), (question, newest.value, lead)
+            assert newest.effective.date().isoformat() in lead, (question, lead)
+        checked += 1
+    assert checked >= 3
