@@ -586,6 +586,9 @@ class ProceduresInput(DateWindow):
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
     limit: int = Field(default=20, ge=1, le=100)
+    oldest_first: bool = Field(
+        default=False, description="Oldest first (\"my first surgery\"); newest first otherwise."
+    )
 
 
 @TOOLS.tool("get_procedures", section="procedures", status_text="Looking up your procedures…")
@@ -599,6 +602,7 @@ def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
         since=args.since,
         until=args.until,
         limit=args.limit,
+        oldest_first=args.oldest_first,
     )
     out = ResultBuilder(ctx)
     for x in page.items:
@@ -624,7 +628,7 @@ def get_procedures(ctx: ToolContext, args: ProceduresInput) -> ToolResult:
             },
         )
     return out.build(
-        title=f"Procedures{_quoted(args.query)}, most recent first",
+        title=f"Procedures{_quoted(args.query)}, {'oldest' if args.oldest_first else 'most recent'} first",
         total=page.total,
         empty=f"No procedures{_quoted(args.query)} in the record for that period.",
         narrow_hint="add a query, since/until, or raise limit (up to 100)",

@@ -103,6 +103,15 @@ class LabSummaryInput(DateWindow):
     )
     since: dt.date | None = SINCE_FIELD
     until: dt.date | None = UNTIL_FIELD
+    above: float | None = Field(
+        default=None,
+        description="Also count the results above this value, with the first and latest of them "
+        '("was my glucose ever over 200?", "how many A1C above 6.5").',
+    )
+    below: float | None = Field(
+        default=None,
+        description='Also count the results below this value ("any potassium under 3.5?").',
+    )
 
 
 def _point(p: Point | None) -> dict[str, Any] | None:
@@ -129,8 +138,9 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
         window = f" between {args.since or 'the start'} and {args.until or 'now'}"
     window_facts = facts_of(*(d.isoformat() for d in (args.since, args.until) if d))
     birth_date = _birth_date(ctx)
+    limit = ("above", args.above) if args.above is not None else ("below", args.below) if args.below is not None else None
     for s in all_series:
-        _summary_lines(out, s, window_facts, birth_date)
+        _summary_lines(out, s, window_facts, birth_date, limit)
     result = out.build(
         title=f"Summary of results matching '{args.query}'{window}",
         total=len(all_series),
@@ -143,8 +153,17 @@ def _birth_date(ctx: ToolContext) -> dt.date | None:
     return profile.birth_date_of(ctx.connection, patient_id=ctx.scope.patient_id)
 
 
+def beyond(s: Series, side: str, value: float) -> list[Point]:
+    """The series' points strictly above (or below) the value, oldest first."""
+    return [p for p in s.points if (p.value > value if side == "above" else p.value < value)]
+
+
 def _summary_lines(
-    out: ResultBuilder, s: Series, window_facts: list[str], birth_date: dt.date | None
+    out: ResultBuilder,
+    s: Series,
+    window_facts: list[str],
+    birth_date: dt.date | None,
+    limit: tuple[str, float | None] | None = None,
 ) -> None:
     """The series' summary line, then the other rows its numbers come from."""
     unit = f" {s.unit}" if s.unit and not s.unit.startswith("{") else ""
@@ -177,11 +196,27 @@ def _summary_lines(
         )
         numbers += facts_of(fmt_num(low), fmt_num(high), str(outside))
     numbers += window_facts
+    crossed: list[Point] = []
+    limit_fields: dict[str, Any] = {}
+    limit_text = ""
+    if limit is not None and limit[1] is not None:
+        side, value = limit[0], float(limit[1])
+        crossed = beyond(s, side, value)
+        limit_fields = {
+            "threshold": {"side": side, "value": value},
+            "beyond_count": len(crossed),
+            "beyond_first": _point(crossed[0]) if crossed else None,
+            "beyond_latest": _point(crossed[-1]) if crossed else None,
+        }
+        limit_text = f"; {len(crossed)} of {s.count} {side} {fmt_num(value)}{unit}"
+        if crossed:
+            limit_text += f" (first {fmt_date(crossed[0].effective)}, latest {fmt_date(crossed[-1].effective)})"
+        numbers += facts_of(fmt_num(value), str(len(crossed)), *(fmt_date(p.effective) for p in crossed[:1] + crossed[-1:]))
     fields = {
         "name": s.name, "code": s.code, "unit": s.unit, "count": s.count, "first": _point(s.first),
         "latest": _point(s.last), "previous": _point(s.previous), "lowest": _point(s.lowest),
         "highest": _point(s.highest), "mean": round(s.mean, 4), "change": change, "direction": s.direction,
-        **ref_fields,
+        **ref_fields, **limit_fields,
     }  # fmt: skip
     prev = (
         f"; previous {fmt_num(s.previous.value)} ({fmt_date(s.previous.effective)}), change {fmt_num(change)}"
@@ -193,18 +228,22 @@ def _summary_lines(
         f"latest {fmt_num(s.last.value)}{unit} ({fmt_date(s.last.effective)}){prev}; "
         f"lowest {fmt_num(s.lowest.value)} ({fmt_date(s.lowest.effective)}), "
         f"highest {fmt_num(s.highest.value)} ({fmt_date(s.highest.effective)}), mean {fmt_num(s.mean)}; "
-        f"direction over the window: {s.direction}{ref_text}"
+        f"direction over the window: {s.direction}{ref_text}{limit_text}"
     )
     out.add("observation", s.last.record_id, line, label=s.name, facts=numbers, fields=fields)
     # the other rows the numbers come from, each on its own cited line
     roles: dict[str, list[str]] = {}
     points: dict[str, Point] = {}
-    for role, p in (
+    cited: list[tuple[str, Point | None]] = [
         ("first", s.first),
         ("previous", s.previous),
         ("lowest", s.lowest),
         ("highest", s.highest),
-    ):
+    ]
+    if crossed and limit is not None:
+        said = f"{limit[0]} {fmt_num(limit[1])}"
+        cited += [(f"first {said}", crossed[0]), (f"latest {said}", crossed[-1])]
+    for role, p in cited:
         if p is not None and p.record_id != s.last.record_id:
             roles.setdefault(p.record_id, []).append(role)
             points[p.record_id] = p

@@ -119,10 +119,41 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     )
 
 
+SURGERY_WORDS = re.compile(r"\b(surger(y|ies)|surgical|operations?|operated)\b")
+ROW_NOUN = {"medication": "prescription", "condition": "condition", "immunization": "vaccine", "procedure": "procedure"}
+
+
+def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "The very first medicine they put me on", "my most recent procedure": the section's row
+    with the earliest or the latest date, cited, out of how many were read."""
+    rows = [r for r in _rows(outcomes) if r.get("kind") in DATE_FIELDS]
+    kind = rows[0]["kind"] if rows else ""
+    key = DATE_FIELDS.get(kind, "")
+    dated_rows = [r for r in rows if r.get(key) and r.get("status") != "entered-in-error"]
+    if not dated_rows:
+        return None  # the section's own lead says what the record holds
+    first = topic.operation == "earliest_row"
+    pick = min if first else max
+    r = pick(dated_rows, key=lambda row: str(row[key]))
+    verb = {"medication": "prescribed", "condition": "recorded", "immunization": "given", "procedure": "done"}[kind]
+    total = next((o.result.total for o in outcomes if o.result.ok and o.result.total), len(dated_rows))
+    of = f" (of {total} in {v.record})" if total and total > 1 else ""
+    same_day = [x for x in dated_rows if _day(x[key]) == _day(r[key]) and x is not r]
+    also = f"; {counted(len(same_day), 'more', 'more')} that day: " + ", ".join(f"{x.get(ROW_NAME[kind])} [{x['handle']}]" for x in same_day[:3]) if same_day else ""  # fmt: skip
+    caveat = (
+        f"{v.record.capitalize()} does not mark which procedures were operations. "
+        if kind == "procedure" and SURGERY_WORDS.search(normalise(topic.question))
+        else ""
+    )
+    return (f"{caveat}{v.Your} {'first' if first else 'most recent'} recorded {ROW_NOUN[kind]} is {r.get(ROW_NAME[kind]) or 'unnamed'}, {verb} on {_day(r[key])} [{r['handle']}]{of}{also}.", False)  # fmt: skip
+
+
 def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lead | None:
     failed = [o for o in outcomes if not o.result.ok]
     if failed and len(failed) == len(outcomes):
         return None
+    if topic.operation in ("earliest_row", "last_row"):
+        return _ordinal_row(topic, outcomes, voice)
     fn = {
         "medications": _medications,
         "conditions": _conditions,
@@ -214,6 +245,8 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             return (f"{v.record.capitalize()} has no active medications.", True)
         return (f"{v.you.capitalize()} {v.have} {counted(len(active), 'active medication')}" + (f" and {counted(len(rows) - len(active), 'past one')} listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
     c = topic.concept
+    if topic.window is not None:
+        return _prescribed_in_window(topic, rows, v)
     if (lead := dated(topic, rows)) is not None:
         return lead
     if topic.operation == "detail" and rows:
@@ -238,13 +271,21 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         )
         return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
     if rows:
-        r = rows[0]
+        past = _newest_first(rows) or rows
+        r = past[0]
         state = (
             f"ended {_day(r.get('ended_at'))}"
             if r.get("ended_at")
             else f"is {r.get('status') or 'not active'}"
         )
-        if EVER_ASKED.search(normalise(topic.question)):
+        ever = EVER_ASKED.search(normalise(topic.question))
+        if c.kind == "class" and len({x.get("name") for x in past}) > 1:
+            # every drug of the class, newest first: the first one found is not the answer
+            named = _prescriptions(past)
+            if ever:
+                return (f"Yes, in the past: {counted(len(past), 'prescription')} of {c.name}, none active now: {named}.", False)  # fmt: skip
+            return (f"No, not now: none of {counted(len(past), 'prescription')} of {c.name} is active: {named}.", False)  # fmt: skip
+        if ever:
             # "have I ever been prescribed X?", "was I ever put on X?": the past is the question's yes
             return (f"Yes, in the past: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription now.", False)  # fmt: skip
         return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
@@ -252,6 +293,41 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
         return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _prescriptions(rows: list[dict[str, Any]]) -> str:
+    """Each prescription with its date and state, cited ("Amoxicillin … (prescribed 2024-01-19, completed) [M1]")."""
+    return "; ".join(
+        f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {'active' if r.get('active') else r.get('status') or 'not active'}) [{r['handle']}]"
+        for r in rows[:FOCUSED]
+    )
+
+
+def _prescribed_in_window(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """ "Any antibiotics this year?": a prescription counts when it was written in the window or
+    was still running in it (active, or stopped after the window began). Every prescription was
+    read, so an empty window is a certain no, said with the newest one outside it."""
+    c = topic.concept
+    inside = _newest_first([r for r in rows if _running_in(topic, r)])
+    what = f"{c.name}" if c is not None else "that medicine"
+    if inside:
+        return (f"Yes: {counted(len(inside), 'prescription')} of {what}{_period(topic)}: {_prescriptions(inside)}.", False)  # fmt: skip
+    newest = _newest_first(rows)
+    if newest:
+        r = newest[0]
+        return (f"No. {v.record.capitalize()} has no prescription of {what}{_period(topic)}; the most recent, {r['name']}, was prescribed {_day(r.get('authored_on'))} [{r['handle']}].", False)  # fmt: skip
+    return _never_prescribed(c, v)
+
+
+def _running_in(topic: Topic, r: dict[str, Any]) -> bool:
+    start, w = _as_date(r.get("authored_on")), topic.window
+    if start is None or w is None:
+        return False
+    if _in_window(topic, start):
+        return True
+    ended = _as_date(r.get("ended_at"))
+    running = bool(r.get("active")) or (ended is not None and (w.since is None or ended >= w.since))
+    return (w.until is None or start <= w.until) and running
 
 
 def _newest_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -421,6 +497,10 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         if not names:
             return (f"{v.record.capitalize()} has no diagnoses (disorders), past or present.", False)
         return (f"{v.Your} diagnoses over the years (disorders, past and present; findings and situations are not shown):", False)  # fmt: skip
+    if topic.operation == "resolved":
+        if not rows:
+            return (f"No condition in {v.record} is recorded as resolved{_when(topic)}.", False)
+        return (f"{v.record.capitalize()} lists {counted(len(rows), 'resolved condition')}{_when(topic)}:", False)
     if topic.concept is None and topic.window:
         if not rows:
             return (f"No condition in {v.record} has its onset{_when(topic)}: I searched every condition, active and resolved.", True)  # fmt: skip
@@ -574,8 +654,11 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
     return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
 
 
-_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|improv\w*|better)\b")
-_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|worse)\b")
+_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*)\b")
+_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*)\b")
+# "better" or "worse" is a judgement the record does not make (a lower eGFR or HDL is not better):
+# such a change is said by its direction, with no yes or no
+JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
 
 
 def _direction_asked(question: str, change: float) -> bool:
@@ -656,12 +739,29 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
                 "The latest of each test, newest first:",
                 False,
             )
+        if len({row.get("name") for row in rows}) > 1:
+            # a group of tests ("lipid panel": cholesterol, LDL, HDL, triglycerides): each by its
+            # own name; one value under the group's name would say 185 is "the lipid panel"
+            parts = "; ".join(
+                f"{row.get('name')} {_value(row)} on {_day(row.get('effective'))} [{row['handle']}]"
+                for row in rows[:FOCUSED]
+            )
+            return (f"{v.Your} latest {name} results: {parts}.", False)
         r = rows[0]
+        shown = _value(r)
+        query = topic.concept.queries[0].lower() if topic.concept else ""
+        part = next((word for word in ("systolic", "diastolic") if word in query), None)
+        if part and r.get(part) is not None:  # "the top number": the systolic alone, not the pair
+            shown = f"{fmt_num(r[part])} {r.get('unit') or ''}".strip()
         return (
-            f"{v.Your} latest {name} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].",
+            f"{v.Your} latest {name} is {shown}, taken {_day(r.get('effective'))} [{r['handle']}].",
             False,
         )
     panel = bp_panel(topic, rows)
+    if topic.operation in ("threshold", "threshold_first"):
+        if panel:
+            return _joined([_threshold_lead(topic, p, _part_name(p), outcomes, v) for p in panel])
+        return _threshold_lead(topic, series_for(topic, rows), name, outcomes, v)
     if panel and topic.operation == "range":
         return _panel_range(topic, panel, outcomes, v)
     if panel and topic.operation == "count" and len({p["count"] for p in panel}) == 1:
@@ -672,6 +772,37 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     if panel:
         return _joined([_summary_lead(topic, p, _part_name(p), outcomes, v) for p in panel])
     return _summary_lead(topic, series_for(topic, rows), name, outcomes, v)
+
+
+def _threshold_lead(
+    topic: Topic, s: dict[str, Any], name: str, outcomes: Sequence[ToolOutcome], v: Voice
+) -> Lead:
+    """ "Was my glucose ever over 200?": how many of the results crossed the value, the first and
+    the latest that did (each cited); none did is a plain no with the extreme that came nearest."""
+    limit = s.get("threshold")
+    if not limit or "beyond_count" not in s:
+        return _summary_lead(topic, s, name, outcomes, v)
+    side, value, count, total = limit["side"], limit["value"], s["beyond_count"], s["count"]
+    unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
+    said = f"{side} {fmt_num(value)}{unit}"
+
+    def at(point: dict[str, Any]) -> str:
+        cite = _handle_of(outcomes, point.get("record_id")) or f" [{s['handle']}]"
+        return f"{fmt_num(point['value'])}{unit} on {point['date']}{cite}"
+
+    results = "result" if total == 1 else "results"
+    if not count:
+        nearest = s["highest"] if side == "above" else s["lowest"]
+        word = "highest" if side == "above" else "lowest"
+        return (f"No: 0 of {v.your} {total} {name} {results}{_when(topic)} {'was' if total == 1 else 'were'} {said}; the {word} was {at(nearest)}.", False)  # fmt: skip
+    first, latest = s["beyond_first"], s["beyond_latest"]
+    if topic.operation == "threshold_first":
+        cite = _handle_of(outcomes, first.get("record_id")) or f" [{s['handle']}]"
+        return (f"{v.Your} {name} first went {said} on {first['date']}, at {fmt_num(first['value'])}{unit}{cite} ({count} of {total} {results}{_when(topic)} {'was' if count == 1 else 'were'} {said}).", False)  # fmt: skip
+    verdict = "" if topic.asked == "count" else "Yes: "
+    tail = f"the first {at(first)}, the latest {at(latest)}" if count > 1 else at(first)
+    lead = f"{count} of {v.your} {total} {name} {results}{_when(topic)} {'was' if count == 1 else 'were'} {said}: {tail}."
+    return (verdict + (lead if verdict else lead[0].upper() + lead[1:]), False)
 
 
 def bp_panel(topic: Topic, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -781,13 +912,15 @@ def _summary_lead(
         if not prev:
             return (f"There is only one {name} result{when}: {at(last)}; nothing to compare it with.", False)
         change = last["value"] - prev["value"] if prev is first else s["change"]
-        verdict = "Yes" if _direction_asked(topic.question, change) else "No"
+        judged = bool(JUDGED.search(normalise(topic.question)))
+        verdict = "" if judged else ("Yes: " if _direction_asked(topic.question, change) else "No: ")
+        whose = v.Your if judged else v.your
         if change == 0:
-            return (f"{verdict}: {v.your} {name} is the same, {at(last)}, as {at(prev)}.", False)
+            return (f"{verdict}{whose} {name} is the same, {at(last)}, as {at(prev)}.", False)
         word = "up" if change > 0 else "down"
         # the tool computes the change since the previous value; a window's own change is said by its two ends
         by = "" if prev is first else f" by {fmt_num(abs(change))}{unit}"
-        return (f"{verdict}: {v.your} {name} went {word}{by}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
+        return (f"{verdict}{whose} {name} went {word}{by}, from {at(prev)} to {at(last)}.", False)  # fmt: skip
     if op == "year_ago":
         before = next((r for o in outcomes if o.call.name == "get_labs" for r in o.result.rows), None)
         part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(str(s.get("code")))
@@ -967,6 +1100,12 @@ def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | No
         return _mention(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "note" or r.get("note_id")]
     planted = any(r.get("withheld") for r in rows)
+    if topic.operation == "latest_few" and rows:
+        listed = "; ".join(
+            f"{_day(r.get('date'))}" + (f" ({r['type']})" if r.get("type") else "") + f" [{r['handle']}]" for r in rows
+        )
+        lead = f"{v.Your} {counted(len(rows), 'most recent clinical note')}: {listed}."
+        return (f"{lead} One of them contains {PLANTED}" if planted else lead, False)
     if topic.operation == "latest" and rows and rows[0].get("date"):
         r = rows[0]
         kind = f" ({r['type']})" if r.get("type") else ""

@@ -82,6 +82,12 @@ class Intent:
     record: bool = True  # about the patient's own record (vs general information)
 
 
+# a summary of the whole record, not of one section ("hpi style overview", "summary of my health")
+WHOLE_RECORD = re.compile(
+    r"\b(summar\w*|overview|rundown|run down|recap|snapshot|synopsis)\b.{0,40}\b(my (health|record|chart|medical \w+)|"
+    r"this patient|the patient|(her|his|their) (health|record|chart)|me)\b|\bhpi\b"
+)
+
 INTENTS: tuple[Intent, ...] = (
     Intent(
         "profile",
@@ -100,7 +106,10 @@ INTENTS: tuple[Intent, ...] = (
         "get_conditions",
         _rx(
             r"\b(conditions?|diagnos\w*|health problems?|problem list|problems|illness\w*|diseases?|"
-            r"medical history|dx|ddx|pmh|wrong with (me|them|him|her)|health issues?|medical issues?)\b",
+            r"medical history|dx|ddx|pmh|wrong with (me|them|him|her)|health issues?|medical issues?|"
+            r"sick (with|from)|ill with|was i (sick|ill)|(got|had|caught) sick)\b",
+            # a summary of the whole record: the planner turns it into problems, medicines and allergies
+            WHOLE_RECORD.pattern,
             rf"\b(do i have|have i (ever )?had|was i diagnosed with|am i) .*\b({_CONDITION_WORDS})\b",
             rf"\b({_CONDITION_WORDS})\b",
         ),
@@ -165,6 +174,10 @@ INTENTS: tuple[Intent, ...] = (
             r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
             r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|contacts? with|(number of|how many|total|count of) "
             r"(appointments|encounters|visits)|encounter count|visit count)\b",
+            # check-ups had (not the next one booked): "how many checkups since 2018", "first wellness exam"
+            r"\b(how many|number of|count of|all|first|earliest|past|previous|list of|my) (?!next\b|upcoming\b)(\w+ )?"
+            r"(check.?ups|physicals|wellness (exams?|visits?|checks?)|annual (exams?|physicals?))\b|"
+            r"\b(first|earliest) (check.?up|physical|wellness (exam|visit|check))\b|\bwellness (exams?|visits?) (on record|since|in)\b",
         ),
         (
             "When was my last visit?",
@@ -184,7 +197,8 @@ INTENTS: tuple[Intent, ...] = (
         "procedures",
         "get_procedures",
         _rx(
-            r"\b(procedures?|surger(y|ies)|operations?|operated|colonoscop\w*|biops\w*|x.?rays?|mri|ct scan|scans?)\b"
+            r"\b(procedures?|surger(y|ies)|surgical|operations?|operated|colonoscop\w*|biops\w*|x.?rays?|mri|ct scan|scans?|"
+            r"echo|echocardiogra\w*|intubat\w*)\b"
         ),
         (
             "What procedures have I had?",

@@ -34,6 +34,7 @@ from agent.offline.parse import (
     SCOPE_FILLER,
     STOP_WORDS,
     VACCINE_DUE,
+    WHOLE_RECORD,
     _clean,
     asks_the_record,
     keyword_scores,
@@ -42,7 +43,15 @@ from agent.offline.parse import (
     scoped_wording,
     specialty_in,
 )
-from agent.offline.request import FOLLOW_UP, HISTORY_WORDS, OPERATIONS, Request, operation_of, read_request
+from agent.offline.request import (
+    FOLLOW_UP,
+    HISTORY_WORDS,
+    OPERATIONS,
+    Request,
+    operation_of,
+    read_request,
+    row_ordinal,
+)
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Window, slot_window
 from agent.scoping import SECTION_LABELS
@@ -50,6 +59,10 @@ from tools.search_tools import mention_words
 
 OPERATION_WORDS = frozenset(
     [
+        "resolved",
+        "cleared",
+        "inactive",
+        "healed",
         "highest",
         "lowest",
         "maximum",
@@ -300,6 +313,7 @@ OWN_RECORD = re.compile(
     r"\b(in|on|from|according to|going by|per) (my|her|his|their|the patient s) (records?|chart|file|notes|history)\b|"
     r"\b(my|her|his|their) (records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
 )
+WHOLE_RECORD_SECTIONS = ("conditions", "medications", "allergies")
 LAST_VISIT = re.compile(
     r"\b(last|latest|most recent|previous|recent) (visit|encounter|appointment|consultation|check.?up|time i (saw|visited))\b"
 )
@@ -328,10 +342,26 @@ _BLOOD_TEST = (
 LAST_BLOOD_TEST = re.compile(
     rf"\b(last|latest|most recent|recent|newest)\b.*\b{_BLOOD_TEST}\b|\b{_BLOOD_TEST}\b.*\b(last (time|one)|most recent)\b"
 )
+# conditions that ended: "which of my conditions are resolved", "what has cleared up", "past problems"
+RESOLVED_WORDS = re.compile(
+    r"\b(resolved|cleared( up)?|gone away|went away|no longer active|not active (any ?more|now)|inactive|healed|"
+    r"past (conditions|problems|diagnoses)|(conditions|problems|diagnoses) (i|she|he|they) (used to have|had before))\b"
+)
+# "the last 3 notes", "notes from the past two visits": that many newest notes, by date
+NOTE_COUNT = re.compile(
+    r"\b(last|latest|past|previous|most recent|newest) (\d+|two|three|four|five|six|seven|eight|nine|ten) "
+    r"(\w+ )?(notes|visits|encounters|appointments)\b"
+)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+NEWEST_NOTE = re.compile(r"\b(last|latest|most recent|newest) (\w+ )?note\b")
 NOTE_WORDS = frozenset(
     {
         "note",
         "notes",
+        "progress",  # a progress note is a note, not a topic to search for
+        "summarize",
+        "summarise",
+        "summary",
         "clinical",
         "doctor",
         "wrote",
@@ -903,6 +933,8 @@ class Planner:
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
         structured = [s for s in linking.sections if s in RECORD_SECTIONS and s != "notes"]
+        if WHOLE_RECORD.search(request.text) and not structured and set(record_intents) <= {"conditions", "encounters"}:
+            return list(WHOLE_RECORD_SECTIONS)  # "brief summary of this patient": the record's core, cited
         if "notes" in record_intents and structured and notes_mean_the_record(request.text):
             # the section answers (a notes search would say "no passage matches" about a weight
             # the record holds)
@@ -1022,7 +1054,9 @@ class Planner:
                             operation = "reason"
                         else:
                             operation = date_operation(section, request)
-                        topics.append(Topic(section, operation, c, ids, reason=reason))
+                        # "any antibiotics in 2025?": the lead answers for the window asked about
+                        scoped = window if operation in ("exists", "earliest", "last") else None
+                        topics.append(Topic(section, operation, c, ids, window=scoped, reason=reason))
                 elif (
                     reason := next((c for c in linking.concepts if c.section == "conditions"), None)
                 ) and PRESCRIBER_WORDS.search(request.text):
@@ -1033,12 +1067,18 @@ class Planner:
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
                     current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
-                    status = "all" if request.history or window or (reason and not current) else "active"
+                    ordinal = row_ordinal(request.text) if reason is None else None
+                    status = "all" if request.history or window or ordinal or (reason and not current) else "active"
                     args: dict[str, Any] = {"status": status}
                     if reason is not None:
                         args["query"] = reason.queries[0]
                     topics.append(
-                        Topic(section, "list", reason if reason else None, [call("get_medications", args)])
+                        Topic(
+                            section,
+                            f"{ordinal}_row" if ordinal else "list",
+                            reason if reason else None,
+                            [call("get_medications", args)],
+                        )
                     )
             elif section == "conditions":
                 if any(t.section == "medications" and (t.concept or t.reason) for t in topics):
@@ -1047,6 +1087,12 @@ class Planner:
                     for c in own:
                         ids = [call("get_conditions", {"status": "all", "query": q}) for q in c.queries]
                         topics.append(Topic(section, date_operation(section, request), c, ids))
+                elif RESOLVED_WORDS.search(request.text):  # "which of my conditions are resolved now"
+                    ids = [call("get_conditions", {"status": "resolved", **win})]
+                    topics.append(Topic(section, "resolved", None, ids, window))
+                elif ordinal := row_ordinal(request.text):  # "the earliest diagnosis in my file"
+                    ids = [call("get_conditions", {"status": "all", **win})]
+                    topics.append(Topic(section, f"{ordinal}_row", None, ids, window))
                 else:
                     status = "all" if request.history or window else "active"
                     diagnoses = status == "all" and re.search(r"\b(diagnos\w*|dx|pmh)\b", request.text)
@@ -1083,6 +1129,16 @@ class Planner:
                         # the value before the newest: the dated series, newest first (the lead picks it)
                         ids = [call("get_labs", {"query": query, "latest_only": False, "limit": EVERY_RESULT, **win})]  # fmt: skip
                         topics.append(Topic(section, "previous", c, ids, window, question=request.text))
+                        continue
+                    if query and request.threshold and "summarize_labs" in self.available:
+                        # "ever over 200?", "how many A1C above 6.5", "when did my BMI first go over
+                        # 30": the tool counts the results beyond the value and dates the crossings
+                        side = "above" if request.threshold[0] == ">" else "below"
+                        ids = [call("summarize_labs", {"query": query, side: request.threshold[1], **win})]
+                        first = op == "earliest"
+                        topic = Topic(section, "threshold_first" if first else "threshold", c, ids, window)
+                        topic.asked = "count" if op == "count" else ""
+                        topics.append(topic)
                         continue
                     if query and (computed or window) and "summarize_labs" in self.available:
                         ids = [call("summarize_labs", {"query": query, **win})]
@@ -1141,8 +1197,14 @@ class Planner:
                     topics.append(Topic(section, "list", None, ids, window))
             elif section == "notes":
                 topic_words = [w for w in linking.unlinked if len(w) >= 4 and w not in NOTE_WORDS]
-                if (
-                    op == "latest"
+                if (few := NOTE_COUNT.search(request.text)) and "get_notes_by_date" in self.available:
+                    # "notes from the last 3 visits": the newest notes by their own dates
+                    count = few.group(2)
+                    n = int(count) if count.isdigit() else _NUMBER_WORDS[count]
+                    ids = [call("get_notes_by_date", {"limit": min(n, 10), **win})]
+                    topics.append(Topic(section, "latest_few", None, ids, window))
+                elif (
+                    (op == "latest" or NEWEST_NOTE.search(request.text))
                     and not LAST_VISIT.search(request.text)
                     and not topic_words
                     and "get_notes_by_date" in self.available
@@ -1170,7 +1232,8 @@ class Planner:
             elif section == "immunizations":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
-                op_c = date_operation(section, request) if c else "list"
+                ordinal = row_ordinal(request.text) if c is None else None
+                op_c = date_operation(section, request) if c else f"{ordinal}_row" if ordinal else "list"
                 if op == "due":
                     op_c = "due"
                 ids = [call("get_immunizations", args)]
@@ -1181,7 +1244,10 @@ class Planner:
             elif section == "procedures":
                 c = own[0] if own else None
                 args = {**({"query": c.queries[0]} if c else {}), **win}
-                op_c = date_operation(section, request) if c else "list"
+                ordinal = row_ordinal(request.text) if c is None else None
+                if ordinal == "earliest":  # "my first surgery": the oldest, not the oldest of the newest 20
+                    args["oldest_first"] = True
+                op_c = date_operation(section, request) if c else f"{ordinal}_row" if ordinal else "list"
                 topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
             elif section == "leaflets":
                 topics.append(

@@ -45,9 +45,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "max",
             r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
-            r"the top|top( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|at (its|their) high|"
+            r"the top(?! numbers?\b)|top(?! numbers?\b)( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|at (its|their) high|"
             # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
-            r"(my|her|his|their|a) top \w+|record (high|weight|reading|value|level|result|number)|"
+            # ("the top number" is the systolic pressure, not its maximum)
+            r"(my|her|his|their|a) top (?!numbers?\b)\w+|record (high|weight|reading|value|level|result|number)|"
             r"the most (?!recent|common|often|frequent|important|likely)\w*)\b",
         ),
         (
@@ -58,7 +59,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mean", r"\b(averag\w*|avg|(?<!\bi )(?<!\byou )mean|typical(ly)?)\b"),
         (
             "change",
-            r"\b(change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
+            r"\b((better|worse|higher|lower) than (last time|before|the last one|the previous one|previously)|change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
         ),
         (
             # the value before the newest: "my previous a1c", "before it was last checked", "the
@@ -71,7 +72,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "trend",
-            r"\b(trend\w*|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            # "have I been gaining weight", "is her renal function declining", "going the right way"
+            r"\b(trend\w*|gain(ed|ing)?( weight)?|los(ing|t) weight|losing|put(ting)? on weight|declin(e|es|ing)|"
+            r"(going|heading|moving) (in )?the (right|wrong) (way|direction)|getting (heavier|lighter|thinner|bigger)|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         (
             "count",
@@ -120,6 +123,44 @@ def previous_offset(text: str) -> int:
         return 1
     word = m.group(1)
     return max(1, int(word) if word.isdigit() else _COUNTED[word])
+# a value to compare results with: "ever over 200", "a1c above 6.5", "potassium under 3.5", "> 140";
+# never a span of time or a count ("over the past 5 years", "over 2 years", "more than 3 times")
+THRESHOLD = re.compile(
+    r"(?:\b(over|above|greater than|more than|higher than|exceed(?:s|ed|ing)?|under|below|less than|lower than)\s+|([<>])\s*)"
+    r"(\d+(?:\.\d+)?)"
+    r"(?![\d/.:]|\s*(?:years?|yrs?|months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|times?|x\b|am\b|pm\b|visits?|doses?|pills?|tablets?|of\b))"
+)
+_BELOW_WORDS = ("under", "below", "less than", "lower than", "<")
+
+
+def threshold_of(text: str) -> tuple[str, float] | None:
+    """(">" | "<", the number) when the question compares results with a value it names."""
+    m = THRESHOLD.search(text)
+    if m is None:
+        return None
+    word = m.group(1) or m.group(2)
+    return ("<" if word in _BELOW_WORDS else ">", float(m.group(3)))
+
+
+# the first or newest ROW of a section, no thing named: "the very first medicine they put me on",
+# "the most recent thing they diagnosed me with", "my first surgery" ("my latest med list" is the list)
+_ROW_NOUNS = (
+    r"(prescriptions?|medications?|medicines?|meds|rx|pills?|tablets?|drugs?|diagnos\w*|conditions?|illness\w*|"
+    r"procedures?|surger(y|ies)|operations?|vaccines?|vaccinations?|shots?|jabs?|immuni[sz]ations?)"
+)
+_FIRST_ROW = re.compile(rf"\b(first|earliest|oldest)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history)\b)")
+_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
+
+
+def row_ordinal(text: str) -> str | None:
+    """ "earliest" | "last" when the question asks for a section's first or newest row."""
+    if _FIRST_ROW.search(text):
+        return "earliest"
+    if _NEWEST_ROW.search(text):
+        return "last"
+    return None
+
+
 HISTORY_WORDS = re.compile(
     r"\b(ever|all|every|history|previous\w*|past|stopped|used to|former\w*|old|resolved|had|before|prescribed|"
     r"over the years|incl|including|inactive|h/o|hx|pmh|at some point)\b"
@@ -134,6 +175,7 @@ class Request:
     history: bool  # asks about the past too ("ever", "all", "stopped")
     follow_up: bool  # leans on the previous answer ("is that normal?", "and the first one?")
     today: dt.date = dt.date(1970, 1, 1)
+    threshold: tuple[str, float] | None = None  # "ever over 200": (">", 200.0)
 
 
 def operation_of(text: str) -> str:
@@ -162,4 +204,5 @@ def read_request(question: str, today: dt.date) -> Request:
         history=bool(HISTORY_WORDS.search(text)),
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
+        threshold=threshold_of(question.lower()),  # the raw words: normalising drops ">"
     )

@@ -28,6 +28,7 @@ def list_procedures(
     since: dt.date | None = None,
     until: dt.date | None = None,
     limit: int = 30,
+    oldest_first: bool = False,
 ) -> Page[Row[Any]]:
     t = Procedure.__table__
     where = [
@@ -42,7 +43,10 @@ def list_procedures(
     stmt = (
         select(t, total_over())
         .where(*where)
-        .order_by(t.c.performed_start.desc().nulls_last(), t.c.id)
+        .order_by(
+            t.c.performed_start.asc().nulls_last() if oldest_first else t.c.performed_start.desc().nulls_last(),
+            t.c.id,
+        )
         .limit(limit)
     )
     return page_from_rows(conn.execute(stmt).all())
