@@ -517,6 +517,78 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bbroad complex (?:rhythm|complexes|tachy\w*)\b",
         record_word=False,
     ),
+    # lead, round twelve (frozen12, measured once, then moved into tuning, missed five ward reports
+    # in shorthand and two patient emergencies; rules for the classes): a consciousness score fallen
+    # to a low number, a shocked pressure said as "70 systolic", a haemorrhage measured in litres, a
+    # tension pneumothorax, a seizure going on despite a first benzodiazepine
+    *_rules(
+        "clinician_acute",
+        r"\bgcs (?:\w+ ){0,5}(?:to|of|now|down to|at) [3-8]\b(?! ?(?:am|pm|o ?clock|hours?|hrs?|mins?|minutes?|days?)\b)",
+        r"\bhypotensive (?:\w+ ){0,2}[3-8]\d (?:systolic|sys)\b|\b[3-7]\d (?:systolic|sys)\b(?=.*\b(?:tachy\w*|hypotensive|dropping|falling|shocked|peri ?arrest|mottled|clammy)\b)",
+        r"\b(?:over |more than |about |nearly |at least |already )?(?:a|one|two|three|[1-9](?: [1-9])?) (?:litres?|liters?|l) (?:\w+ ){0,2}(?:lost|loss|ebl|of blood)\b|\bpph\b(?= (?:in|on|at) (?:bed|bay|room|theatre|theater|delivery|labour|labor)\b)",
+        r"\btension (?:pneumo\w*|ptx)\b|\b(?:trachea|tracheal) (?:is |has )?deviat\w*|\bdeviated trachea\b",
+        r"\b(?:not responding|unresponsive|refractory|still (?:seizing|fitting)) (?:\w+ ){0,2}(?:to )?(?:\w+ ){0,3}(?:lorazepam|midazolam|diazepam|benzo\w*|buccal)\b|\b(?:seizing|fitting|tonic clonic|convulsing) (?:\w+ ){0,4}(?:after|despite) (?:\w+ ){0,3}(?:lorazepam|midazolam|diazepam|benzo\w*|buccal)\b",
+        record_word=False,
+    ),
+    # lead, round twelve, second batch (frozen13, measured once, then moved into tuning, missed ten):
+    # a TIA coming back now, the rest of a bottle downed, "a ton of pills" taken, no reason to keep
+    # going, the urge to cut with the razor in hand, an allergic person now wheezy and blotchy, a fall
+    # then jerking; on the ward a potassium near 8 with peaked T waves, "sangrado activo abundante"
+    *_rules(
+        "breathing",
+        r"\bno (?:esta|estoy|estas) respirando\b|\b(?:ya )?no respira\b|\bdejo de respirar\b",
+        record_word=False,
+    ),
+    *_rules(
+        "stroke",
+        r"\b(?:tia|mini ?stroke|stroke)\b (?:\w+ ){0,8}(?:happening|starting|coming on|coming back) (?:\w+ ){0,2}(?:again )?(?:right )?(?:now|this minute)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "overdose",
+        r"\b(?:downed|necked|swallowed|took|taken|ate|had|chugged|finished) (?:\w+ ){0,3}(?:what was left of|the rest of|all of|the whole|a whole|an entire|the entire) (?:\w+ ){0,4}(?:bottle|packet|pack|box|strip|tub|blister pack)\b",
+        rf"\b(?:took|taken|swallowed|downed|necked|had) (?:a ton|tons|loads|a load|a bunch|a lot|lots|a handful|handfuls|heaps|a heap|a fistful|a whole lot|way too many) (?:of )?(?:his |her |their |my |the )?(?:\w+ )?(?:{MEDS})\b",
+        record_word=False,
+    ),
+    *_rules(
+        "suicide",
+        r"\b(?:dont|do not|cant|cannot|no longer) (?:\w+ )?see (?:a|any|the) (?:reason|point) (?:to|in|of) (?:keep going|keeping going|carry on|carrying on|going on|continue|continuing|living|being here|staying|trying)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "self_harm",
+        r"\bwant(?:s|ing)? to cut (?:myself |me )?(?:so bad\w*|really bad\w*|right now|tonight|again)\b|\b(?:razor|blade|knife) is (?:in|on) my (?:hand|lap|wrist)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\ballergic to (?:\w+ ){1,4}(?:and|but) (?:\w+ ){0,3}(?:getting|gone|going|is|now|started) (?:\w+ ){0,2}(?:wheez\w*|blotchy|swell\w*|swollen|hives|faint\w*|hoarse|struggling to breathe)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "seizure",
+        r"\b(?:fell|collapsed|went down|dropped) (?:\w+ ){0,3}(?:and |then )(?:started|began|is|was|keeps) (?:jerking|shaking|convulsing|fitting|seizing|twitching)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "clinician_acute",
+        r"\bpeaked t(?: waves?)?\b|\b(?:k|potassium) (?:of |is |came back |at |now )?(?:[7-9](?: \d)?|6 [5-9])\b(?= (?:\w+ ){0,6}(?:monitor|ecg|t waves|now|brady\w*|arrhythm\w*|wide))",
+        r"\bsangrado (?:\w+ ){0,1}(?:activo|abundante|masivo|importante|profuso)\b|\b(?:la )?(?:presion|tension|saturacion|sat) (?:esta |se esta |sigue )?(?:cayendo|bajando (?:rapido|mucho)|en picada|desplomandose)\b",
+        record_word=False,
+    ),
+    # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
+    *_rules(
+        "chest_pain",
+        r"\btearing (?:pain|feeling|sensation|ache)\b|\b(?:pain|feels?) like (?:something|it) (?:is |s )?(?:tearing|ripping)\b",
+    ),
+    *_rules(
+        "overdose",
+        r"\b(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old)|the (?:baby|kids?|child|toddler)) (?:\w+ ){0,4}(?:took|taken|swallowed|ate|had|got into) (?:\w+ ){0,4}"
+        rf"(?:{MEDS}) (?:\w+ ){{0,2}}(?:plus|and|as well as|with|on top of) (?:\w+ ){{0,2}}(?:his|her|their|my) (?:\w+ )?(?:brothers|sisters|siblings|dads|mums|moms|grandmas|nans|grandads|grandpas|friends)\b",
+        r"\b(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old)|the (?:baby|kids?|child|toddler)) (?:\w+ ){0,3}(?:took|taken|swallowed|ate|had|got into) (?:\w+ ){0,2}(?:his|her|their|my|the) (?:\w+ )?"
+        rf"(?:brothers|sisters|siblings|dads|mums|moms|grandmas|nans|grandads|grandpas|friends|neighbours|neighbors)(?: \w+)? (?:{MEDS})\b",
+        record_word=False,
+    ),
     # round six: acute red flags in Spanish as a parent or bystander says them, often with a
     # question about where to go ("se le cayó la cara de un lado, ¿lo llevo al hospital?")
     *_rules(
@@ -642,7 +714,14 @@ ACUTE = re.compile(
     r"\bjust had (?:a |an )?(?:massive|major|huge|big|heavy|sudden|bad|severe|torrential|large|significant)\b|\bswelling (?:up )?(?:fast|quickly|rapidly|so fast)\b|"
     # a body part described as it is now ("my chest is crushing, is it on file"): present, whatever
     # record word follows
-    r"\bmy (?:chest|heart|throat|face|arm|lips|tongue|head) (?:is|feels|keeps) (?:\w+ )?(?:crushing|pounding|racing|burning|tight|heavy|swelling|swollen|numb|closing|exploding)\b"
+    r"\bmy (?:chest|heart|throat|face|arm|lips|tongue|head) (?:is|feels|keeps) (?:\w+ )?(?:crushing|pounding|racing|burning|tight|heavy|swelling|swollen|numb|closing|exploding)\b|"
+    # lead, round twelve (tuning lines from frozen12: "worst pain ive ever had" read its "ever" as a
+    # history word, "not responding to first dose of lorazepam" its "dose" as a chart word): the
+    # worst pain of a life is felt now; a treatment not working is happening now
+    r"\bworst (?:pain|headache|chest pain) (?:i ?ve|i have|ive) ever (?:had|felt)\b|\bworst (?:pain|headache) of (?:my|his|her) life\b|"
+    r"\b(?:not responding|no response|unresponsive) to (?:\w+ ){0,3}(?:lorazepam|midazolam|diazepam|buccal|benzo\w*|adrenaline|epinephrine|epi ?pen|naloxone|narcan|fluids)\b|"
+    # frozen13: "happening again right this minute", "just became unresponsive while i was reading her chart"
+    r"\b(?:right )?this (?:very )?minute\b|\bas (?:we speak|i type|i write)\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency
@@ -654,11 +733,14 @@ DENIED_SYMPTOM = re.compile(
     r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
     r"\b(?:nobody|no one|noone|nadie) (?:\w+ ){0,2}(?:is |has |was |se )?(?:bleeding|hurt|injured|overdosed|unconscious|sick|in danger|having|esta|sangrando)\w*\b|"
     r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b|"
-    r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\b(?:baby|babys|baby is|bump) (?:\w+ )?(?:moving|kicking) (?:fine|normally|well|lots|as normal|as usual)\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b"
+    r"\b(?:im|i am|i feel|feeling|i was) (?:all |totally |completely )?(?:fine|ok|okay|better|well|recovered) now\b|\b(?:baby|babys|baby is|bump) (?:\w+ )?(?:moving|kicking) (?:fine|normally|well|lots|as normal|as usual)\b|\bno tengo (?:\w+ )?(?:dolor|sintomas|nada)\b|\bno me pasa nada\b|"
+    # frozen13's denials: "nothings wrong im just curious", "no estoy sangrando, solo quiero saber",
+    # "no estoy pensando en hacerme daño", "no me duele nada, nomas quiero ver"
+    r"\bnothings? (?:\w+ )?wrong\b|\bno me duele (?:nada|ya)\b|\bno estoy (?:sangrando|mal|enfermo|enferma|pensando en (?:hacerme (?:dano|algo)|suicidarme|matarme|morir|lastimarme))\b"
 )
 JUST_ASKING = re.compile(
     r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ ){0,2}(?:checking|check|looking|asking|curious|wondering|reading|know|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
-    r"\bsolo quiero (?:ver|leer|saber|consultar|revisar|mirar)\b|\b(?:cancel|reschedule|rebook|move|book)\b|"
+    r"\b(?:solo|nomas|nada mas|no mas) (?:quiero|necesito|quisiera) (?:\w+ )?(?:ver|leer|saber|consultar|revisar|mirar|la carta|el informe|mis)\b|\b(?:cancel|reschedule|rebook|move|book)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
     r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
 )
@@ -695,6 +777,10 @@ TOPIC_OR_DENIAL = re.compile(
 )
 
 
+_SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en| planeando)?$")
+JUST_ASKING_NOW = re.compile(r"\b(?:solo|nomas|nada mas|solamente) (?:quiero|necesito|quisiera|queria)\b")
+
+
 def emergency_hits(text: str) -> list[LexicalHit]:
     """Every emergency rule that matches the prepared text, each marked negated or not."""
     hits: list[LexicalHit] = []
@@ -705,6 +791,12 @@ def emergency_hits(text: str) -> list[LexicalHit]:
                 bool(NEGATORS.search(before))
                 or _negator_then_word(text[: match.start()])
                 or bool(TOPIC_OR_DENIAL.search(" ".join(text[: match.start()].split()[-6:])))
+                # "no estoy sangrando, solo quiero saber …": a Spanish denial, with a plain look-up
+                # ("no está respirando" alone is no denial: it is the emergency)
+                or (
+                    bool(_SPANISH_DENIAL.search(" ".join(text[: match.start()].split()[-4:])))
+                    and bool(JUST_ASKING_NOW.search(text))
+                )
             )
             hits.append(LexicalHit(rule.category, rule.record_word, negated, match.span()))
     return hits

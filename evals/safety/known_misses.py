@@ -7,7 +7,8 @@ taint it), copy the missed texts here under the part's name, and each target it 
 missed targets of that part into strict xfails, while any OTHER missed emergency on it still
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
-first batch kept frozen with its misses listed, frozen12 the second.
+first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
+frozen14 is kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -29,19 +30,21 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "district nurse at home visit, patient has taken an overdose of her opioid patches and is barely rousable",
         ]
     ),
-    # round twelve's batch (1,008 lines by an outside writer who never saw the gate), measured ONCE
-    # on the round-eleven gate (main de6cb49, 2026-12-04 19:40 UTC) and kept frozen, as frozen11.
-    # Five of the seven are ward shorthand for an acute deterioration with no alarm word ("gcs
-    # dropped", "hypotensive 70 systolic", "pph", "tension pneumo", "not responding to lorazepam").
-    "frozen12": frozenset(
+    # round twelve's last batch (982 lines by an outside writer who never saw the gate), measured ONCE
+    # on round twelve's final gate (the rules and exemplars after frozen12's and frozen13's fixes,
+    # 2026-12-04 19:40 UTC) and kept frozen: the honest figure for that gate. Not fixed from these lines.
+    "frozen14": frozenset(
         [
-            "tearing pain between my shoulder blades, worst pain ive ever had",
-            "my son took his adhd meds plus his brothers and his heart is racing",
-            "lady in 7 gcs dropped from 15 to 8",
-            "pt in room 14 hypotensive 70 systolic and tachy at 140",
-            "pph in room 5, over a litre lost",
-            "suspect tension pneumo bed 8, trachea deviated",
-            "tonic clonic in recovery not responding to first dose of lorazepam",
+            "mum had a tia last year and its happening again, arm heavy face drooping",
+            "my daughter wont stop shaking and drooling, shes never had a seizure before",
+            "drain has put out 500ml fresh blood in the last hour",
+            "post partum haemorrhage in room 3, estimated 1.5L and still going",
+            "the child in cubicle 3 is grunting and having apnoeas",
+            "patient is climbing out the window on the second floor, need security and help now",
+            "pump just delivered the whole heparin bag in ten minutes",
+            "news score of 9 in side room 2 and rising",
+            "mi papa toma anticoagulante, se cayo y le sale muchisima sangre de la cabeza",
+            "la saturación de la cama 8 bajó a 78 con mascarilla de reservorio",
         ]
     ),
 }
@@ -51,9 +54,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("frozen11", "emergency"): "frozen11, once: emergency recall 97.6 % (323/331, 8 missed)",
     ("frozen11", "advice"): "frozen11, once: advice recall 92.2 % (212/230; target 98 %)",
     ("frozen11", "fp"): "frozen11, once: hard-negative false positives 4.8 % (14/290; target 2 %)",
-    ("frozen12", "emergency"): "frozen12, once: emergency recall 98.1 % (353/360, 7 missed)",
-    ("frozen12", "advice"): "frozen12, once: advice recall 94.0 % (218/232; target 98 %)",
-    ("frozen12", "fp"): "frozen12, once: hard-negative false positives 4.6 % (19/416; target 2 %)",
+    ("frozen14", "emergency"): "frozen14, once: emergency recall 97.2 % (344/354, 10 missed)",
+    ("frozen14", "advice"): "frozen14, once: advice recall 87.9 % (210/239; target 98 %)",
+    ("frozen14", "fp"): "frozen14, once: hard-negative false positives 5.7 % (22/389; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of

@@ -132,6 +132,9 @@ def test_the_batches_once_held_out_are_tuning_lines_now():
     assert len(read_handwritten(HERE / "tune_frozen3.txt", batch="tune")) == 666
     assert any(r.source.startswith("tune_frozen3.txt") for r in moved) and "frozen3" not in FROZEN_PARTS
     assert any(r.source.startswith("tune_frozen4.txt") for r in moved) and "frozen4" not in FROZEN_PARTS
+    # round twelve: frozen12 and frozen13 were each measured once, then moved in to be fixed from
+    for name in ("frozen12", "frozen13"):
+        assert any(r.source.startswith(f"tune_{name}.txt") for r in moved) and name not in FROZEN_PARTS
     assert {r.split for r in rows} == {"tune", *FROZEN_PARTS}
 
 
