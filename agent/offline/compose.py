@@ -10,6 +10,7 @@ from agent.background import BACKGROUND_HEADING
 from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
 from agent.offline.leads import Voice, lead_for, outside_reference
+from agent.offline.parse import WHOLE_RECORD
 from agent.offline.plan import Plan
 from agent.scoping import ScopeUse
 from tools.registry import Registry
@@ -208,11 +209,13 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
         return []
+    if plan.request is not None and WHOLE_RECORD.search(plan.request.text):
+        return []  # "a one paragraph hpi style overview": the words say the form, not a thing to find
     return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

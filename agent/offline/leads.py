@@ -139,7 +139,9 @@ def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     total = next((o.result.total for o in outcomes if o.result.ok and o.result.total), len(dated_rows))
     of = f" (of {total} in {v.record})" if total and total > 1 else ""
     same_day = [x for x in dated_rows if _day(x[key]) == _day(r[key]) and x is not r]
-    also = f"; {counted(len(same_day), 'more', 'more')} that day: " + ", ".join(f"{x.get(ROW_NAME[kind])} [{x['handle']}]" for x in same_day[:3]) if same_day else ""  # fmt: skip
+    # every row of that day cited at its count, the first three named
+    named = ", ".join(str(x.get(ROW_NAME[kind])) for x in same_day[:3]) + (", …" if len(same_day) > 3 else "")
+    also = f"; also that day {_cite_all(same_day)}: {named}" if same_day else ""
     caveat = (
         f"{v.record.capitalize()} does not mark which procedures were operations. "
         if kind == "procedure" and SURGERY_WORDS.search(normalise(topic.question))
@@ -241,6 +243,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 f"{counted(len(rows), 'prescription')} in {v.record} {'relates' if len(rows) == 1 else 'relate'} to {topic.concept.name} ({len(active)} active now).",
                 False,
             )
+        if topic.window is not None and topic.operation == "list":
+            # "what pills was i taking back in 2018": the prescriptions running then, not all of them
+            running = _newest_first([r for r in rows if _running_in(topic, r)])
+            if not running:
+                return (f"No prescription in {v.record} was written or running{_when(topic)}: I searched every prescription, active and past.", False)  # fmt: skip
+            return (f"{counted(len(running), 'prescription')} {'was' if len(running) == 1 else 'were'} written or running{_when(topic)}: {_prescriptions(running)}.", False)  # fmt: skip
         if not rows:
             return (f"{v.record.capitalize()} has no active medications.", True)
         return (f"{v.you.capitalize()} {v.have} {counted(len(active), 'active medication')}" + (f" and {counted(len(rows) - len(active), 'past one')} listed" if len(rows) > len(active) else "") + ":", False)  # fmt: skip
@@ -297,10 +305,12 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
 
 def _prescriptions(rows: list[dict[str, Any]]) -> str:
     """Each prescription with its date and state, cited ("Amoxicillin … (prescribed 2024-01-19, completed) [M1]")."""
-    return "; ".join(
+    shown = "; ".join(
         f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {'active' if r.get('active') else r.get('status') or 'not active'}) [{r['handle']}]"
         for r in rows[:FOCUSED]
     )
+    more = rows[FOCUSED:]  # cited too, so the count said is the count cited
+    return shown + (f"; and {counted(len(more), 'more', 'more')} {_cite_all(more)}" if more else "")
 
 
 def _prescribed_in_window(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
@@ -311,11 +321,11 @@ def _prescribed_in_window(topic: Topic, rows: list[dict[str, Any]], v: Voice) ->
     inside = _newest_first([r for r in rows if _running_in(topic, r)])
     what = f"{c.name}" if c is not None else "that medicine"
     if inside:
-        return (f"Yes: {counted(len(inside), 'prescription')} of {what}{_period(topic)}: {_prescriptions(inside)}.", False)  # fmt: skip
+        return (f"Yes: {counted(len(inside), 'prescription')} of {what}{_when(topic)}: {_prescriptions(inside)}.", False)  # fmt: skip
     newest = _newest_first(rows)
     if newest:
         r = newest[0]
-        return (f"No. {v.record.capitalize()} has no prescription of {what}{_period(topic)}; the most recent, {r['name']}, was prescribed {_day(r.get('authored_on'))} [{r['handle']}].", False)  # fmt: skip
+        return (f"No. {v.record.capitalize()} has no prescription of {what}{_when(topic)}; the most recent, {r['name']}, was prescribed {_day(r.get('authored_on'))} [{r['handle']}].", False)  # fmt: skip
     return _never_prescribed(c, v)
 
 

@@ -59,6 +59,7 @@ from tools.search_tools import mention_words
 
 OPERATION_WORDS = frozenset(
     [
+        "back",  # "back in 2018"
         "resolved",
         "cleared",
         "inactive",
@@ -429,7 +430,8 @@ NOTES_ASKED = re.compile(r"\bnotes?\b")
 # a topic that is still a clause once its lead is off ("i take sertraline now", "im living with X",
 # "she cant have peanut because of an allergy"): its subject's words are no topic
 _CLAUSE = re.compile(
-    r"^(?:that )?(?:i|im|ive|id|she|shes|he|hes|they|theyre|theyve|the patient|the patients)\b"
+    # "… about me reacting to peanut": the patient as the subject of a gerund is their clause too
+    r"^(?:that )?(?:i|im|ive|id|she|shes|he|hes|they|theyre|theyve|the patient|the patients|me|her|him|them)\b"
 )
 _OBJECT = re.compile(r"\b(me|her|him|them|the patient)\b")
 # the verbs that put a clause's concept in its section ("i take X", "she is allergic to X")
@@ -847,6 +849,10 @@ class Planner:
         topic = mention_topic(request.text)
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
             return None
+        if (EMERGENCY.search(topic) or INPATIENT.search(topic)) and not NOTES_ASKED.search(request.text):
+            # "any record of her going to the emergency room?": the visits answer, counted (the
+            # words searched in conditions and notes found nothing and led "No" over an ER visit)
+            return None
         # "going by the notes", "according to my chart": the notes named as the record, not searched
         in_notes = bool(NOTES_ASKED.search(request.text)) and not notes_mean_the_record(request.text)
         said = {w for c in linking.concepts for w in c.said.split()}
@@ -1078,6 +1084,8 @@ class Planner:
                             f"{ordinal}_row" if ordinal else "list",
                             reason if reason else None,
                             [call("get_medications", args)],
+                            # "what was i taking in 2018": the lead keeps the prescriptions of that period
+                            window=window if reason is None and not ordinal else None,
                         )
                     )
             elif section == "conditions":

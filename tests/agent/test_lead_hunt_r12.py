@@ -74,14 +74,30 @@ def _series(record, code: str):
     )
 
 
-def test_a_class_asked_about_in_a_year_answers_for_that_year(cohort):
+def _patients_with(cohort, codes: tuple[str, ...], at_least: int, least_patients: int = 1):
+    """(agent, patient id, series) for every cohort patient with at least `at_least` values of
+    the first of `codes` they have; fails when fewer than `least_patients` qualify."""
     agent, records = _agent(cohort)
-    checked = {True: 0, False: 0}
+    cases = []
     for record in records:
-        mine = _members(record, ANTIBIOTICS)
-        if not mine:
-            continue
-        pid = record.patient.patient_id
+        series = next((found for code in codes if (found := _series(record, code))), [])
+        if len(series) >= at_least:
+            cases.append((agent, record.patient.patient_id, series))
+    assert len(cases) >= least_patients, (codes, len(cases))
+    return cases
+
+
+def _antibiotic_takers(cohort, least_patients: int):
+    """(agent, patient id, that patient's antibiotic prescriptions) for every cohort patient with one."""
+    agent, records = _agent(cohort)
+    cases = [(agent, r.patient.patient_id, mine) for r in records if (mine := _members(r, ANTIBIOTICS))]
+    assert len(cases) >= least_patients, len(cases)
+    return cases
+
+
+def test_a_class_asked_about_in_a_year_answers_for_that_year(cohort):
+    checked = {True: 0, False: 0}
+    for agent, pid, mine in _antibiotic_takers(cohort, 2):
         years = sorted({m.authored_on.year for m in mine})
         quiet = [y for y in range(2012, COHORT_NOW.year + 1) if y not in years][:2]
         for year in years[-3:] + quiet:
@@ -97,31 +113,22 @@ def test_a_class_asked_about_in_a_year_answers_for_that_year(cohort):
 
 
 def test_this_year_is_this_year(cohort):
-    agent, records = _agent(cohort)
     year = COHORT_NOW.year
-    seen = 0
-    for record in records:
-        mine = _members(record, ANTIBIOTICS)
-        if not mine:
-            continue
+    for agent, pid, mine in _antibiotic_takers(cohort, 2):
         truth = any(_prescribed_in(m, dt.date(year, 1, 1), COHORT_NOW.date()) for m in mine)
-        lead = _lead(_events(agent, record.patient.patient_id, "did i get any antibiotics this year"))
+        lead = _lead(_events(agent, pid, "did i get any antibiotics this year"))
         assert (_yes(lead) if truth else _no(lead)), (truth, lead)
         if not truth:  # the no still names the newest one, dated
             newest = max(mine, key=lambda m: m.authored_on)
             assert newest.authored_on.date().isoformat() in lead, (newest.display, lead)
-        seen += 1
-    assert seen >= 2
 
 
 def test_ever_on_a_class_names_the_newest_member_first(cohort):
-    agent, records = _agent(cohort)
     seen = 0
-    for record in records:
-        mine = [m for m in _members(record, ANTIBIOTICS) if m.status != "active"]
-        if len({m.display for m in mine}) < 2 or any(m.status == "active" for m in _members(record, ANTIBIOTICS)):
+    for agent, pid, mine in _antibiotic_takers(cohort, 1):
+        if len({m.display for m in mine}) < 2 or any(m.status == "active" for m in mine):
             continue
-        lead = _lead(_events(agent, record.patient.patient_id, "have i ever had antibiotics"))
+        lead = _lead(_events(agent, pid, "have i ever had antibiotics"))
         newest = max(mine, key=lambda m: m.authored_on)
         assert _yes(lead) and newest.authored_on.date().isoformat() in lead, (newest.display, lead)
         # every different drug of the class is named, not only the first one found
@@ -148,75 +155,50 @@ def test_painkillers_are_medicines_not_the_pain_score(cohort):
 
 
 def test_the_top_number_at_the_last_visit_is_the_latest_systolic(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        systolic, diastolic = _series(record, SYSTOLIC), _series(record, DIASTOLIC)
-        if not systolic:
-            continue
-        pid = record.patient.patient_id
+    _db, records = cohort
+    for agent, pid, systolic in _patients_with(cohort, (SYSTOLIC,), 1, least_patients=3):
+        record = next(r for r in records if r.patient.patient_id == pid)
+        diastolic = _series(record, DIASTOLIC)
         lead = _lead(_events(agent, pid, "what was the top number at my last visit"))
         assert re.search(rf"\b{systolic[-1].value:g} mm", lead) and "highest" not in lead.lower(), (systolic[-1].value, lead)
         assert "/" not in lead.split("[")[0], lead  # the top number alone, not the pair
         lead = _lead(_events(agent, pid, "and the bottom number last time?"))
         assert re.search(rf"\b{diastolic[-1].value:g} mm", lead) and "lowest" not in lead.lower(), (diastolic[-1].value, lead)
-        seen += 1
-    assert seen >= 3
 
 
 def test_a_lipid_panel_is_cholesterol_not_blood_pressure(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        if not _series(record, "2093-3"):
-            continue
+    for agent, pid, _cholesterol in _patients_with(cohort, ("2093-3",), 1, least_patients=2):
         for question in ("last lipid panel", "results of my lipid profile"):
-            lead = _lead(_events(agent, record.patient.patient_id, question, role="clinician")).lower()
+            lead = _lead(_events(agent, pid, question, role="clinician")).lower()
             assert "blood pressure" not in lead and "cholesterol" in lead, (question, lead)
-        seen += 1
-    assert seen >= 2
 
 
 def test_ever_over_a_number_is_counted_against_the_series(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        glucose = _series(record, GLUCOSE)
-        if len(glucose) < 2:
-            continue
-        pid = record.patient.patient_id
+    for agent, pid, glucose in _patients_with(cohort, (GLUCOSE,), 2, least_patients=2):
         values = sorted(m.value for m in glucose)
         # a threshold inside the patient's own values, so the answer is a real count, and one above all
         inside = round((values[0] + values[-1]) / 2)
         above = [m for m in glucose if m.value > inside]
+        counted = rf"\b{len(above)} of (your |the patient.s )?{len(glucose)}\b"
         lead = _lead(_events(agent, pid, f"was my blood sugar ever over {inside}"))
-        assert _yes(lead) == bool(above) and re.search(rf"\b{len(above)} of (your |the patient.s )?{len(glucose)}\b", lead), (inside, lead)
+        assert _yes(lead) == bool(above) and re.search(counted, lead), (inside, lead)
         lead = _lead(_events(agent, pid, f"how many glucose values over {inside}", role="clinician"))
-        assert re.search(rf"\b{len(above)} of (your |the patient.s )?{len(glucose)}\b", lead), (inside, len(above), lead)
+        assert re.search(counted, lead), (inside, len(above), lead)
         ceiling = int(values[-1]) + 50
         lead = _lead(_events(agent, pid, f"was my blood sugar ever over {ceiling}"))
         assert _no(lead) and f"{values[-1]:g}" in lead, (ceiling, lead)  # no, and the highest said
-        seen += 1
-    assert seen >= 2
 
 
 def test_first_time_over_a_number_is_the_first_crossing(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        bmi = _series(record, BMI)
-        if len(bmi) < 3:
-            continue
+    for agent, pid, bmi in _patients_with(cohort, (BMI,), 3, least_patients=2):
         values = sorted(m.value for m in bmi)
         line = round(values[len(values) // 2], 1)
         crossed = [m for m in bmi if m.value > line]
-        lead = _lead(_events(agent, record.patient.patient_id, f"when did my bmi first go over {line:g}"))
+        lead = _lead(_events(agent, pid, f"when did my bmi first go over {line:g}"))
         if crossed:
             assert crossed[0].effective.date().isoformat() in lead, (line, crossed[0].effective, lead)
         else:
             assert _no(lead), lead
-        seen += 1
-    assert seen >= 2
 
 
 def test_threshold_words_are_not_read_as_time_or_counts():
@@ -234,12 +216,7 @@ def test_threshold_words_are_not_read_as_time_or_counts():
 
 
 def test_gaining_and_declining_read_as_a_trend(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        if len(_series(record, WEIGHT)) < 3:
-            continue
-        pid = record.patient.patient_id
+    for agent, pid, _weights in _patients_with(cohort, (WEIGHT,), 3, least_patients=2):
         for question, role in (
             ("have i been gaining weight", "patient"),
             ("am i losing weight", "patient"),
@@ -247,39 +224,26 @@ def test_gaining_and_declining_read_as_a_trend(cohort):
         ):
             lead = _lead(_events(agent, pid, question, role=role)).lower()
             assert re.search(r"went (up|down)|stayed about the same|single result|no egfr", lead), (question, lead)
-        seen += 1
-    assert seen >= 2
 
 
 def test_latest_and_better_than_last_time_compares(cohort):
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        a1c = _series(record, "4548-4")
-        if len(a1c) < 2:
-            continue
-        lead = _lead(_events(agent, record.patient.patient_id, "whats my latest a1c and is it better than last time"))
+    for agent, pid, a1c in _patients_with(cohort, ("4548-4",), 2):
+        lead = _lead(_events(agent, pid, "whats my latest a1c and is it better than last time"))
         assert f"{a1c[-1].value:g}" in lead and f"{a1c[-2].value:g}" in lead, (a1c[-2].value, a1c[-1].value, lead)
-        seen += 1
-    assert seen >= 1
 
 
 def test_better_or_worse_is_said_by_direction_not_judged(cohort):
     """A lower eGFR or HDL is not "better": the record does not judge, so neither does the lead."""
-    agent, records = _agent(cohort)
-    seen = 0
-    for record in records:
-        egfr = _series(record, "33914-3") or _series(record, "69405-9")
-        if len(egfr) < 2:
-            continue
+    judged = 0
+    for agent, pid, _egfr in _patients_with(cohort, ("33914-3", "69405-9"), 2):
         for question in ("is my kidney function better than last time", "is my egfr worse than before"):
-            lead = _lead(_events(agent, record.patient.patient_id, question))
+            lead = _lead(_events(agent, pid, question))
             if lead.startswith("I can read your record with you"):
                 continue  # the gate's advice refusal: a judgement asked of a patient
             assert not re.match(r"(yes|no)\b", lead.lower()), (question, lead)
             assert re.search(r"went (up|down)|is the same", lead), (question, lead)
-            seen += 1
-    assert seen >= 1
+            judged += 1
+    assert judged >= 1
 
 
 def _calls(events) -> list[tuple[str, dict]]:
@@ -399,3 +363,44 @@ def test_resolved_conditions_are_the_resolved_ones(cohort):
         assert ("get_conditions", {"status": "resolved"}) in _calls(events), _calls(events)
         lead = _lead(events)
         assert "could not match" not in lead and "resolved" in lead, lead
+
+
+def test_a_record_question_about_a_reaction_or_an_er_visit_is_not_a_notes_search(cohort):
+    """The paraphrase suite's tuning parts, re-run this round: "is there anything on file about me
+    reacting to peanut?" led "No: no condition matching 'reacting to peanut' … no note mentions it"
+    for a patient with an active peanut allergy, and "is there any record of her going to the
+    emergency room?" led "No" over an emergency visit: the words were searched, not the sections."""
+    agent, records = _agent(cohort)
+    reactions = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for allergy in record.current_allergies():
+            word = allergy.display.split()[0].lower()
+            lead = _lead(_events(agent, pid, f"is there anything on file about me reacting to {word}?"))
+            assert _yes(lead), (allergy.display, lead)
+            reactions += 1
+        visited = any(e.class_code == "EMER" and e.status not in ("cancelled", "entered-in-error") for e in record.encounters)
+        lead = _lead(_events(agent, pid, "just wondering, is there any record of her going to the emergency room?", role="clinician"))
+        assert (_yes(lead) if visited else _no(lead)), (visited, lead)
+    assert reactions >= 2
+
+
+def test_what_i_was_taking_in_a_year_is_what_ran_that_year(cohort):
+    """ "what pills was i taking back in 2018" listed every prescription ever, active and past."""
+    agent, records = _agent(cohort)
+    checked = {True: 0, False: 0}
+    for record in records:
+        mine = _members(record, ("",))  # every prescription
+        if not mine:
+            continue
+        years = sorted({m.authored_on.year for m in mine})
+        for year in (years[len(years) // 2], years[0] - 3):
+            first, last = dt.date(year, 1, 1), dt.date(year, 12, 31)
+            running = [m for m in mine if _prescribed_in(m, first, last)]
+            lead = _lead(_events(agent, record.patient.patient_id, f"what pills was i taking back in {year}"))
+            if running:
+                assert re.match(rf"{len(running)} prescriptions? (was|were) written or running", lead), (year, len(running), lead)
+            else:
+                assert lead.startswith("No prescription"), (year, lead)
+            checked[bool(running)] += 1
+    assert checked[True] >= 2 and checked[False] >= 2, checked
