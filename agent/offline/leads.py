@@ -305,12 +305,20 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
 
 def _prescriptions(rows: list[dict[str, Any]]) -> str:
     """Each prescription with its date and state, cited ("Amoxicillin … (prescribed 2024-01-19, completed) [M1]")."""
-    shown = "; ".join(
-        f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {'active' if r.get('active') else r.get('status') or 'not active'}) [{r['handle']}]"
-        for r in rows[:FOCUSED]
-    )
+    shown = "; ".join(f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {_state(r)}) [{r['handle']}]" for r in rows[:FOCUSED])
     more = rows[FOCUSED:]  # cited too, so the count said is the count cited
     return shown + (f"; and {counted(len(more), 'more', 'more')} {_cite_all(more)}" if more else "")
+
+
+def _state(r: dict[str, Any]) -> str:
+    """A prescription's state by the record's rule: a status still "active" after its end (a
+    patient who died, a course that ran out) is the end date, never "active"."""
+    if r.get("active"):
+        return "active"
+    if r.get("ended_at"):
+        return f"ended {_day(r.get('ended_at'))}"
+    status = r.get("status")
+    return status if status and status != "active" else "not active"
 
 
 def _prescribed_in_window(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:

@@ -567,8 +567,8 @@ DETAIL_WORDS = re.compile(
 )
 # a visit said as the time a value was taken, not as the thing asked about
 VISIT_AS_TIME = re.compile(
-    r"\b(at|during|from|in|on|across|over|for) (the |my |his |her |their |each |every |all |any |a )?"
-    r"((most )?recent |last |latest |previous |next |past )?(visits?|appointments?|check.?ups?|checks?|encounters?)\b"
+    r"\b(at|during|from|in|on|across|over|for|as of|as at) (the |my |his |her |their |each |every |all |any |a |her |his )?"
+    r"((most )?recent |last |latest |previous |next |past |first |earliest |very first )?(visits?|appointments?|check.?ups?|checks?|encounters?)\b"
 )
 # who wrote the prescription: the prescriber leads the answer, each prescription cited
 PRESCRIBER_WORDS = re.compile(

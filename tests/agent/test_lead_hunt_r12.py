@@ -404,3 +404,36 @@ def test_what_i_was_taking_in_a_year_is_what_ran_that_year(cohort):
                 assert lead.startswith("No prescription"), (year, lead)
             checked[bool(running)] += 1
     assert checked[True] >= 2 and checked[False] >= 2, checked
+
+
+def test_a_prescription_said_active_is_active(cohort):
+    """A prescription still marked active after its end (a patient who died) was listed as
+    "(prescribed 2017-12-30, active)" under "none of 2 prescriptions of inhalers is active"."""
+    agent, records = _agent(cohort)
+    said = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for question in ("have i ever had antibiotics", "what inhalers am i on", "list all the pain killers ive ever had"):
+            lead = _lead(_events(agent, pid, question))
+            for name, state in re.findall(r"([^;:]+?) \(prescribed \d{4}-\d\d-\d\d, ([^)]+)\)", lead):
+                rows = [m for m in record.medications if m.display.strip() == name.strip()]
+                if not rows:
+                    continue
+                running = any(m.status == "active" and (m.ended_at is None or m.ended_at > COHORT_NOW) for m in rows)
+                assert (state == "active") == running, (name, state, lead)
+                said += 1
+    assert said >= 3  # enough named prescriptions to mean something
+
+
+def test_a_visit_that_says_when_a_value_was_taken_keeps_the_value(cohort):
+    """ "what's my weight as of the last appointment" led with the last visit; "what was my blood
+    pressure at my first visit on record" listed the visits."""
+    _db, records = cohort
+    for agent, pid, weights in _patients_with(cohort, (WEIGHT,), 2, least_patients=2):
+        lead = _lead(_events(agent, pid, "what's my weight as of the last appointment"))
+        assert f"{weights[-1].value:g}" in lead and "weight" in lead, (weights[-1].value, lead)
+        record = next(r for r in records if r.patient.patient_id == pid)
+        systolic = _series(record, SYSTOLIC)
+        if systolic:
+            lead = _lead(_events(agent, pid, "what was my blood pressure at my first visit on record"))
+            assert f"{systolic[0].value:g}" in lead and "systolic" in lead, (systolic[0].value, lead)
