@@ -1239,11 +1239,14 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return None
     if (lead := dated(topic, rows)) is not None:
         return lead
+    # the tool returns the newest rows up to its limit: the count said is its total, never the page
+    total = max([len(rows), *(o.result.total for o in outcomes if o.result.ok)])
+    shown = f"{total} in all; the newest {len(rows)} {_cite_all(rows)}" if total > len(rows) else f"{len(rows)} in all {_cite_all(rows)}"
     if rows and topic.operation == "count":
-        return (f"{counted(len(rows), 'time', 'times')} in {v.record}: {topic.concept.name}, the latest on {_day(rows[0].get('performed'))} {_cite_all(rows)}.", False)  # fmt: skip
+        return (f"{counted(total, 'time', 'times')} in {v.record}: {topic.concept.name}, the latest on {_day(rows[0].get('performed'))} ({shown}).", False)  # fmt: skip
     if rows:
         r = rows[0]
-        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({len(rows)} in all {_cite_all(rows)})" if len(rows) > 1 else "") + ".", False)  # fmt: skip
+        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({shown})" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)

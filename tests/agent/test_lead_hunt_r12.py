@@ -437,3 +437,16 @@ def test_a_visit_that_says_when_a_value_was_taken_keeps_the_value(cohort):
         if systolic:
             lead = _lead(_events(agent, pid, "what was my blood pressure at my first visit on record"))
             assert f"{systolic[0].value:g}" in lead and "systolic" in lead, (systolic[0].value, lead)
+
+
+def test_screened_for_depression_is_a_procedure_not_the_diagnosis(cohort):
+    """ "was i ever screened for depression" led "No. Your record has no depression" (the condition)
+    for a patient with twenty depression screenings on file."""
+    agent, records = _agent(cohort)
+    screened_patients = 0
+    for record in records:
+        screened = [p for p in record.procedures if "depression screening" in p.display.lower() and p.status != "not-done"]
+        lead = _lead(_events(agent, record.patient.patient_id, "was i ever screened for depression"))
+        assert (_yes(lead) if screened else _no(lead)) and "screening" in lead.lower(), (len(screened), lead)
+        screened_patients += bool(screened)
+    assert screened_patients >= 2
