@@ -157,8 +157,10 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         untitled = lead is not None and lead[0].endswith(":")  # the lead introduces the rows
         own += [_block(o, limit=limit, keep=keep, drop=drop, untitled=untitled) for o in shown]
         answers.append((bool(lead and _VERDICT.match(lead[0])), own))
-    # a yes/no conclusion opens the answer, before any list asked about alongside it
-    for _, own in sorted(answers, key=lambda a: not a[0]):
+    # a yes/no conclusion opens the answer, before any list asked about alongside it; a summary of
+    # the whole record keeps its order (problems, medicines, allergies: "no allergies" is no verdict)
+    whole = plan.request is not None and bool(WHOLE_RECORD.search(plan.request.text))
+    for _, own in answers if whole else sorted(answers, key=lambda a: not a[0]):
         blocks += own
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):

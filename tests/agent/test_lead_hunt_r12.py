@@ -303,6 +303,8 @@ def test_a_whole_record_summary_reads_problems_medicines_and_allergies(cohort):
         tools = {name for name, _ in _calls(events)}
         assert {"get_conditions", "get_medications", "get_allergies"} <= tools, (question, tools)
         assert CANNOT not in events[-1].answer, question
+        # problems first, then medicines, then allergies ("no allergies" is not the answer's verdict)
+        assert not _lead(events).lower().startswith(("no allerg", "1 allerg")), (question, _lead(events))
 
 
 def _dated(rows, stamp, *, drop=("entered-in-error",), status=lambda r: getattr(r, "status", None)):
