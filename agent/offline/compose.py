@@ -159,8 +159,7 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         answers.append((bool(lead and _VERDICT.match(lead[0])), own))
     # a yes/no conclusion opens the answer, before any list asked about alongside it; a summary of
     # the whole record keeps its order (problems, medicines, allergies: "no allergies" is no verdict)
-    whole = plan.request is not None and bool(WHOLE_RECORD.search(plan.request.text))
-    for _, own in answers if whole else sorted(answers, key=lambda a: not a[0]):
+    for _, own in answers if _whole_record(plan) else sorted(answers, key=lambda a: not a[0]):
         blocks += own
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
@@ -201,6 +200,11 @@ def abstention(plan: Plan, outcomes: Sequence[ToolOutcome], composed: bool) -> t
     return not answered, searched
 
 
+def _whole_record(plan: Plan) -> bool:
+    """A summary of the whole record (the planner read problems, medicines and allergies for it)."""
+    return plan.request is not None and bool(WHOLE_RECORD.search(plan.request.text))
+
+
 def unmatched_words(plan: Plan, topic: Any) -> list[str]:
     """Content words of the question that linked to nothing, for a section answered whole."""
     if (
@@ -211,7 +215,7 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if topic.section not in ("medications", "conditions", "labs", "immunizations", "procedures", "allergies"):
         return []
-    if plan.request is not None and WHOLE_RECORD.search(plan.request.text):
+    if _whole_record(plan):
         return []  # "a one paragraph hpi style overview": the words say the form, not a thing to find
     return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
 

@@ -89,6 +89,7 @@ DATE_FIELDS = {
     "procedure": "performed",
 }
 ROW_NAME = {"medication": "name", "condition": "name", "immunization": "vaccine", "procedure": "name"}
+ROW_VERB = {"medication": "prescribed", "condition": "recorded", "immunization": "given", "procedure": "done"}
 
 
 def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
@@ -106,12 +107,7 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     pick = min if topic.operation == "earliest" else max
     r = pick(with_date, key=lambda row: str(row[key]))
     word = "first" if topic.operation == "earliest" else "most recently"
-    verb = {
-        "medication": "prescribed",
-        "condition": "recorded",
-        "immunization": "given",
-        "procedure": "done",
-    }[kind]
+    verb = ROW_VERB[kind]
     n = f" ({len(with_date)} in all)" if len(with_date) > 1 else ""
     return (
         f"{r.get(ROW_NAME[kind]) or 'It'} was {word} {verb} on {_day(r[key])} [{r['handle']}]{n}.",
@@ -135,7 +131,7 @@ def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     first = topic.operation == "earliest_row"
     pick = min if first else max
     r = pick(dated_rows, key=lambda row: str(row[key]))
-    verb = {"medication": "prescribed", "condition": "recorded", "immunization": "given", "procedure": "done"}[kind]
+    verb = ROW_VERB[kind]
     total = next((o.result.total for o in outcomes if o.result.ok and o.result.total), len(dated_rows))
     of = f" (of {total} in {v.record})" if total and total > 1 else ""
     same_day = [x for x in dated_rows if _day(x[key]) == _day(r[key]) and x is not r]
@@ -327,7 +323,7 @@ def _prescribed_in_window(topic: Topic, rows: list[dict[str, Any]], v: Voice) ->
     read, so an empty window is a certain no, said with the newest one outside it."""
     c = topic.concept
     inside = _newest_first([r for r in rows if _running_in(topic, r)])
-    what = f"{c.name}" if c is not None else "that medicine"
+    what = c.name
     if inside:
         return (f"Yes: {counted(len(inside), 'prescription')} of {what}{_when(topic)}: {_prescriptions(inside)}.", False)  # fmt: skip
     newest = _newest_first(rows)
@@ -768,7 +764,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         r = rows[0]
         shown = _value(r)
         query = topic.concept.queries[0].lower() if topic.concept else ""
-        part = next((word for word in ("systolic", "diastolic") if word in query), None)
+        part = next((word for word in BP_PARTS if word in query), None)
         if part and r.get(part) is not None:  # "the top number": the systolic alone, not the pair
             shown = f"{fmt_num(r[part])} {r.get('unit') or ''}".strip()
         return (

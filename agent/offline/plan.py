@@ -46,6 +46,7 @@ from agent.offline.parse import (
 from agent.offline.request import (
     FOLLOW_UP,
     HISTORY_WORDS,
+    NUMBER_WORDS,
     OPERATIONS,
     Request,
     operation_of,
@@ -353,7 +354,6 @@ NOTE_COUNT = re.compile(
     r"\b(last|latest|past|previous|most recent|newest) (\d+|two|three|four|five|six|seven|eight|nine|ten) "
     r"(\w+ )?(notes|visits|encounters|appointments)\b"
 )
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 NEWEST_NOTE = re.compile(r"\b(last|latest|most recent|newest) (\w+ )?note\b")
 NOTE_WORDS = frozenset(
     {
@@ -567,7 +567,7 @@ DETAIL_WORDS = re.compile(
 )
 # a visit said as the time a value was taken, not as the thing asked about
 VISIT_AS_TIME = re.compile(
-    r"\b(at|during|from|in|on|across|over|for|as of|as at) (the |my |his |her |their |each |every |all |any |a |her |his )?"
+    r"\b(at|during|from|in|on|across|over|for|as of|as at) (the |my |his |her |their |each |every |all |any |a )?"
     r"((most )?recent |last |latest |previous |next |past |first |earliest |very first )?(visits?|appointments?|check.?ups?|checks?|encounters?)\b"
 )
 # who wrote the prescription: the prescriber leads the answer, each prescription cited
@@ -1208,7 +1208,7 @@ class Planner:
                 if (few := NOTE_COUNT.search(request.text)) and "get_notes_by_date" in self.available:
                     # "notes from the last 3 visits": the newest notes by their own dates
                     count = few.group(2)
-                    n = int(count) if count.isdigit() else _NUMBER_WORDS[count]
+                    n = int(count) if count.isdigit() else NUMBER_WORDS[count]
                     ids = [call("get_notes_by_date", {"limit": min(n, 10), **win})]
                     topics.append(Topic(section, "latest_few", None, ids, window))
                 elif (

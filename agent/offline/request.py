@@ -111,7 +111,8 @@ FOLLOW_UP = re.compile(
     r"\bbefore (that|last|the last( one)?)$|\bthe (one|reading|result|time|value) before\b"
 )
 FOLLOW_UP_MAX_WORDS = 12
-_COUNTED = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+# number words people write for small counts ("two readings ago", "the last three notes")
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _AGO = re.compile(r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b")
 
 
@@ -122,7 +123,7 @@ def previous_offset(text: str) -> int:
     if not m:
         return 1
     word = m.group(1)
-    return max(1, int(word) if word.isdigit() else _COUNTED[word])
+    return max(1, int(word) if word.isdigit() else NUMBER_WORDS[word])
 # a value to compare results with: "ever over 200", "a1c above 6.5", "potassium under 3.5", "> 140";
 # never a span of time or a count ("over the past 5 years", "over 2 years", "more than 3 times")
 THRESHOLD = re.compile(

@@ -168,8 +168,9 @@ _PRESENT = re.compile(
 
 # "between 2020 and today", "from March 2021 till now": since that day, to the present (left to
 # `_PRESENT`, "and today" was a 24-hour window that hid every result of the years asked for)
+_UNTIL = r"(?:and|to|until|till|through|thru)"  # the word between a period's two ends
 _TO_NOW = re.compile(
-    rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till|through|thru|up to|up till) "
+    rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (?:{_UNTIL}|up to|up till) "
     r"(today|now|right now|the present( day)?|present|date|this day)\b"
 )
 
@@ -185,11 +186,9 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         a, b = _day(f"{m.group(1)} {tail}", today), _day(f"{m.group(3)} {tail}", today)
         if a and b:
             return Window(min(a, b), max(a, b), m.group(0))
-    m = re.search(
-        rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) (and|to|until|till|through|thru) ({_DAY_MONTH}|(19|20)\d\d)\b", text
-    )
+    m = re.search(rf"\b(between|from) ({_DAY_MONTH}|(19|20)\d\d) {_UNTIL} ({_DAY_MONTH}|(19|20)\d\d)\b", text)
     if m:
-        parts = re.split(r" (?:and|to|until|till|through|thru) ", m.group(0).split(" ", 1)[1], maxsplit=1)
+        parts = re.split(rf" {_UNTIL} ", m.group(0).split(" ", 1)[1], maxsplit=1)
         if len(parts) == 2:
             a = dt.date(int(parts[0]), 1, 1) if re.fullmatch(r"\d{4}", parts[0]) else _day(parts[0], today)
             b = (
