@@ -871,8 +871,13 @@ class Planner:
                 and re.search(rf"\b{re.escape(c.said)}\b", topic)
                 and (verb := _SECTION_VERB.get(c.section)) is not None
                 and verb.search(clause)
-                # the patient's own clause: "i take X", or "X gives me a rash" (not "my dad had X")
-                and (_CLAUSE.match(clause) or (clause.startswith(c.said) and _OBJECT.search(clause)))
+                # the patient's own clause: "i take X", "X gives me a rash", or X then a clause about
+                # the patient ("metformin i still take") — not "my dad had X"
+                and (
+                    _CLAUSE.match(clause)
+                    or (clause.startswith(c.said) and _OBJECT.search(clause))
+                    or _CLAUSE.match(clause.split(c.said, 1)[1].strip())
+                )
             ]
             if named:
                 topic = " ".join(dict.fromkeys(c.said for c in named))

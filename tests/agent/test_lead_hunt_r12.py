@@ -452,3 +452,21 @@ def test_screened_for_depression_is_a_procedure_not_the_diagnosis(cohort):
         assert (_yes(lead) if screened else _no(lead)) and "screening" in lead.lower(), (len(screened), lead)
         screened_patients += bool(screened)
     assert screened_patients >= 2
+
+
+def test_a_medicine_then_a_clause_about_the_patient_reads_the_prescriptions(cohort):
+    """Written after the round, never tuned on: "anything in my chart about metformin i still
+    take?" led "No: no condition matching 'metformin i still take' … no note mentions it" for a
+    patient on metformin (the medicine followed by a clause about the patient read as words to search)."""
+    agent, records = _agent(cohort)
+    seen = 0
+    for record in records:
+        active = [m for m in _members(record, ("",)) if m.status == "active" and (m.ended_at is None or m.ended_at > COHORT_NOW)]
+        for m in active[:2]:
+            word = m.display.split()[0].lower()
+            if not word.isalpha() or len(word) < 5:
+                continue
+            lead = _lead(_events(agent, record.patient.patient_id, f"anything in my chart about {word} i still take?"))
+            assert _yes(lead), (m.display, lead)
+            seen += 1
+    assert seen >= 2
