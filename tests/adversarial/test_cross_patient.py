@@ -14,7 +14,7 @@ import base64
 import pytest
 
 from agent.fake_api import text_message, tool_use_message
-from tests.adversarial.conftest import B_MRN, B_SECRETS
+from tests.adversarial.conftest import B_MRN, leaked_secrets
 from tests.live_agent import ask_and_read, audit, record_snapshot
 from tests.server.conftest import A, B, C
 
@@ -40,8 +40,7 @@ def test_offline_a_patient_asking_about_another_gets_nothing_of_them(serve_agent
     before = record_snapshot(world.db)
     answer = ask_and_read(live.client("alice"), A, question)
     assert answer.terminal[0] == "done"
-    for secret in B_SECRETS:
-        assert secret not in answer.content, (question, secret)
+    assert not leaked_secrets(answer.content), question
     if answer.of("tool_call"):
         _tool_rows_target_only(world, A)
     assert record_snapshot(world.db) == before

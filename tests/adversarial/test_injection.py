@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from agent.fake_api import MessageReply, text_message, tool_use_message
-from tests.adversarial.conftest import B_SECRETS, EXFIL_HOST
+from tests.adversarial.conftest import EXFIL_HOST, leaked_secrets
 from tests.live_agent import ask_and_read, audit, record_snapshot
 from tests.server.conftest import A, B
 
@@ -48,8 +48,7 @@ def test_offline_the_injected_text_is_read_but_never_acted_on(
     assert record_snapshot(world.db) == before
     assert audit(world.db, action="tool:book_appointment") == []
     assert audit(world.db, action="tool:cancel_appointment") == []
-    for secret in B_SECRETS:
-        assert secret not in answer.content
+    assert not leaked_secrets(answer.content)
 
 
 def _obedient_model(live):
@@ -104,8 +103,7 @@ def test_an_obedient_model_still_cannot_act_on_the_injection(serve_agent, world,
     assert record_snapshot(world.db) == before  # nothing booked, cancelled or changed
     assert {r.outcome for r in audit(world.db, action="tool:book_appointment")} == {"not_allowed"}
     assert all(r.target_patient_id == A for r in audit(world.db) if r.action.startswith("tool:"))
-    for secret in B_SECRETS:
-        assert secret not in answer.content
+    assert not leaked_secrets(answer.content)
     assert answer.terminal[0] == "done"
 
 
