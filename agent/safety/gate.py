@@ -12,7 +12,10 @@ Decision (DESIGN invariant 3), in order:
    Every role gets the constant emergency reply for emergency wording; for clinicians,
    record-framed wording ("history of suicidal ideation?") is a chart question and passes,
    and only the lexical rules run (a clinician's terse chart queries — "can she take
-   paracetamol?" — sit close to overdose exemplars).
+   paracetamol?" — sit close to overdose exemplars), plus the critical-readings reader
+   (`agent.safety.vitals`, round thirteen): a clinician reporting a value a rapid-response team
+   would be called for, as it is now ("sats 78 on 15l", "k 7.4 on the gas", "EBL 1.5L"), gets the
+   emergency reply; a patient's such reading is an acute red flag (below).
 2. **Clinical advice** (patients only) = the lexical advice rules OR the advice classifier
    (`agent.safety.classifier.advice_classifier`, a logistic regression on the same embedding,
    fitted on the tune part's patient advice vs allow lines). A question shaped as an
@@ -78,6 +81,7 @@ from agent.safety.severity import clauses, just_checking, names_a_medicine, seve
 from agent.safety.shared import shared
 from agent.safety.smalltalk import is_app_help, is_off_topic, is_small_talk
 from agent.safety.text import prepare
+from agent.safety.vitals import critical_now
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +93,7 @@ class Verdict:
     kind: Literal["emergency", "clinical_advice", "other_patient"]
     category: str  # chest_pain, breathing, overdose, suicide, ... | dosing, start_stop, interpretation, ...
     reply: str
-    source: str = "lexical"  # lexical | semantic | classifier | severity | other
+    source: str = "lexical"  # lexical | semantic | classifier | severity | vitals | other
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,9 @@ class Evidence:
     # advice classifier must not read (it extrapolates on short texts; round seven's worry lines
     # moved it over such fetches). The emergency side still reads them ("can't breathe").
     terse: bool = False
+    # round thirteen (`agent.safety.vitals`): a clinician reporting a critical observation or result
+    # as the present state ("sats 78 on 15l", "k 7.1 on the gas", "EBL 1.5L"): the measure read
+    clinician_vital: str | None = None
 
 
 def evidence(
@@ -181,8 +188,10 @@ def evidence(
         and not is_app_help(texts[0])
     )
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
-    # read once: a seeking-care question uses the same sign (advice is read for patients only)
-    acute = red_flag(texts) if role == "patient" else None
+    # read once: a seeking-care question uses the same sign (advice is read for patients only); a
+    # critical reading reported now ("my sats are 82 on my finger thing") is such a sign too
+    reading = critical_now(question)
+    acute = (red_flag(texts) or (reading.category if reading else None)) if role == "patient" else None
     return Evidence(
         lexical_emergency=category,
         suppressed=suppressed,
@@ -204,6 +213,7 @@ def evidence(
         range_question=range_comparison(texts),
         medicine=names_a_medicine(texts),
         terse=terse_fetch(texts),
+        clinician_vital=reading.measure if reading is not None and role != "patient" else None,
     )
 
 
@@ -292,6 +302,10 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
         if mild is not None:
             return Verdict("clinical_advice", mild, CLINICAL_ADVICE_REPLY, "lexical")
         return Verdict("emergency", emergency_rule, EMERGENCY_REPLY, "lexical")
+    if e.clinician_vital is not None:
+        # a clinician reporting a value a rapid-response team would be called for, as it is now:
+        # whatever the words around it, a chart question cannot wait on it
+        return Verdict("emergency", "clinician_acute", EMERGENCY_REPLY, "vitals")
     severe = severe_worry(e, op)
     if severe is not None:
         return Verdict("emergency", severe, EMERGENCY_REPLY, "severity")

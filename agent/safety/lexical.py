@@ -354,7 +354,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:scared|terrified|frightened|panicking|petrified)\b.*\b{FLARE_ILLNESS}\b (?:\w+ ){{0,3}}(?:worse|bad|attack)\b",
         r"\b(?:inhaler|nebuliser|nebulizer|puffer) (?:\w+ ){0,3}(?:does nothing|doing nothing|not helping|isnt helping|no help|no use|useless)\b",
         r"\b(?:fighting|struggling|gasping) for (?:air|breath)\b|\bbreathing through a straw\b",
-        r"\b(?:sats|oxygen|o2|saturation)\b (?:\w+ ){0,4}(?:[5-8]\d|in the [5-8]0s|dropping|falling)\b",
+        # a target or threshold is no reading ("keep sats above 88"; round thirteen)
+        r"\b(?:sats|oxygen|o2|saturation)\b (?!(?:\w+ ){0,2}(?:above|over|below|under|between|target|at least)\b)(?:\w+ ){0,4}(?:[5-8]\d|in the [5-8]0s|dropping|falling)\b",
         r"\bcant lie (?:down|flat)\b.*\b(?:breath|breathe|breathing|drowning|scared)\b",
         r"\b(?:frothy|pink) (?:\w+ )?(?:cough|spit|sputum)\b",
         record_word=False,
@@ -407,7 +408,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # volume, an unrousable patient, a haemorrhage in progress
     *_rules(
         "clinician_acute",
-        r"\b(?:bp|pressure|blood pressure|systolic|sbp)\b (?:\w+ ){0,3}(?:[3-7]\d|8[0-5])/(?:[1-5]\d)\b",
+        # the systolic cut-off is `critical_values.yaml`'s (round thirteen: "bp 85/50 today, hold the
+        # ramipril?" is a chart question)
+        r"\b(?:bp|pressure|blood pressure|systolic|sbp)\b (?:\w+ ){0,3}(?:[3-7]\d|80)/(?:[1-5]\d)\b",
         r"\b(?:he|she|they|hes|shes|theyre|pt|patient|baby)\b (?:\w+ ){0,3}(?:unrousable|unroussable|barely (?:responsive|responding|rousable|conscious)|not rousable|poorly responsive)\b",
         r"\b(?:just |is |keeps |now )?(?:vomited|vomiting|brought up|bringing up|threw up|throwing up|coughed up) (?:a |an )?(?:large|huge|massive|big|lot|lots|loads|large amount|fresh|volumes?|litre|cupful|bowl)\w* (?:\w+ ){0,3}blood\b",
         r"\b(?:massive|major|heavy|big|huge|large|significant|torrential|ongoing|active|catastrophic) (?:\w+ ){0,2}(?:haemorrhage|hemorrhage|pph|bleed)\b(?! (?:history|risk|in (?:19|20)\d\d))|\bpph (?:ongoing|now|happening|in progress)\b|\blost (?:\d|one|two|three|over a) (?:litres?|liters?|l)\b",
