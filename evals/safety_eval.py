@@ -318,6 +318,7 @@ def _cv_command(settings: Any, console: Any, *, by_file: bool = False) -> None:
         "advice clf threshold",
         "floor",
         "allow veto E / A",
+        "advice over clf",
         "emergency recall",
         "advice recall",
         "hard-negative FP",
@@ -339,6 +340,7 @@ def _cv_command(settings: Any, console: Any, *, by_file: bool = False) -> None:
             threshold(op.advice_threshold),
             f"{op.advice_floor:.2f}",
             f"{margin(op.emergency_allow_margin)} / {margin(op.advice_allow_margin)}",
+            "off" if op.advice_over_classifier == float("inf") else f"{op.advice_over_classifier:.1f}",
             *map(_pct, (r.emergency_recall, r.advice_recall, r.hard_negative_fp)),
         )
     console.print(table)

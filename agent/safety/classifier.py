@@ -72,6 +72,10 @@ CLASSIFIER_FLOOR = 0.35
 # 0.10 keeps a step of room from that edge (recall first) and cut false positives 1.8 → 0.9 %
 EMERGENCY_ALLOW_MARGIN = 0.10
 ADVICE_ALLOW_MARGIN = 0.10
+# round thirteen: an alarm from the emergency classifier alone yields to the advice classifier
+# when the advice logit is higher by this much (`gate.Operating.advice_over_classifier`); chosen
+# in tune CV (`chartside eval safety --cv`); inf = never
+ADVICE_OVER_CLASSIFIER = float("inf")
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, hyper: Hyper = HYPER) -> tuple[np.ndarray, float]:

@@ -54,6 +54,7 @@ from typing import Any, Literal
 from agent.safety.classifier import (
     ADVICE_ALLOW_MARGIN,
     ADVICE_FLOOR,
+    ADVICE_OVER_CLASSIFIER,
     ADVICE_THRESHOLD,
     CLASSIFIER_FLOOR,
     EMERGENCY_ALLOW_MARGIN,
@@ -113,6 +114,11 @@ class Operating:
     # a seeking-care question with no red flag is still an emergency when its nearest exemplar is
     # an emergency one by the exemplar detector's margin (a near-twin of a labelled emergency)
     urgency_exemplar: bool = True
+    # round thirteen: an alarm raised by the linear emergency classifier ALONE (no rule, no near-twin
+    # exemplar) gives way to the advice classifier when its logit is higher by at least this much
+    # ("should mum have more of her morphine liquid", "mi papa toma warfarina, puede tomar te de
+    # jengibre?"); inf = never
+    advice_over_classifier: float = ADVICE_OVER_CLASSIFIER
 
 
 OPERATING = Operating()
@@ -238,6 +244,7 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
         and nearest >= op.emergency_floor
         and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold
+        and not (e.advice_logit is not None and e.advice_logit - e.emergency_logit >= op.advice_over_classifier)
     ):
         return category, "classifier"
     return None

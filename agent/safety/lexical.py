@@ -125,6 +125,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "anaphylaxis",
         r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:closing|swelling|swollen|swelled|tight|closed)\b",
+        # round thirteen: a swelling that is starting ("my throat is starting to close")
+        r"\b(?:throat|airway|tongue|lips?|face) (?:is |are |feels |feel )?(?:\w+ )?(?:starting|beginning|going|about) to (?:close|swell|shut|tighten|puff)\b",
         r"\b(?:tongue|lips?|face|eyes|mouth) (?:is |are |keeps |started )?(?:\w+ )?(?:swelling|swollen|swelled|puffing|puffed)\b",
         r"\b(?:severe|bad|serious|big) allergic reaction\b",
         r"\bhives\b.*\b(?:throat|breath|tongue|swell)",
@@ -442,6 +444,19 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:sin pulso|no tiene pulso|no (?:le )?(?:encuentro|siento|palpo|noto) (?:el )?pulso|codigo azul|(?:iniciando|iniciamos|empezamos|empezando|haciendo|hacemos|dando|damos) (?:la )?(?:rcp|reanimacion|compresiones)|rcp en curso|estamos haciendo compresiones|fibrilacion ventricular|en asistolia|esta en asistolia)\b",
         record_word=False,
     ),
+    # lead, round thirteen (frozen15, measured once, then moved into tuning): an arrest named by its place, a
+    # shockable rhythm with the resuscitation going on, a pump running far over its rate, blood from
+    # every line, a STEMI on the monitor, a blown or unequal pupil
+    *_rules(
+        "clinician_acute",
+        r"\b(?:cardiac |respiratory |peri |peri-)?arrest (?:on|in|at) (?:the )?(?:ward|bed|bay|room|resus|majors|minors|theatre|theater|recovery|icu|itu|ccu|hdu|cubicle|side room|cath lab|x ray|xray|ct|mri|car park|reception|clinic|corridor|toilets?)\b",
+        r"^(?=.*\b(?:vf|v fib|pulseless vt|pvt|vt arrest)\b)(?=.*\b(?:shock|shocked|shocking|shocks|defib\w*|cpr|compressions|adrenaline|amiodarone|resus|rosc|cycle|continuing)\b)",
+        r"\b(?:pump|infusion|syringe driver|driver|pca|drip|ivi)\b (?:\w+ ){0,8}(?:(?:\d+|ten|five|two|three|four) ?(?:x|times) (?:the )?(?:prescribed |correct |right |normal |set |intended )?(?:rate|dose|speed)|the whole (?:bag|syringe|infusion|bottle|dose)|free ?flow\w*|too fast)\b",
+        r"\b(?:oozing|bleeding|pouring) (?:blood )?from (?:every|all (?:of )?(?:the |her |his )?|each) (?:line|cannula|puncture|drip|site)s?\b",
+        r"\b(?:unequal|blown|fixed (?:and )?dilated|newly dilated|new dilated) (?:\w+ )?pupils?\b|\bpupils? (?:now )?(?:unequal|blown|fixed)\b",
+        record_word=False,
+    ),
+    *_rules("chest_pain", r"\b(?:stemi|st elevation|st elevations|tombstoning)\b(?! (?:history|in (?:19|20)\d\d))"),
     # lead, round ten (frozen8 missed seven ward reports and six patient emergencies; rules for
     # the classes, each written from fresh wordings): acute stroke signs with an onset, a ward
     # suicide attempt, a new malignant rhythm, a patient gone unrousable or crashed, a dangerously
@@ -449,7 +464,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "clinician_acute",
         r"\b(?:new|new onset|sudden|acute|new acute) (?:\w+ ){0,2}(?:facial droop|face droop|droop|aphasia|aphasic|dysphasia|dysphasic|expressive dysphasia|hemiparesis|hemiplegia|hemianopia|arm weakness|leg weakness|one sided weakness|unilateral weakness|slurred speech|left sided weakness|right sided weakness|facial weakness)\b|\bcode stroke\b|\bstroke (?:call|alert)\b|\bfast (?:positive|pos)\b|\bonset (?:\w+ )?\d+ ?(?:min|mins|minutes|hours?|hrs?) ago\b",
-        r"\b(?:new|new onset|sustained|runs? of|broad complex|fast|unstable|pulseless) (?:\w+ )?(?:vt|v tach|vtach|vf|v fib|svt|complete heart block|chb|tachycardia|tachy)\b|\b(?:vt|vf|v tach|vtach|svt) (?:on (?:the )?(?:monitor|telemetry|tele|ecg|strip)|storm)\b",
+        r"\b(?:new|new onset|sustained|(?<!says )(?<!showed )(?<!shows )(?<!found )(?<!report )runs? of|broad complex|fast|unstable|pulseless) (?:\w+ )?(?:vt|v tach|vtach|vf|v fib|svt|complete heart block|chb|tachycardia|tachy)\b|\b(?:vt|vf|v tach|vtach|svt) (?:on (?:the )?(?:monitor|telemetry|tele|ecg|strip)|storm)\b",
         r"\b(?:is|now|become|became|gone|has become|went|found) (?:now |totally |completely |suddenly )?(?:unrousable|unroussable|unresponsive|not rousable|not responding|obtunded)\b",
         r"\b(?:patient|pt|he|she|they|bed \d+|bay \d+|room \d+) (?:\w+ ){0,3}just crashed\b(?! (?:his|her|their|a|the|into|my) )",
         r"\b(?:bm|cbg|capillary glucose|bg)\b (?:of |is |at |was |now |down to )?(?:0|1|2)(?: \d)?\b(?! (?:hours?|hrs?|times|days?|units?|weeks?|mins?|a day))",
@@ -644,6 +659,9 @@ RECORD_FRAMING = re.compile(
     r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|admissions|"
     r"discharge\w*(?<!discharge lounge)(?! lounge)|follow.?up|book\w*|reschedul\w*|re schedul\w*|appointments?|citas?|clinic(?! (?:pt|patient|nurse|room)\b)(?<!antenatal clinic)(?<!in clinic)|slot|referral|leaflets?|folleto|signs of|symptoms of|"
     r"warning signs|how do i (?:recognise|recognize|spot|prepare|use|store)|what is (?:a|an)|what are|show me|list|summar\w*|"
+    # round thirteen (frozen15): a service named after a condition, its phone number, the last bloods
+    r"(?:chest pain|stroke|seizure|first fit|falls?|heart failure|breathlessness|pain|tia|epilepsy|diabetes|memory) (?:clinic|service|unit|team|nurses?|ward|helpline|line)|"
+    r"phone number|contact (?:details|number)|last (?:bloods|blood tests?|results?|labs)|"
     r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
     r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
     # a value's trend or latest reading, whatever the (possibly misspelt) name of the test:
@@ -714,6 +732,11 @@ ACUTE = re.compile(
     # ever seizure … he's still shaking", "obs patient in clinic just had a massive pph" were read
     # as record questions): a state in progress, an event that has just happened, swelling fast
     r"\b(?:is|are|hes|shes|theyre|keeps|still|now) (?:now |still )?(?:vomiting|being sick|floppy|limp|shaking|fitting|seizing|convulsing|jerking|wheezing|gasping|turning blue|going blue|swelling|bleeding|unresponsive|unrousable|grey|gray|clammy|cyanosed|cyanotic|mottled)\b|"
+    # round thirteen (frozen15): a state still going after an event ("he's still really confused"),
+    # a swelling that is starting, a first fit just had, a paramedic on scene, pain that goes on
+    r"\bstill (?:really |very |so |quite )?(?:confused|drowsy|disoriented|disorientated|out of it|not making sense|groggy|not with it|unconscious|not awake)\b|"
+    r"\bstarting to (?:close|swell|tighten|go (?:blue|numb|tight|grey|gray))\b|\bjust had (?:a |an |his |her |their |my )?(?:first |1st )?(?:ever )?(?:fit|seizure|convulsion|blackout)\b|"
+    r"\b(?:on scene|en route|on route|still in (?:\w+ )?pain|pain (?:is )?ongoing|ongoing (?:chest )?pain)\b|"
     r"\bjust had (?:a |an )?(?:massive|major|huge|big|heavy|sudden|bad|severe|torrential|large|significant)\b|\bswelling (?:up )?(?:fast|quickly|rapidly|so fast)\b|"
     # a body part described as it is now ("my chest is crushing, is it on file"): present, whatever
     # record word follows
@@ -780,6 +803,11 @@ TOPIC_OR_DENIAL = re.compile(
 )
 
 
+FREE_OF = re.compile(r" (?:free|-free)\b")
+NEGATED_STATE = re.compile(
+    r"\b(?:isnt|is not|wasnt|was not|arent|are not|not|no longer|never) (?:\w+ )?(?:hurting|hurt|painful|sore|tight|bleeding|swollen|swelling|passed out|fainted|collapsed)\b(?: at all| anymore| any more| now)?|"
+    r"\bya no (?:me |le |te |nos |se )?(?:falta|duele|sangra|cuesta|ahoga)\w*\b"
+)
 _SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en| planeando)?$")
 JUST_ASKING_NOW = re.compile(r"\b(?:solo|nomas|nada mas|solamente) (?:quiero|necesito|quisiera|queria)\b")
 
@@ -800,6 +828,13 @@ def emergency_hits(text: str) -> list[LexicalHit]:
                     bool(_SPANISH_DENIAL.search(" ".join(text[: match.start()].split()[-4:])))
                     and bool(JUST_ASKING_NOW.search(text))
                 )
+            )
+            # round thirteen: "seizure free for 2 years", "pain free now": the symptom denied after it,
+            # or a denial whose words overlap the match ("chest isnt hurting", "ya no me falta el aire")
+            negated = (
+                negated
+                or bool(FREE_OF.match(text, match.end()))
+                or any(d.start() < match.end() and match.start() < d.end() for d in NEGATED_STATE.finditer(text))
             )
             hits.append(LexicalHit(rule.category, rule.record_word, negated, match.span()))
     return hits
@@ -825,6 +860,9 @@ _FILLERS = frozenset(
         "took",
         "taken",
         "has",
+        # round thirteen (frozen15: "i never actually passed out")
+        "actually",
+        "even",
     ]
 )
 _NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone", "nobodys"])
@@ -962,6 +1000,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dosing": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): more of a carer's medicine for someone, how much of it they can have
+            r"\b(?:should|can|could|may|is it ok for|is it okay for) (?:\w+ ){0,3}(?:have|take|get|be given|use) (?:a (?:bit|little) )?(?:more|extra|another dose|an extra dose|a top up|a bigger dose) (?:of )?(?:her|his|their|my|the|mums?|dads?) (?:\w+ ){0,2}(?:morphine|oramorph|liquid|medicine|medication|meds|tablets?|pills?|insulin|oxycodone|painkillers?|pain relief|dose|patch(?:es)?|spray|inhaler|drops|syrup|paracetamol|ibuprofen)\b",
+            r"\bhow (?:much|many) of (?:the |her |his |my |their )?(?:\w+ ){0,3}(?:can|should|could|may) (?:\w+ ){0,2}(?:have|take|be given|use)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}(?:should|can|could|must|may|do i need to) (?:i|we) (?:safely |really |still |actually )?(?:take|use|give|have|inject|put)\b",
             r"\b(?:should|can|could) i give (?:\w+ ){0,3}(?:more|extra|another|less|half|double)\b|\bcan i take (?:a |an )?double (?:dose|up)\b",
             r"\b(?:me )?puedo tomar (?:\w+ ){0,4}(?:cada|al dia|por dia|gramos?|mg)\b|\bcuant[oa]s? (?:\w+ ){0,2}(?:me tomo|le doy|me pongo)\b",
@@ -1013,6 +1054,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): switching one medicine for another, stopping one in Spanish, keeping one going
+            r"\b(?:cambiar(?:me)?|pasar(?:me)?|switch(?:ing)?) (?:de (?:la |el |mi |mis )?\w+ (?:a|por)|from (?:my |the )?\w+ to)\b",
+            r"\b(?:las|los|la|lo) (?:puede|puedo|podemos|debe|debo|deberia|podria) dejar\b|\b(?:puede|puedo|podria|debe|debo) dejar de tomar\b|\bya no (?:se )?(?:quiere|quiero) tomar\b",
+            r"\bshould i (?:keep|carry on|continue) (?:giving|taking|using)\b",
             r"\b(?:should|can|could|must|may|shall) (?:i|we) (?:just |really |now |safely )?(?:stop|quit|start|begin|keep|continue|switch|change|come off|go off|get off|cut down|skip|drop|miss|take a break|leave out|go without|finish|bin|throw (?:away|out)|use up|restart|pause|hold)\b",
             r"\b(?:is it|its|would it be|is that) (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i) (?:stop|quit|start|skip|switch|miss|drop|come off|go off)\b",
             r"\b(?:which|what|how many) (?:of )?(?:my )?(?:\w+ )?(?:medicines|meds|pills|tablets|medications|drugs) (?:\w+ )?(?:can|should|could|do) i (?:skip|stop|drop|miss|leave out|do without|cut)\b",
@@ -1038,6 +1083,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "interaction": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): a medicine taken, then whether another can be taken, in Spanish
+            r"\b(?:toma|tomo|tomamos|esta tomando|estoy tomando|tomando)\b (?:\w+ ){1,3}(?:puede|puedo|podria|se puede|podemos) (?:tomar|beber|comer|usar)\b",
             r"\b(?:can|could|should|may) (?:i|we|she|he) (?:take|have|mix|combine|drink|use|smoke) (?:\w+ ){0,5}(?:with|and|on|while on|together|alongside)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to (?:take|have|mix|combine|drink) (?:\w+ ){0,5}(?:with|and|on|while|together)\b",
             r"\b(?:interact|interacts|interaction|interactions|mess with|clash with|react with)\b(?!.*\b(?:leaflet|record|listed|allerg\w*|alerg\w*)\b)",
@@ -1054,6 +1101,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "interpretation": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): a value asked about for what it means for the person
+            r"\bdoes (?:a|an|my|this|that|the) (?:\w+ ){0,4}(?:of )?\d+(?: \d+)? mean (?:i|that i|im|i have|ive|i ve|i am|she|he|my)\b",
             r"\b(?:is|are|isnt) (?:this|that|it|these|those|they|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated|a problem|terrible|awful|too thin|too thick|failing|shutting down|giving up|packing up)\b",
             r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
             r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
@@ -1090,6 +1139,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): whether a symptom is worth an appointment at all
+            r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother (?:booking|making|going|seeing)\b",
             r"\b(?:should|do|must|can) i (?:need to )?(?:go|get|head|drive|be taken) (?:\w+ ){0,2}(?:er|ed|emergency|hospital|a&e|a e|urgent care|walk in|walk-in)\b",
             r"\b(?:do|should) i (?:need to )?(?:see|call|visit|ring|phone|contact) (?:a|my|the|an|someone|anyone) ?(?:doctor|gp|nurse|clinician|physician|911|ambulance|someone)?\b(?! (?:book|appointment))",
             r"\bshould i call (?:911|999|112|an ambulance|my doctor)\b|\bdo i need (?:an ambulance|urgent care)\b",
@@ -1121,6 +1172,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
     "worry": tuple(
         re.compile(p)
         for p in (
+            # round thirteen (frozen15): whether a symptom is normal to have
+            r"\bis it (?:normal|ok|okay|common|usual) (?:to|for me to|for (?:him|her|them|my \w+) to) (?:get|have|feel|be|keep)\b(?! (?:an? )?(?:appointment|letter|copy|results?|reminder|text))",
             r"\bshould i (?:be )?(?:worr(?:y|ied)|concerned|scared|afraid|panic|panicking)\b",
             r"\b(?:is|are) (?:it|this|that|these|they) (?:something )?to worry about\b|\bsomething to worry about\b",
             r"\bdo i need to (?:worry|be worried)\b|\bhow (?:worried|concerned) should i be\b",
@@ -1141,6 +1194,9 @@ ADVICE_RECORD_FRAMING = re.compile(
     # repeat orders, the portal and the ward read as advice): practical and booking questions
     r"\b(?:request|ask for|have|get|see) (?:a |an )?(?:female|male|woman|man|different) (?:doctor|gp|nurse|clinician)\b|"
     r"\b(?:chaperone|interpreter|translator|interprete|traductor)\b|\barrange\b|\bhome visit\b|"
+    r"\bque dosis (?:de (?:\w+ ){1,2})?(?:tomo|toma|estoy tomando|me toca|tengo|me recetaron)\b|"
+    r"\b(?:solo |nomas )?(?:quiero|queria|necesito) (?:ver|leer|consultar|revisar|saber|tener) (?:el|la|los|las|mi|mis) (?:\w+ )?(?:informe|resultados?|analisis|notas?|historial|expediente|citas?|vacunas|recetas)\b|\bquiero mis (?:analisis|resultados|notas|citas)\b|"
+    r"\b(?:ir|venir|estar|voy|vengo|estoy|hay que (?:ir|estar)|tengo que (?:ir|estar)|debo (?:ir|estar)) en ayunas\b|\ben ayunas (?:para|antes)\b|\bayuno (?:para|antes)\b|\b(?:change|switch|move) (?:my |the |this )?(?:\w+ ){0,2}(?:to|into) (?:a )?(?:phone|video|telephone|online) (?:call|consultation|appointment|appt|one)\b|"
     r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
     r"\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|"
     r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
@@ -1170,6 +1226,7 @@ ADVICE_RECORD_FRAMING = re.compile(
 RANGE_COMPARISON = re.compile(
     r"\b(?:(?:above|below|over|under|within|inside|outside|in|out of|higher than|lower than|beyond) (?:the |my |a )?(?:normal |reference |healthy |usual |lab |target )?(?:range|limits?)|"
     r"(?:normal|reference) (?:range|limits?|values?)|in range|out of range|flagged|abnormal|"
+    r"(?:above|below|over|under|at|within|meeting|meet|hit) (?:the |my )?(?:target|goal)|"
     r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b|"
     # a bare "is my hba1c high": the record's high/low flag answers it ("too high" stays advice)
     r"^(?:is|was|are|were) (?:my|her|his|their|the) (?:\w+ ){1,5}(?:high|low|raised|elevated|flagged)$"
@@ -1214,6 +1271,9 @@ RECORD_QUESTION = re.compile(
     # "any problems with my kidneys on file?" (lead hunt, round six: the advice refusal, then
     # "I found nothing", for a body-system question the planner answers from the record)
     r"\b(?:on file|on record|on the system|in my (?:chart|file|records?|notes))\b|"
+    # round thirteen (frozen15): a result from a stay, the dose the record holds, what a carer is after
+    r"^(?:my|her|his|mums?|dads?) (?:\w+ ){1,3}from (?:the|my|her|his) (?:last )?(?:hospital stay|stay|admission|visit|appointment|bloods|check ?up|scan)$|"
+    r"\b(?:im|i am) (?:just )?after (?:my|mums?|dads?|her|his|the)\b|"
     r"^(?:any|are there any|have i got any|do i have any) (?:problems?|issues?|conditions?|trouble|diagnoses) (?:with|in|of) (?:my|her|his|the) \w+|"
     r"\b(?:am i|is she|is he|are they|have i been|has she been|has he been|i am|im) (?:\w+ )?(?:being )?treated for\b|\bone of the (?:things|conditions|problems) (?:i|she|he|they|im)\b|"
     # the answerer's own booking replies ("book S2", "cancel B1"): a short handle the classifier
@@ -1247,6 +1307,11 @@ RECORD_QUESTION = re.compile(
     # still active", "have i ever had the hpv vaccine" (found in the evaluation's dev bank,
     # refused as advice once the advice classifier was switched on)
     r"\b(?:one of|on|in|among|part of) (?:my|her|his|their|the) (?:current |active |regular |usual |present |ongoing )?(?:list|meds|medications|medicines|prescriptions|conditions|problems|problem list|diagnoses|health problems)\b|"
+    # round thirteen (paraphrase frozen8, measured once, then tuning: "Is ashtma in my diagnosises",
+    # "Is X one of the things the doctor has me on?", "Don't I take X?" got the advice refusal)
+    r"\b(?:in|on|among) (?:my|her|his|their|the) (?:\w+ )?(?:diagnos\w*|dx|problem list)\b|"
+    r"\bone of the (?:things|medicines|meds|tablets|pills|drugs) (?:that )?(?:the |my )?(?:doctors?|gps?|hospital|team|clinic)?\s?(?:has|have|had|put|keeps?) (?:me|her|him|them|got me) on\b|"
+    r"^(?:dont|do not|doesnt|does not) (?:i|she|he|they|the patient) (?:still |already )?(?:take|have|use|get|need)\b(?! to\b)|"
     r"\b(?:does|did|do) (?:my|her|his|their|the) (?:chart|record|file|notes?|records) (?:say|show|list|mention|have)\b|"
     r"^(?:is|are) (?:my |her |his |their |the )?(?:\w+ ){1,6}(?:still |stil |sitll |stlil )?(?:active|acctive|current|ongoing|resolved)\b|"
     r"^(?:have|has) (?:i|she|he|they|we|the patient) (?:ever )?(?:had|been given|received|got)\b(?! (?:too|enough|so)\b)|"
@@ -1381,8 +1446,15 @@ def _infers(texts: Texts) -> bool:
     return any(p.search(t) for p in INFERENCE for t in texts)
 
 
+WORTH_SEEKING = re.compile(
+    r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother\b"
+)
+
+
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
+    if any(WORTH_SEEKING.search(t) for t in texts):
+        return "urgency"  # "should i book the gp for my headaches or is it not worth it" (round thirteen)
     if advice_record_framed(texts):
         return None
     for category, patterns in ADVICE_RULES.items():

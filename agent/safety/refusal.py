@@ -37,7 +37,13 @@ ASK_WHOM = (
     "Please ask your clinician or pharmacist what this means for you; if it feels urgent, contact "
     "your care team or call 911."
 )
-NOTHING_FOUND = "I found nothing in your record about this to show you."
+# said when no fact is shown: never a claim about what the record lacks (round thirteen: "Is essential
+# hypertension in my diagnoses?", refused as advice, answered "I found nothing in your record about
+# this" to a patient whose record lists it — the refusal only looks up results and medicines)
+NOTHING_FOUND = (
+    "Nothing from your record is shown with this reply. You can ask me what your record holds — for "
+    'example "what are my current conditions?" or "what medicines am I on?".'
+)
 
 # words the planner's stated-value map (`agent.intent.MEASURES`) lacks → the labs tool's query
 EXTRA_MEASURES = {

@@ -61,7 +61,7 @@ MILD = re.compile(
     r"stopped on its own|went away)\b|"
     r"\b(?:temp|temperature|fever|fiebre) (?:\w+ ){0,2}3[78](?:[ .]\d)?\b|\b3[78](?: \d)? (?:de fiebre|fever|degrees)\b|"
     # Spanish
-    r"\b(?:un poco|un poquito|poquito|poquita|leve|ligero|ligera|ultimamente|a veces|de vez en cuando|desde hace (?:unos |unas |una |un )?(?:\w+ )?(?:dias|semanas|meses|semana)|"
+    r"\b(?:un poco|un poquito|poquito|poquita|leve|ligero|ligera|ultimamente|a veces|de vez en cuando|desde hace (?:unos |unas |una |un )?(?:\w+ )?(?:dias|semanas|meses|semana|mes|ano|anos)|"
     r"al subir|cuando subo|cuando hace frio|por la tarde|por las noches|desde ayer|todos los dias|cada dia|pero (?:esta|come|juega|bebe)\w*)\b"
 )
 # asking whether a symptom is worrying, what it might be, or whether to seek care

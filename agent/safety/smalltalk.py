@@ -123,10 +123,36 @@ FIGURE_OF_SPEECH = re.compile(
     r"\b(?:waiting|loading|this app|this website|this site) (?:\w+ ){0,2}(?:is )?killing me\b|"
     # lead, round ten (frozen10): jokes and thanks the classifier read as emergencies
     r"\b(?:nearly|almost) (?:gave|give|giving) me a heart attack\b|\bmy heart (?:stopped|skipped a beat) when\b|\bas much fun as\b|"
-    r"\b(?:says|said|say) hi\b|\b(?:love|thank) the (?:nurses|staff|doctors|team)\b|\bfinally got through\b"
+    r"\b(?:says|said|say) hi\b|\b(?:love|thank) the (?:nurses|staff|doctors|team)\b|\bfinally got through\b|"
+    # the account and the app: a forgotten username, a letter with someone else's name, the app in Spanish
+    r"\b(?:forgot|forgotten|lost|cant remember) (?:my )?(?:username|user name|login|log in|pin|email|password|details)\b|"
+    r"\bsomeone elses (?:name|details|results?|letter)\b|\b(?:wrong|different) (?:name|patients?) on (?:my|the|one of my)\b|"
+    r"\b(?:la )?(?:aplicacion|app|pagina|portal|web) no (?:me )?(?:deja|funciona|carga|abre)\b|\bno (?:puedo|me deja) (?:entrar|iniciar sesion|acceder)\b|"
+    r"\b(?:poner|cambiar|ver|tener) (?:\w+ )?(?:en|al) (?:espanol|ingles)\b|\b(?:in|into) (?:spanish|english)\b|\bcan i use (?:this|the app|it) for (?:my )?(?:dog|cat|pet|kids?|family|mum|dad)\b"
 )
 
 
+# round thirteen (frozen15: "this form is killing me", "I'm dying to get out of this waiting room",
+# "all this waiting is giving me a heart attack haha", "wish me luck for tomorrow", "jajaja ok" got
+# the emergency reply from the linear classifier): everyday figures of speech. Only in a SHORT
+# message (`MAX_IDIOM_WORDS`): a longer one may say something else beside the idiom, so it goes to the
+# detector like any other text (the lexical rules always run first in any case).
+IDIOM = re.compile(
+    r"\b(?:this|the|that|all this|all the|these) (?:\w+ ){0,2}(?:form|forms|music|hold music|queue|wait|waiting|paperwork|traffic|parking|weather|noise|heat|kids|job|work|homework|admin) (?:\w+ ){0,2}(?:is|are|s) (?:\w+ )?killing me\b|"
+    r"\b(?:im|i am|were|we are) dying (?:to|for) (?:get|go|see|know|hear|try|have|a|some|my)\b|\bdying of (?:boredom|embarrassment|laughter|curiosity)\b|"
+    r"\b(?:giving|gave|give) me (?:a )?heart attack(?:s)? (?:haha|lol|lmao|jk|\w*ha\b)|\b(?:driving|drive|drove) me to an early grave\b|"
+    r"\bcould (?:murder|kill) (?:a|an|for a|for an|some) (?:cup|cuppa|coffee|tea|pint|drink|burger|pizza|sandwich|biscuit)\w*\b|"
+    r"\b(?:knackered|shattered|exhausted|tired|wiped out|pooped) but (?:ok|okay|fine|good|alright|all right)\b|\bwish me luck\b|"
+    r"^(?:(?:ja|je|ha|ji|xd){2,}|lo+l|lmf?ao+|jk)(?: (?:ok|okay|vale|bueno|si|lol))?$"
+)
+MAX_IDIOM_WORDS = 10
+
+
 def is_app_help(normal_form: str) -> bool:
-    """True for a question about using the app (and the app as a figure of speech)."""
-    return bool(APP_HELP.search(normal_form) or FIGURE_OF_SPEECH.search(normal_form))
+    """True for a question about using the app or the account, the app as a figure of speech, or
+    a short everyday idiom."""
+    return bool(
+        APP_HELP.search(normal_form)
+        or FIGURE_OF_SPEECH.search(normal_form)
+        or (IDIOM.search(normal_form) and len(normal_form.split()) <= MAX_IDIOM_WORDS)
+    )

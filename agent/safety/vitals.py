@@ -33,6 +33,7 @@ class Scale:
     plausible: tuple[float, float]
     low: float | None
     high: float | None
+    drop: float | None = None  # a fall by at least this much is critical ("gcs 15 to 10")
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def _table() -> tuple[dict[str, tuple[re.Pattern[str], tuple[Scale, ...], str]],
             rf"(?:in the |en los )?(?P<band>low |high |bajos |altos )?(?P<decade>[1-9]0)s\b)"
         )
         scales = tuple(
-            Scale(tuple(s["plausible"]), s.get("low"), s.get("high"))  # type: ignore[arg-type]
+            Scale(tuple(s["plausible"]), s.get("low"), s.get("high"), s.get("drop"))  # type: ignore[arg-type]
             for s in spec["scales"]
         )
         measures[name] = (pattern, scales, spec["category"])
@@ -126,10 +127,19 @@ _VOLUME = re.compile(
 )
 
 
-def _critical(value: float, scales: tuple[Scale, ...]) -> bool:
+def _critical(value: float, scales: tuple[Scale, ...], before: float | None = None) -> bool:
+    """At or beyond a cut-off of the scale the value was said in, or (`before` given) fallen from
+    `before` by at least the scale's `drop`."""
     for scale in scales:
         lo, hi = scale.plausible
         if lo <= value <= hi:
+            if (
+                before is not None
+                and scale.drop is not None
+                and lo <= before <= hi
+                and before - value >= scale.drop
+            ):
+                return True
             return (scale.low is not None and value <= scale.low) or (
                 scale.high is not None and value >= scale.high
             )
@@ -161,7 +171,8 @@ def readings(question: str) -> list[Reading]:
     for name, (pattern, scales, category) in measures.items():
         for match in pattern.finditer(text):
             value = _value(match)
-            if value is None or _past_in_glue(match.group("glue")) or not _critical(value, scales):
+            before = float(match.group("value")) if match.group("then") else None
+            if value is None or _past_in_glue(match.group("glue")) or not _critical(value, scales, before):
                 continue
             if _present(text, match.start(), match.end()):
                 out.append(Reading(name, value, match.group(0), category))

@@ -27,7 +27,8 @@ EMERGENCY_THRESHOLDS = (-2.5, -2.0, -1.75, -1.5, -1.25, -1.0, -0.5, 0.0)
 EMERGENCY_FLOORS = (0.35, 0.40, 0.45)
 ADVICE_THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
 ADVICE_FLOORS = (0.30, 0.40, 0.50, 0.60)
-ALLOW_MARGINS = (0.10, 0.15, 0.20, 0.25, 0.30, 0.40)
+ALLOW_MARGINS = (0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.40)
+ADVICE_OVER_CLASSIFIER_MARGINS = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
 OFF = 1e9  # a threshold no logit reaches: the classifier switched off
 
 
@@ -161,6 +162,8 @@ def grid(base: Operating = OPERATING) -> Iterable[Operating]:
     advice_on = base if base.advice_threshold < OFF else replace(base, advice_threshold=ADVICE_TUNED)
     for margin in (*ALLOW_MARGINS, float("inf")):
         yield replace(advice_on, advice_allow_margin=margin)
+    for margin in (*ADVICE_OVER_CLASSIFIER_MARGINS, float("inf")):
+        yield replace(base, advice_over_classifier=margin)
 
 
 def cross_validate(

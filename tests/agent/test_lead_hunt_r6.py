@@ -20,6 +20,7 @@ from agent.base import AgentRequest
 from agent.events import DoneEvent
 from agent.offline import OfflineAgent
 from agent.runner import GuardedAgent
+from agent.safety.refusal import NOTHING_FOUND
 from knowledge.embeddings import get_embedder
 from tests.agent.conftest import COHORT_NOW, run
 from tests.knowledge.helpers import ensure_test_leaflets
@@ -93,7 +94,7 @@ def test_the_advice_refusal_about_kidney_function_shows_the_kidney_results(cohor
             continue
         asked += 1
         answer = _ask(agent, record.patient.patient_id, "is my kidney function ok")
-        if "found nothing in your record" in answer or not any(k in answer.lower() for k in KIDNEY_LABS):
+        if NOTHING_FOUND in answer or not any(k in answer.lower() for k in KIDNEY_LABS):
             wrong.append((record.patient.patient_id[:8], _lead(answer), answer[-300:]))
     assert asked and wrong == []
 

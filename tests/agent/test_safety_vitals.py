@@ -10,11 +10,12 @@ below are not that batch's.
 from __future__ import annotations
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
 from agent.safety.gate import check
-from agent.safety.vitals import _table, critical_now, readings
+from agent.safety.vitals import DATA, _table, critical_now, readings
 
 WARD_REPORTS = [
     ("sats 79 on 15l via nrb", "oxygen saturation"),
@@ -82,20 +83,17 @@ def test_a_patients_critical_reading_makes_seeking_care_an_emergency_and_an_ordi
 
 
 MEASURES = sorted(_table()[0])
-
-
-def _said(measure: str) -> list[str]:
-    import yaml
-
-    from agent.safety.vitals import DATA
-
-    return [str(n) for n in yaml.safe_load(DATA.read_text())["measures"][measure]["said"]]
+# every name each measure is said by, read once (the strategy below draws from it)
+SAID: dict[str, list[str]] = {
+    name: [str(n) for n in spec["said"]]
+    for name, spec in yaml.safe_load(DATA.read_text(encoding="utf-8"))["measures"].items()
+}
 
 
 @st.composite
 def critical_report(draw: st.DrawFn) -> tuple[str, str, float]:
     measure = draw(st.sampled_from(MEASURES))
-    name = draw(st.sampled_from(_said(measure)))
+    name = draw(st.sampled_from(SAID[measure]))
     scale = draw(st.sampled_from(_table()[0][measure][1]))
     lo, hi = scale.plausible
     sides = [s for s in ("low", "high") if getattr(scale, s) is not None]
