@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.safety.prefilter import RuleFilter
 from agent.safety.text import core_form, found
 
 Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question
@@ -804,10 +805,15 @@ _SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en|
 JUST_ASKING_NOW = re.compile(r"\b(?:solo|nomas|nada mas|solamente) (?:quiero|necesito|quisiera|queria)\b")
 
 
+EMERGENCY_FILTER = RuleFilter([rule.pattern for rule in EMERGENCY_RULES])
+
+
 def emergency_hits(text: str) -> list[LexicalHit]:
-    """Every emergency rule that matches the prepared text, each marked negated or not."""
+    """Every emergency rule that matches the prepared text, each marked negated or not (only the
+    rules whose necessary words occur in it are tried: `agent.safety.prefilter`)."""
     hits: list[LexicalHit] = []
-    for rule in EMERGENCY_RULES:
+    for i in EMERGENCY_FILTER.candidates(text):
+        rule = EMERGENCY_RULES[i]
         for match in rule.pattern.finditer(text):
             before = " ".join(text[: match.start()].split()[-2:])
             negated = (
@@ -1352,7 +1358,27 @@ def advice_record_framed(texts: Texts) -> bool:
 
 def seeking_care(texts: Texts) -> bool:
     """Asks whether, or where, to seek care ("should i take him to the er", "¿necesito puntos?")."""
-    return any(p.search(t) for p in ADVICE_RULES["urgency"] for t in dict.fromkeys(texts))
+    return advice_rule_matches("urgency", texts)
+
+
+# the advice rules in one list, each category a span of it, for one filter over them all
+_ADVICE_LIST = [(category, rule) for category, rules in ADVICE_RULES.items() for rule in rules]
+ADVICE_FILTER = RuleFilter(
+    [rule.pattern if isinstance(rule, Requiring) else rule for _c, rule in _ADVICE_LIST]
+)
+
+
+@lru_cache(maxsize=1024)
+def _advice_candidates(text: str) -> tuple[tuple[str, Requiring | re.Pattern[str]], ...]:
+    return tuple(_ADVICE_LIST[i] for i in ADVICE_FILTER.candidates(text))
+
+
+def advice_rule_matches(category: str, texts: Texts) -> bool:
+    """Whether an advice rule of the category matches one of the prepared forms (only the rules
+    whose necessary words occur in a form are tried: `agent.safety.prefilter`)."""
+    return any(
+        rule.search(t) for t in dict.fromkeys(texts) for c, rule in _advice_candidates(t) if c == category
+    )
 
 
 # Signs of danger happening now that are too common to be emergency rules on their own ("he's
@@ -1415,12 +1441,11 @@ def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
     if advice_record_framed(texts):
         return None
-    distinct = tuple(dict.fromkeys(texts))
-    for category, patterns in ADVICE_RULES.items():
+    for category in ADVICE_RULES:
         if category == "interpretation" and _infers(texts):
             return category
         if category == "interpretation" and range_comparison(texts):
             continue
-        if any(p.search(t) for p in patterns for t in distinct):
+        if advice_rule_matches(category, texts):
             return category
     return None
