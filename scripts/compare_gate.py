@@ -1,9 +1,9 @@
 """The safety gate at a git revision beside the working tree's, in one process: verdicts, then CPU time.
 
     .venv/bin/python scripts/compare_gate.py verdicts [--base main] [--questions extra.json]
-    .venv/bin/python scripts/compare_gate.py timing [--base main] [--limit 300] [--rounds 4]
+    .venv/bin/python scripts/compare_gate.py timing [--base main] [--limit 300] [--rounds 4] [--scale 2]
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
-        .venv/bin/python scripts/compare_gate.py checks --side new --limit 200
+        .venv/bin/python scripts/compare_gate.py checks --side new --limit 200 [--dry]
 
 The base revision's `agent/` package is extracted with `git archive` into a temporary folder and
 imported as `base_agent` (its `agent.` imports rewritten), so both gates read the same exemplar
@@ -19,9 +19,11 @@ file, the same cached vectors and classifiers, and the same question vectors.
   two gates alternate which goes first, over several rounds. Thread CPU time of the whole check
   and of its parts, measured the same way on both sides: `prepare` (every call, clauses
   included), the nearest exemplars (`index.scores`), the two classifiers, `decide`, and the
-  rest ("lexical": the rules).
+  rest ("lexical": the rules). `--scale K`: both gates read K times the exemplars (each copy
+  beyond the first moved a little off its original, 5 % noise, then made unit length again), to
+  see how the cost grows as exemplars are added.
 * `checks`: N checks of one side on saved question vectors, for instruction counts under
-  callgrind (run with `--limit 0` too and subtract: the difference is N checks).
+  callgrind; `--dry` does everything but the checks (subtract it: the difference is N checks).
 """
 
 from __future__ import annotations
@@ -67,7 +69,17 @@ def ready(gate_module: ModuleType, settings: Any) -> dict[str, Any]:
     """The semantic side of one gate module: its exemplar index and classifiers."""
     gate = gate_module.SafetyGate(None, settings)
     embedder, index = gate._ready()
-    return {"embedder": embedder, "index": index, "classifier": gate._classifier, "advice_model": gate._advice}
+    return {
+        "embedder": embedder,
+        "index": index,
+        "classifier": gate._classifier,
+        "advice_model": gate._advice,
+    }
+
+
+def semantic(side: dict[str, Any]) -> dict[str, Any]:
+    """The keywords `check` takes for a gate's semantic side."""
+    return {k: v for k, v in side.items() if k != "embedder"}
 
 
 def vectors_for(texts: list[str], embedder: Any) -> dict[str, np.ndarray]:
@@ -117,8 +129,8 @@ def compare_verdicts(args: argparse.Namespace) -> int:
     differences: dict[str, list[str]] = defaultdict(list)
     kinds: dict[str, int] = defaultdict(int)
     for text, role in pairs:
-        signals = {name: {**{k: v for k, v in s.items() if k != "embedder"}, "vector": vectors[text].tolist()}
-                   for name, s in sides.items()}  # fmt: skip
+        vector = vectors[text].tolist()
+        signals = {name: {**semantic(side), "vector": vector} for name, side in sides.items()}
         b = verdict_key(base.check(text, role, **signals["base"]))
         n = verdict_key(new.check(text, role, **signals["new"]))
         kinds[n[0] if n else "allow"] += 1
@@ -160,6 +172,16 @@ class Timed:
         return timed
 
 
+def scaled(gate_module: ModuleType, index: Any, times: int) -> Any:
+    """The gate module's own index class over `times` copies of the exemplars (see `--scale`)."""
+    rng = np.random.default_rng(13)
+    copies = [index.vectors]
+    for _ in range(times - 1):
+        moved = index.vectors + 0.05 * rng.standard_normal(index.vectors.shape).astype(np.float32)
+        copies.append(moved / np.linalg.norm(moved, axis=1, keepdims=True))
+    return gate_module.ExemplarIndex(index.exemplars * times, np.concatenate(copies))
+
+
 def instrument(gate_module: ModuleType, side: dict[str, Any], spent: dict[str, int]) -> dict[str, Any]:
     """Time `prepare` and `decide` in the gate module, and the index and classifiers by proxy."""
     for name, part in (("prepare", "prepare"), ("decide", "decide")):
@@ -192,7 +214,11 @@ def compare_timing(args: argparse.Namespace) -> int:
     settings = get_settings()
     modules = {"base": base, "new": new}
     sides = {"base": ready(base, settings), "new": ready(new, settings)}
+    if args.scale > 1:
+        for name, side in sides.items():
+            side["index"] = scaled(modules[name], side["index"], args.scale)
     embedder = sides["new"]["embedder"]
+    exemplars = len(sides["new"]["index"].exemplars)
     tune = [r for r in default_set() if r.split == "tune"]
     rows = tune[:: max(1, len(tune) // args.limit)][: args.limit]
     spent = {name: defaultdict(int) for name in modules}
@@ -213,7 +239,10 @@ def compare_timing(args: argparse.Namespace) -> int:
                 for part in PARTS:
                     samples[name][part].append(parts.get(part, 0) / 1e6)
     n = len(rows) * args.rounds
-    print(f"{n:,} checks per side ({len(rows)} tune lines × {args.rounds} rounds, alternating), thread CPU ms")
+    print(
+        f"{n:,} checks per side ({len(rows)} tune lines × {args.rounds} rounds, alternating; "
+        f"{exemplars:,} exemplars), thread CPU ms"
+    )
     print(f"{'part':<12} {'base p50':>9} {'base p95':>9} {'new p50':>9} {'new p95':>9} {'p95 ratio':>9}")
     for part in PARTS:
         b, w = np.array(samples["base"][part]), np.array(samples["new"][part])
@@ -232,12 +261,13 @@ def run_checks(args: argparse.Namespace) -> int:
         from agent.safety import gate as module
     side = ready(module, get_settings())
     tune = [r for r in default_set() if r.split == "tune"]
-    rows = tune[:: max(1, len(tune) // max(args.limit, 1))][: args.limit]
-    vectors = vectors_for([r.text for r in rows], side["embedder"]) if rows else {}
-    signals = {k: v for k, v in side.items() if k != "embedder"}
-    for row in rows:
-        module.check(row.text, row.role, vector=vectors[row.text].tolist(), **signals)
-    print(f"{len(rows)} checks ({args.side})")
+    rows = tune[:: max(1, len(tune) // args.limit)][: args.limit]
+    vectors = vectors_for([r.text for r in rows], side["embedder"])
+    signals = semantic(side)
+    questions = [(row.text, row.role, vectors[row.text].tolist()) for row in rows]
+    for text, role, vector in [] if args.dry else questions:
+        module.check(text, role, vector=vector, **signals)
+    print(f"{0 if args.dry else len(rows)} checks ({args.side})")
     return 0
 
 
@@ -248,7 +278,9 @@ def main() -> int:
     parser.add_argument("--questions", type=Path, help="verdicts: a JSON list of [text, role] pairs to add")
     parser.add_argument("--limit", type=int, default=300, help="timing/checks: how many tune lines")
     parser.add_argument("--rounds", type=int, default=4, help="timing: passes over the lines")
+    parser.add_argument("--scale", type=int, default=1, help="timing: read this many times the exemplars")
     parser.add_argument("--side", choices=("base", "new"), default="new", help="checks: which gate")
+    parser.add_argument("--dry", action="store_true", help="checks: all but the checks themselves")
     args = parser.parse_args()
     return {"verdicts": compare_verdicts, "timing": compare_timing, "checks": run_checks}[args.mode](args)
 
