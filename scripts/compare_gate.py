@@ -14,9 +14,9 @@ file, the same cached vectors and classifiers, and the same question vectors.
   the two gates' `Verdict`s (kind, category, source, reply) with the embedding and without it
   (the lexical half alone), and their evidence's nearest-exemplar scores and classifier logits,
   compared exactly. Exits 1 on any difference.
-* `timing`: tune lines as `chartside bench safety` samples them; for each line the real
-  embedding runs before each gate's check (so neither reads the exemplar matrix warm), the
-  two gates alternate which goes first, over several rounds. Thread CPU time of the whole check
+* `timing`: `--limit` × `--rounds` different tune lines (none met twice: caches stay cold as
+  for a new question); for each line the real embedding runs before each gate's check (so
+  neither reads the exemplar matrix warm), and the two gates alternate which goes first. Thread CPU time of the whole check
   and of its parts, measured the same way on both sides: `prepare` (every call, clauses
   included), the nearest exemplars (`index.scores`), the two classifiers, `decide`, and the
   rest ("lexical": the rules). `--scale K`: both gates read K times the exemplars (each copy
@@ -220,12 +220,14 @@ def compare_timing(args: argparse.Namespace) -> int:
     embedder = sides["new"]["embedder"]
     exemplars = len(sides["new"]["index"].exemplars)
     tune = [r for r in default_set() if r.split == "tune"]
-    rows = tune[:: max(1, len(tune) // args.limit)][: args.limit]
+    # a fresh line every check, as in production: a line met again would find its prepared forms
+    # and rule reads in the caches (`discourse.core`, `text.mend`, …)
+    lines = tune[:: max(1, len(tune) // (args.limit * args.rounds))][: args.limit * args.rounds]
     spent = {name: defaultdict(int) for name in modules}
     signals = {name: instrument(modules[name], sides[name], spent[name]) for name in modules}
     samples: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name in modules}
     for round_no in range(args.rounds):
-        for i, row in enumerate(rows):
+        for i, row in enumerate(lines[round_no * args.limit : (round_no + 1) * args.limit]):
             order = ("base", "new") if (i + round_no) % 2 == 0 else ("new", "base")
             for name in order:
                 vector = embedder.inner.embed_query(row.text)  # evicts the gate's data, as in production
@@ -238,10 +240,9 @@ def compare_timing(args: argparse.Namespace) -> int:
                 parts["whole gate"] = whole
                 for part in PARTS:
                     samples[name][part].append(parts.get(part, 0) / 1e6)
-    n = len(rows) * args.rounds
     print(
-        f"{n:,} checks per side ({len(rows)} tune lines × {args.rounds} rounds, alternating; "
-        f"{exemplars:,} exemplars), thread CPU ms"
+        f"{len(lines):,} checks per side ({len(lines):,} different tune lines in {args.rounds} rounds, "
+        f"the two gates alternating; {exemplars:,} exemplars), thread CPU ms"
     )
     print(f"{'part':<12} {'base p50':>9} {'base p95':>9} {'new p50':>9} {'new p95':>9} {'p95 ratio':>9}")
     for part in PARTS:
