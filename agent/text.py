@@ -25,6 +25,8 @@ _NOT_BARE = re.compile(r"[^a-z0-9/&]+")
 
 def fold(text: str) -> str:
     """Compatibility forms decomposed, accents dropped, lower case, apostrophes dropped."""
+    if text.isascii():  # nothing to decompose or drop (the character loop below cost ~20 µs)
+        return text.lower().translate(_APOSTROPHES)
     folded = unicodedata.normalize("NFKD", text)
     return "".join(c for c in folded if not unicodedata.combining(c)).lower().translate(_APOSTROPHES)
 

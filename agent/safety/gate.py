@@ -157,6 +157,9 @@ class Evidence:
     clinician_vital: str | None = None
 
 
+Lap = Callable[[str], None]  # `chartside bench safety`: called with a part's name when it ends
+
+
 def evidence(
     question: str,
     role: str,
@@ -166,8 +169,13 @@ def evidence(
     classifier: LinearClassifier | None = None,
     exclude: Any = None,
     advice_model: LinearClassifier | None = None,
+    lap: Lap | None = None,
 ) -> Evidence:
+    """The question's evidence, read in four parts: its prepared forms, the lexical rules, the
+    nearest exemplars, the two classifiers (`lap`, when given, is called as each part ends)."""
     texts = prepare(question)
+    if lap is not None:
+        lap("prepare")
     category, suppressed = lexical_emergency(texts, role)
     frame = framing(texts)
     clause_category = None
@@ -193,32 +201,50 @@ def evidence(
         and not is_off_topic(texts[0])
         and not is_app_help(texts[0])
     )
-    scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
     # read once: a seeking-care question uses the same sign (advice is read for patients only); a
     # critical reading reported now ("my sats are 82 on my finger thing") is such a sign too
     reading = critical_now(question)
     acute = (red_flag(texts) or (reading.category if reading else None)) if role == "patient" else None
+    advice_framed = advice_record_framed(texts)
+    record_shaped = record_question(texts)
+    graded = severity(texts) if role == "patient" else None
+    worry = role == "patient" and worry_question(texts)
+    range_question = range_comparison(texts)
+    medicine = names_a_medicine(texts)
+    terse = terse_fetch(texts)
+    if lap is not None:
+        lap("lexical")
+    scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
+    exemplar_hit = (
+        None
+        if scores is None
+        else scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin)
+    )
+    if lap is not None:
+        lap("exemplars")
+    emergency_logit = None if scores is None or classifier is None else classifier.score(vector)  # type: ignore[arg-type]
+    advice_logit = None if scores is None or advice_model is None else advice_model.score(vector)  # type: ignore[arg-type]
+    if lap is not None:
+        lap("classifiers")
     return Evidence(
         lexical_emergency=category,
         suppressed=suppressed,
         lexical_advice=advice,
         record_framed=frame.record and not frame.acute,
-        advice_framed=advice_record_framed(texts),
-        record_question=record_question(texts),
+        advice_framed=advice_framed,
+        record_question=record_shaped,
         semantic=scores,
-        exemplar_hit=None
-        if scores is None
-        else scores.fires("emergency", THRESHOLDS.emergency_floor, THRESHOLDS.emergency_margin),
-        emergency_logit=None if scores is None or classifier is None else classifier.score(vector),  # type: ignore[arg-type]
-        advice_logit=None if scores is None or advice_model is None else advice_model.score(vector),  # type: ignore[arg-type]
+        exemplar_hit=exemplar_hit,
+        emergency_logit=emergency_logit,
+        advice_logit=advice_logit,
         red_flag=acute if advice == "urgency" else None,
         clause_emergency=clause_category,
-        severity=severity(texts) if role == "patient" else None,
-        worry=role == "patient" and worry_question(texts),
+        severity=graded,
+        worry=worry,
         acute_flag=acute,
-        range_question=range_comparison(texts),
-        medicine=names_a_medicine(texts),
-        terse=terse_fetch(texts),
+        range_question=range_question,
+        medicine=medicine,
+        terse=terse,
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
     )
 
@@ -265,7 +291,17 @@ def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
 # emergency categories that describe a symptom whose severity the wording can grade; an act
 # (overdose, poisoning, self-harm, suicide) or anaphylaxis is never "mild"
 GRADED = frozenset(
-    ["chest_pain", "breathing", "stroke", "bleeding", "unconscious", "someone_else", "pregnancy", "burns", "seizure"]
+    [
+        "chest_pain",
+        "breathing",
+        "stroke",
+        "bleeding",
+        "unconscious",
+        "someone_else",
+        "pregnancy",
+        "burns",
+        "seizure",
+    ]
 )
 
 
@@ -345,15 +381,18 @@ def decide(e: Evidence, op: Operating = OPERATING) -> Verdict | None:
     return None
 
 
-def check(question: str, role: str, **signals: Any) -> Verdict | None:
+def check(question: str, role: str, *, lap: Lap | None = None, **signals: Any) -> Verdict | None:
     """A scripted verdict when the question must not reach a model; None when it may.
 
     `signals` are `evidence`'s keywords: `vector` (the question's embedding), `index` (the
     exemplar index), `classifier` (the emergency classifier fitted on the same exemplars),
     `advice_model` (the patients' advice classifier), `exclude` (cross-validation only); with
-    the vector or index missing only the lexical rules run.
+    the vector or index missing only the lexical rules run. `lap` times the parts (the bench).
     """
-    return decide(evidence(question, role, **signals))
+    verdict = decide(evidence(question, role, lap=lap, **signals))
+    if lap is not None:
+        lap("decide")
+    return verdict
 
 
 class SafetyGate:
@@ -384,7 +423,9 @@ class SafetyGate:
                 self.embedder = shared(load_embedder(self.settings))
             if self._index is None:
                 cache = self.settings.resolved_data_dir() / "safety" if self.settings is not None else None
-                self._index = exemplar_index(self.embedder.embed_passages, self.embedder.model_name, cache, progress)
+                self._index = exemplar_index(
+                    self.embedder.embed_passages, self.embedder.model_name, cache, progress
+                )
                 self._classifier = emergency_classifier(self._index, self.embedder.model_name, cache)
                 if math.isfinite(ADVICE_THRESHOLD):  # shipped off: see `classifier.ADVICE_THRESHOLD`
                     self._advice = advice_classifier(self._index, self.embedder.model_name, cache)

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from agent.safety.text import core_form
+from agent.safety.prefilter import RuleFilter
+from agent.safety.text import core_form, found
 
 Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question
 W = r"(?:\w+ ){0,%d}"  # up to N arbitrary words between two parts of a rule
@@ -49,6 +51,25 @@ class Rule:
 
 def _rules(category: str, *patterns: str, record_word: bool = True) -> list[Rule]:
     return [Rule(category, re.compile(p), record_word) for p in patterns]
+
+
+class Requiring:
+    """A rule that opens with lookaheads, `(?=.*\\bW\\b)` for each of `words`, then `rest`.
+
+    Searched as it is written, the lookaheads run at every position of a text, each scanning to
+    its end (two such rules cost ~85 µs a text, round thirteen). The rule can only match a text
+    in which every W occurs somewhere, so a text missing one is answered without running it."""
+
+    def __init__(self, words: tuple[str, ...], rest: str) -> None:
+        self.pattern = re.compile("".join(rf"(?=.*\b{w}\b)" for w in words) + rest)
+        self._needed = tuple(re.compile(rf"\b{w}\b") for w in words)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text) if all(w.search(text) for w in self._needed) else None
+
+
+def _compiled(rule: str | Requiring) -> re.Pattern[str] | Requiring:
+    return rule if isinstance(rule, Requiring) else re.compile(rule)
 
 
 PAIN = r"(?:pain|pains|painful|hurts?|hurting|ache|aching|tight|tightness|pressure|crushing|crushed|squeez\w*|burning|heavy|heaviness|agony|killing)"
@@ -812,10 +833,15 @@ _SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en|
 JUST_ASKING_NOW = re.compile(r"\b(?:solo|nomas|nada mas|solamente) (?:quiero|necesito|quisiera|queria)\b")
 
 
+EMERGENCY_FILTER = RuleFilter([rule.pattern for rule in EMERGENCY_RULES])
+
+
 def emergency_hits(text: str) -> list[LexicalHit]:
-    """Every emergency rule that matches the prepared text, each marked negated or not."""
+    """Every emergency rule that matches the prepared text, each marked negated or not (only the
+    rules whose necessary words occur in it are tried: `agent.safety.prefilter`)."""
     hits: list[LexicalHit] = []
-    for rule in EMERGENCY_RULES:
+    for i in EMERGENCY_FILTER.candidates(text):
+        rule = EMERGENCY_RULES[i]
         for match in rule.pattern.finditer(text):
             before = " ".join(text[: match.start()].split()[-2:])
             negated = (
@@ -886,11 +912,9 @@ class Framing:
     ideation: bool  # present-tense first-person wanting/feeling words
 
 
+@lru_cache(maxsize=256)
 def framing(texts: Texts) -> Framing:
-    def any_of(pattern: re.Pattern[str]) -> bool:
-        return any(pattern.search(t) for t in texts)
-
-    return Framing(any_of(RECORD_FRAMING), any_of(ACUTE), any_of(IDEATION))
+    return Framing(found(RECORD_FRAMING, texts), found(ACUTE, texts), found(IDEATION, texts))
 
 
 # lead, round seven: one extra dose taken by mistake and a question about the next dose ("took my
@@ -905,15 +929,16 @@ EXTRA_DOSE_BY_MISTAKE = re.compile(
 
 
 def extra_dose_by_mistake(texts: Texts) -> bool:
-    return any(EXTRA_DOSE_BY_MISTAKE.search(t) for t in texts)
+    return found(EXTRA_DOSE_BY_MISTAKE, texts)
 
 
+@lru_cache(maxsize=256)
 def past_history(texts: Texts) -> bool:
     """A dated past event asked about as a record question, with nothing happening now."""
     return (
-        any(PAST_DATED.search(t) for t in texts)
-        and any(RECORD_INTENT.search(t) for t in texts)
-        and not any(ACUTE.search(t) or PRESENT_STATE.search(t) for t in texts)
+        found(PAST_DATED, texts)
+        and found(RECORD_INTENT, texts)
+        and not (found(ACUTE, texts) or found(PRESENT_STATE, texts))
     )
 
 
@@ -923,7 +948,7 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
 
     `texts` is (normal form, normal form with typos mended) from `agent.safety.text.prepare`."""
     frame = framing(texts)
-    if role != "patient" and not frame.record and any(CLINICIAN_RECORD_FRAMING.search(t) for t in texts):
+    if role != "patient" and not frame.record and found(CLINICIAN_RECORD_FRAMING, texts):
         frame = Framing(True, frame.acute, frame.ideation)
     if role == "patient" and frame.record and not frame.acute and seeking_care(texts):
         # "está convulsionando, ¿lo llevo al hospital?": the place care is sought is not a record
@@ -932,7 +957,7 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
     history = past_history(texts)
     suppressed = False
     hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
-    if any(DOSE_QUESTION.search(t) for t in texts):
+    if found(DOSE_QUESTION, texts):
         # asking whether a dose is allowed is the dosing rules' business, not an overdose taken
         hits = [hit for hit in hits if hit.category != "overdose"]
     for hit in hits:
@@ -948,7 +973,7 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
             suppressed = True
             continue
         return hit.category, suppressed
-    reassured = any(DENIED_SYMPTOM.search(t) for t in texts) and any(JUST_ASKING.search(t) for t in texts)
+    reassured = found(DENIED_SYMPTOM, texts) and found(JUST_ASKING, texts)
     return None, suppressed or reassured
 
 
@@ -996,9 +1021,9 @@ CARE_PLACE = (
     r"review|jab|vaccine|injection|flu shot|results?|pick|collect))"
 )
 
-ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
+ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
-        re.compile(p)
+        _compiled(p)
         for p in (
             # round thirteen (frozen15): more of a carer's medicine for someone, how much of it they can have
             r"\b(?:should|can|could|may|is it ok for|is it okay for) (?:\w+ ){0,3}(?:have|take|get|be given|use) (?:a (?:bit|little) )?(?:more|extra|another dose|an extra dose|a top up|a bigger dose) (?:of )?(?:her|his|their|my|the|mums?|dads?) (?:\w+ ){0,2}(?:morphine|oramorph|liquid|medicine|medication|meds|tablets?|pills?|insulin|oxycodone|painkillers?|pain relief|dose|patch(?:es)?|spray|inhaler|drops|syrup|paracetamol|ibuprofen)\b",
@@ -1037,14 +1062,22 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str], ...]] = {
             # round six: a parent asking what to give a child ("how much calpol can i give my 3 year
             # old", "¿cuánto ibuprofeno le doy a mi hijo?"); what the record says was given stays a
             # record question
-            rf"(?=.*\b{CHILD_MED}\b)(?=.*\b{CHILD}\b)(?!.*\b(?:did (?:they|the doctor|the hospital) give|was (?:he|she) (?:given|prescribed|on)|they gave|does it say|is (?:he|she) on|(?:his|her) (?:record|prescription|chart)|prescribed)\b)"
-            r".*\b(?:how much|how many|what dose|which dose|what amount|how often|how long between|how frequently|what strength|dose of|dosage of|dose for|max|maximum|right dose|too much|is (?:\w+ ){1,3}too much)\b",
+            Requiring(
+                (CHILD_MED, CHILD),
+                r"(?!.*\b(?:did (?:they|the doctor|the hospital) give|was (?:he|she) (?:given|prescribed|on)|they gave|does it say|is (?:he|she) on|(?:his|her) (?:record|prescription|chart)|prescribed)\b)"
+                r".*\b(?:how much|how many|what dose|which dose|what amount|how often|how long between|how frequently|what strength|dose of|dosage of|dose for|max|maximum|right dose|too much|is (?:\w+ ){1,3}too much)\b",
+            ),
             rf"\b(?:can|could|should|may|do|shall) (?:i|we) (?:\w+ )?give (?:\w+ ){{0,5}}{CHILD_MED}\b|\b(?:is it|its|is that) (?:ok|okay|safe|fine|alright|all right) (?:to|if i) give\b",
             rf"\b(?:can|could|should|may) (?:she|he|they|my (?:\w+ ){{0,2}}\w+) (?:\w+ )?(?:have|take|use) (?:\w+ ){{0,5}}{CHILD_MED}\b",
             r"\b(?:le|les) (?:doy|damos|puedo dar|podemos dar|debo dar|tengo que dar|das|daria)\b|\bdarle\b|\b(?:puedo|se puede|podemos) dar(?:le|les)?\b",
             r"\b(?:cual es|que|cuanta|cuanto) (?:la |su )?dosis\b(?!.*\b(?:recetad\w*|me recetaron|me dieron|dice|receta|tengo)\b)",
-            r"(?=.*\b(?:nino|nina|ninos|bebe|hijo|hija|nieto|nieta|anos|meses|kilos|puedo|debo|le doy|darle|maximo)\b)(?!.*\b(?:receta|recetad\w*|dice|me dieron|me recetaron)\b)"
-            r"\b(?:cuanto|cuanta|cuantos|cuantas) (?:\w+ ){0,2}(?:ml|mililitros|gotas|mg|miligramos|cucharadas?|cucharaditas?|jarabe|ibuprofeno|paracetamol|pastillas|tabletas)\b",
+            Requiring(
+                (
+                    r"(?:nino|nina|ninos|bebe|hijo|hija|nieto|nieta|anos|meses|kilos|puedo|debo|le doy|darle|maximo)",
+                ),
+                r"(?!.*\b(?:receta|recetad\w*|dice|me dieron|me recetaron)\b)"
+                r"\b(?:cuanto|cuanta|cuantos|cuantas) (?:\w+ ){0,2}(?:ml|mililitros|gotas|mg|miligramos|cucharadas?|cucharaditas?|jarabe|ibuprofeno|paracetamol|pastillas|tabletas)\b",
+            ),
             # lead, round ten: one more tablet asked about in Spanish ("¿puedo tomar una pastilla más
             # de la tensión si la tengo alta?"; the refitted classifier read it as an alarm)
             r"\b(?:una|otra|media|dos) (?:\w+ )?(?:pastillas?|tabletas?|dosis|capsulas?|pildoras?) (?:mas|extra|adicional(?:es)?|de mas)\b",
@@ -1343,9 +1376,10 @@ RECORD_QUESTION = re.compile(
 )
 
 
+@lru_cache(maxsize=256)
 def range_comparison(texts: Texts) -> bool:
     """Asks how a value stands against its reference range, without asking what that means."""
-    return any(RANGE_COMPARISON.search(t) and not JUDGEMENT.search(t) for t in texts)
+    return any(RANGE_COMPARISON.search(t) and not JUDGEMENT.search(t) for t in dict.fromkeys(texts))
 
 
 # a question that fetches something ("what tablets do i take", "dame mi resultado de vitamina
@@ -1370,24 +1404,46 @@ ASKS_WHAT_TO_DO = re.compile(
 def terse_fetch(texts: Texts) -> bool:
     """Four words or fewer with no word of asking what to do ("A1C and LDL?", "my statins"),
     counted without the wrapping ("latest potassium, thanks")."""
-    return len(core_form(texts).split()) <= 4 and not any(ASKS_WHAT_TO_DO.search(t) for t in texts)
+    return len(core_form(texts).split()) <= 4 and not found(ASKS_WHAT_TO_DO, texts)
 
 
 def record_question(texts: Texts) -> bool:
     """Shaped as asking what the record holds (silences the advice classifier, not the rules)."""
     return range_comparison(texts) or any(
-        RECORD_QUESTION.search(t) or (RECORD_FETCH.match(t) and not ASKS_WHAT_TO_DO.search(t)) for t in texts
+        RECORD_QUESTION.search(t) or (RECORD_FETCH.match(t) and not ASKS_WHAT_TO_DO.search(t))
+        for t in dict.fromkeys(texts)
     )
 
 
+@lru_cache(maxsize=256)
 def advice_record_framed(texts: Texts) -> bool:
     """A record, leaflet or booking question that may share the advice words."""
-    return any(ADVICE_RECORD_FRAMING.search(t) for t in texts)
+    return found(ADVICE_RECORD_FRAMING, texts)
 
 
 def seeking_care(texts: Texts) -> bool:
     """Asks whether, or where, to seek care ("should i take him to the er", "¿necesito puntos?")."""
-    return any(p.search(t) for p in ADVICE_RULES["urgency"] for t in dict.fromkeys(texts))
+    return advice_rule_matches("urgency", texts)
+
+
+# the advice rules in one list, each category a span of it, for one filter over them all
+_ADVICE_LIST = [(category, rule) for category, rules in ADVICE_RULES.items() for rule in rules]
+ADVICE_FILTER = RuleFilter(
+    [rule.pattern if isinstance(rule, Requiring) else rule for _c, rule in _ADVICE_LIST]
+)
+
+
+@lru_cache(maxsize=1024)
+def _advice_candidates(text: str) -> tuple[tuple[str, Requiring | re.Pattern[str]], ...]:
+    return tuple(_ADVICE_LIST[i] for i in ADVICE_FILTER.candidates(text))
+
+
+def advice_rule_matches(category: str, texts: Texts) -> bool:
+    """Whether an advice rule of the category matches one of the prepared forms (only the rules
+    whose necessary words occur in a form are tried: `agent.safety.prefilter`)."""
+    return any(
+        rule.search(t) for t in dict.fromkeys(texts) for c, rule in _advice_candidates(t) if c == category
+    )
 
 
 # Signs of danger happening now that are too common to be emergency rules on their own ("he's
@@ -1443,7 +1499,7 @@ INFERENCE = (
 
 
 def _infers(texts: Texts) -> bool:
-    return any(p.search(t) for p in INFERENCE for t in texts)
+    return any(found(p, texts) for p in INFERENCE)
 
 
 WORTH_SEEKING = re.compile(
@@ -1457,11 +1513,11 @@ def lexical_advice(texts: Texts) -> str | None:
         return "urgency"  # "should i book the gp for my headaches or is it not worth it" (round thirteen)
     if advice_record_framed(texts):
         return None
-    for category, patterns in ADVICE_RULES.items():
+    for category in ADVICE_RULES:
         if category == "interpretation" and _infers(texts):
             return category
         if category == "interpretation" and range_comparison(texts):
             continue
-        if any(p.search(t) for p in patterns for t in dict.fromkeys(texts)):
+        if advice_rule_matches(category, texts):
             return category
     return None

@@ -71,37 +71,94 @@ class SemanticScores:
         return category if score >= floor and score - others >= margin else None
 
 
+LABELS = ("emergency", "advice", "allow")
+
+
+@dataclass(frozen=True)
+class RoleBlocks:
+    """One role's exemplar vectors as one contiguous matrix, one block of rows per label (each
+    in exemplar order), so a question's nearest exemplar of each label is one product over the
+    rows that role reads and a maximum over each block: no gather of the rows per label."""
+
+    matrix: np.ndarray  # float32, C-contiguous; zero rows pad it to a multiple of `ROW_GROUP`
+    spans: tuple[tuple[str, int, int], ...]  # (label, first row, end row) of each non-empty block
+    categories: tuple[str, ...]  # the category of each row of `matrix` (padding excluded)
+
+
+# OpenBLAS's single-precision matrix-vector kernel computes rows in small groups, and the rows past
+# the last whole group with other code whose rounding can differ in the last bit (seen with this
+# venv's OpenBLAS 0.3.31: a row's similarity changed with its position in the matrix). Every
+# matrix here is padded with zero rows to a whole number of 16 rows, so a row's similarity is the
+# same float32 number whichever matrix and block it sits in (`tests/agent/test_safety_exemplar_blocks.py`)
+ROW_GROUP = 16
+
+
+def _whole_groups(rows: np.ndarray) -> np.ndarray:
+    """`rows` as float32, then zero rows up to a whole number of `ROW_GROUP`s."""
+    padded = np.zeros((len(rows) + -len(rows) % ROW_GROUP, rows.shape[1]), dtype=np.float32)
+    padded[: len(rows)] = rows
+    return padded
+
+
 class ExemplarIndex:
     """Unit vectors of the exemplars, per role, and the nearest-exemplar scores of a question."""
 
     def __init__(self, exemplars: Sequence[Exemplar], vectors: np.ndarray) -> None:
         self.exemplars = list(exemplars)
-        self.vectors = vectors.astype(np.float32)
+        self._padded = _whole_groups(vectors)
+        self.vectors = self._padded[: len(vectors)]
         self.labels = np.array([e.label for e in exemplars])
         self.roles = np.array([e.role for e in exemplars])
         self._by_role: dict[str, dict[str, np.ndarray]] = {}
+        self._blocks: dict[str, RoleBlocks] = {}
         for role in ("patient", "clinician"):
             # a clinician's line is compared with clinician lines and with every emergency line
             mask = (self.roles == role) | ((self.labels == "emergency") if role == "clinician" else False)
             if role == "clinician":
                 mask = mask & (self.labels != "advice")
-            self._by_role[role] = {
-                label: np.flatnonzero(mask & (self.labels == label))
-                for label in ("emergency", "advice", "allow")
-            }
+            self._by_role[role] = {label: np.flatnonzero(mask & (self.labels == label)) for label in LABELS}
+            self._blocks[role] = self._role_blocks(self._by_role[role])
+
+    def _role_blocks(self, rows_by_label: dict[str, np.ndarray]) -> RoleBlocks:
+        order = np.concatenate([rows_by_label[label] for label in LABELS])
+        spans, start = [], 0
+        for label in LABELS:
+            end = start + len(rows_by_label[label])
+            if end > start:
+                spans.append((label, start, end))
+            start = end
+        categories = tuple(self.exemplars[j].category for j in order)
+        return RoleBlocks(_whole_groups(self.vectors[order]), tuple(spans), categories)
 
     def scores(
         self, vector: Sequence[float] | np.ndarray, role: str, exclude: np.ndarray | None = None
     ) -> SemanticScores:
-        q = np.asarray(vector, dtype=np.float32)
-        norm = float(np.linalg.norm(q))
-        if norm:
-            q = q / norm
+        """Each label's nearest exemplar for this role: its similarity and category (the first
+        exemplar of the label, in file order, when several are equally near). `exclude` (a mask
+        over the exemplars, cross-validation only) leaves exemplars out."""
+        if exclude is not None:
+            return self.brute_force_scores(vector, role, exclude)
+        q = _unit_query(vector)
+        blocks = self._blocks["clinician" if role != "patient" else "patient"]
         # one BLAS thread: a 1,500 × 384 product takes ~0.04 ms on one core, but OpenBLAS
         # splits it over its thread pool, and on a busy two-core machine waking those threads
         # cost up to 4 ms at p95 (`chartside bench safety`); the result is bit-identical
         with _blas().limit(limits=1, user_api="blas"):
-            sims = self.vectors @ q
+            sims = blocks.matrix @ q
+        best: dict[str, tuple[float, str]] = {}
+        for label, start, end in blocks.spans:
+            j = start + int(np.argmax(sims[start:end]))
+            best[label] = (float(sims[j]), blocks.categories[j])
+        return SemanticScores(best)
+
+    def brute_force_scores(
+        self, vector: Sequence[float] | np.ndarray, role: str, exclude: np.ndarray | None = None
+    ) -> SemanticScores:
+        """`scores` by a product over every exemplar and a gather of each label's rows: the
+        reference the block layout is tested against, and the path of cross-validation."""
+        q = _unit_query(vector)
+        with _blas().limit(limits=1, user_api="blas"):
+            sims = (self._padded @ q)[: len(self.vectors)]
         if exclude is not None:
             sims = np.where(exclude, -1.0, sims)
         best: dict[str, tuple[float, str]] = {}
@@ -110,6 +167,12 @@ class ExemplarIndex:
                 j = idx[int(np.argmax(sims[idx]))]
                 best[label] = (float(sims[j]), self.exemplars[j].category)
         return SemanticScores(best)
+
+
+def _unit_query(vector: Sequence[float] | np.ndarray) -> np.ndarray:
+    q = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(q))
+    return q / norm if norm else q
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from agent.safety.text import found
+
 Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question (`text.prepare`)
 
 # a symptom described as severe and happening (normal form: lower case, accents and apostrophes dropped)
@@ -96,11 +98,11 @@ MEDICINE = re.compile(
 
 
 def names_a_medicine(texts: Texts) -> bool:
-    return any(MEDICINE.search(t) for t in texts)
+    return found(MEDICINE, texts)
 
 
 def just_checking(texts: Texts) -> bool:
-    return any(JUST_CHECKING.search(t) for t in texts)
+    return found(JUST_CHECKING, texts)
 
 
 def severity(texts: Texts) -> str | None:
@@ -115,7 +117,7 @@ def severity(texts: Texts) -> str | None:
 
 
 def worry_question(texts: Texts) -> bool:
-    return any(WORRY_QUESTION.search(t) for t in texts)
+    return found(WORRY_QUESTION, texts)
 
 
 CLAUSE_BREAK = re.compile(

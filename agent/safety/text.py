@@ -11,6 +11,7 @@ reach the same regular expressions as the spelled-out words. Short words are nev
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from rapidfuzz.distance import OSA
@@ -283,3 +284,9 @@ def prepare(text: str) -> tuple[str, ...]:
 def core_form(texts: tuple[str, ...]) -> str:
     """The unwrapped, mended form of a prepared question."""
     return core(texts[1] if len(texts) > 1 else texts[0])
+
+
+def found(pattern: re.Pattern[str], texts: tuple[str, ...]) -> bool:
+    """Whether the pattern occurs in any of a question's prepared forms, each distinct form read
+    once (the mended form is the normal form itself unless a typo was mended)."""
+    return any(pattern.search(t) for t in dict.fromkeys(texts))

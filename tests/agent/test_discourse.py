@@ -54,3 +54,67 @@ def test_a_word_that_only_looks_like_a_filler_stays():
     assert (
         not same_word("thinks", "thanks") and same_word("thnaks", "thanks") and same_word("thankss", "thanks")
     )
+
+
+def _brute_force_core(text: str) -> str:
+    """`core` as first written: every phrase tried in turn, longest first (the reference)."""
+    from agent.discourse import SOURCE_TAILS
+
+    def starts(words, phrase):
+        return len(words) > len(phrase) and all(same_word(w, p) for w, p in zip(words, phrase, strict=False))
+
+    def ends(words, phrase):
+        return len(words) > len(phrase) and all(
+            same_word(w, p) for w, p in zip(words[-len(phrase) :], phrase, strict=True)
+        )
+
+    words = text.split()
+    changed = True
+    while changed:
+        changed = False
+        for phrase in OPENERS:
+            if starts(words, phrase):
+                words, changed = words[len(phrase) :], True
+                break
+    sourced = False
+    changed = True
+    while changed:
+        changed = False
+        for phrase in CLOSERS:
+            if ends(words, phrase):
+                words, changed = words[: -len(phrase)], True
+                break
+        if changed:
+            continue
+        for phrase in SOURCE_TAILS:
+            if ends(words, phrase):
+                words, changed, sourced = words[: -len(phrase)], True, True
+                break
+    return " ".join(words + RECORD_TAIL.split()) if sourced else " ".join(words)
+
+
+def _wrapping_words() -> list[str]:
+    from agent.discourse import SOURCE_TAILS
+
+    return sorted({w for phrases in (OPENERS, CLOSERS, SOURCE_TAILS) for p in phrases for w in p})
+
+
+@st.composite
+def _slipped(draw):
+    """A wrapping word, sometimes with one slip (two letters swapped, one dropped or doubled)."""
+    word = draw(st.sampled_from([*_wrapping_words(), "pain", "a1c", "chest", "metformin", "thinks", "recrods"]))
+    slip = draw(st.sampled_from(["none", "none", "swap", "drop", "double"]))
+    i = draw(st.integers(0, max(0, len(word) - 2)))
+    if slip == "swap" and len(word) > 1:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if slip == "drop":
+        return word[:i] + word[i + 1 :]
+    if slip == "double":
+        return word[:i] + word[i] + word[i:]
+    return word
+
+
+@given(words=st.lists(_slipped(), max_size=10))
+def test_the_core_peels_exactly_what_trying_every_phrase_peels(words):
+    text = " ".join(words)
+    assert core(text) == _brute_force_core(text)
