@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import msgspec
+
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.copy_rows import EncodedRows
 from fhir_ingest.errors import BundleError
@@ -38,6 +40,7 @@ from fhir_ingest.support import (
     map_practitioner_role,
 )
 from fhir_ingest.timestamps import clear_cache as clear_timestamp_cache
+from fhir_ingest.typed import TYPED_MAPPERS
 
 PATIENT_TABLES_IN_WRITE_ORDER = (
     "encounters",
@@ -108,16 +111,21 @@ def transform_bundle(
             field="resource.resourceType",
             resource=f"Patient/{second.id}",
         )
-    # a located view of each resource something reads; the others (Claim, ExplanationOfBenefit,
-    # … half of a Synthea bundle, skimmed to their type and id) are only counted
-    everything = [
-        Fields(resource, i, "resource", f"{resource['resourceType']}/{resource['id']}")
-        if resource["resourceType"] in READ_TYPES
-        else None
-        for i, resource in enumerate(index.resources)
-    ]
-    fields = [f for f in everything if f is not None]
-    unread = Counter(r["resourceType"] for r in index.resources if r["resourceType"] not in READ_TYPES)
+    # what something reads: a located view of each dict, or the typed struct the skim made
+    # (`fhir_ingest.typed`); the others (Claim, ExplanationOfBenefit, … half of a Synthea
+    # bundle, skimmed to their type and id) are only counted
+    read: list[tuple[int, str, Fields | msgspec.Struct]] = []
+    unread: Counter = Counter()
+    for i, resource in enumerate(index.resources):
+        if type(resource) is dict:
+            rtype = resource["resourceType"]
+            if rtype in READ_TYPES:
+                read.append((i, rtype, Fields(resource, i, "resource", f"{rtype}/{resource['id']}")))
+            else:
+                unread[rtype] += 1
+        else:
+            read.append((i, resource.resourceType, resource))
+    fields = [f for _, _, f in read if type(f) is Fields]
 
     layer = refdata.overlay()
     for f in fields:
@@ -142,14 +150,13 @@ def transform_bundle(
 
     skipped: Counter = Counter(unread)
     if not index.patients:
-        for f in fields:
-            rtype = f.data["resourceType"]
+        for i, rtype, f in read:
             if rtype in MAPPERS:
                 raise BundleError(
                     f"a {rtype} in a bundle without a Patient: whose record is it?",
-                    entry=f.entry,
+                    entry=i,
                     field=f"resource.{SUBJECT_FIELD[rtype]}",
-                    resource=f.resource,
+                    resource=f.resource if type(f) is Fields else f"{rtype}/{f.id}",
                 )
             if rtype not in SHARED_RESOURCE_TYPES:
                 skipped[rtype] += 1
@@ -165,7 +172,7 @@ def transform_bundle(
             rows={},
             shared=shared,
             refdata_layer=layer,
-            resources=len(everything),
+            resources=len(index.resources),
             skipped=skipped,
             warnings=resolver.warnings(),
             unresolved_references=resolver.unresolved_count,
@@ -173,13 +180,17 @@ def transform_bundle(
 
     patient_entry = index.patients[0]
     ctx = MapContext(patient_id=patient_entry.id, resolver=resolver, skipped=unread)
-    patient = everything[patient_entry.entry]
-    assert patient is not None  # "Patient" is read
+    patient = next(f for i, _, f in read if i == patient_entry.entry)
+    assert type(patient) is Fields  # "Patient" is read, as a dict
     map_patient(patient, ctx)
-    for f in fields:
-        rtype = f.data["resourceType"]
+    for i, rtype, f in read:
         mapper = MAPPERS.get(rtype)
         if mapper is not None:
+            if type(f) is not Fields:
+                if TYPED_MAPPERS[rtype](f, i, ctx):
+                    continue
+                # a detour: the typed mapper found something the checked one may refuse
+                f = Fields(index.as_dict(i), i, "resource", f"{rtype}/{f.id}")
             check_subject(f, ctx, SUBJECT_FIELD[rtype])
             mapper(f, ctx)
         elif rtype != "Patient" and rtype not in SHARED_RESOURCE_TYPES and rtype not in RESOLVED_INTO_OTHERS:
@@ -193,7 +204,7 @@ def transform_bundle(
         rows=dict(ctx.rows),
         shared=shared,
         refdata_layer=layer,
-        resources=len(everything),
+        resources=len(index.resources),
         skipped=ctx.skipped,
         warnings=ctx.warnings + resolver.warnings(),
         unresolved_references=resolver.unresolved_count,

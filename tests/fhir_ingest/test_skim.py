@@ -21,6 +21,7 @@ from fhir_ingest.references import ReferenceData
 from fhir_ingest.skim import skim_bundle
 from fhir_ingest.source import RawFile, may_hold_escaped_nul, parse_json, support_rank
 from fhir_ingest.transform import READ_TYPES, transform_bundle
+from fhir_ingest.typed import TYPED
 from tests.faults.ingest_support import cohort
 from tests.faults.test_bundle_fuzz import json_value, mutated
 
@@ -72,7 +73,10 @@ def test_generated_bundles_skip_what_no_mapper_reads(generated):
     assert {"Claim", "ExplanationOfBenefit"} <= set(types)  # the test needs something to skip
     for entry, original in zip(skimmed["entry"], full["entry"], strict=True):
         resource = original["resource"]
-        if resource["resourceType"] in READ_TYPES:
+        if resource["resourceType"] in TYPED:  # its struct, holding its own bytes
+            assert type(entry["resource"]) is TYPED[resource["resourceType"]][0]
+            assert orjson.loads(memoryview(entry["resource"]._raw)) == resource
+        elif resource["resourceType"] in READ_TYPES:
             assert entry["resource"] == resource
         else:
             assert entry["resource"] == {"resourceType": resource["resourceType"], "id": resource["id"]}
@@ -132,7 +136,7 @@ def test_bad_bytes_in_a_skipped_resource_are_still_refused(generated, claim_text
     assert skimmed.value.entry is not None
 
 
-def test_fields_fhir_does_not_define_take_the_full_parse(generated):
+def test_fields_fhir_does_not_define_take_the_full_parse(generated):  # (in an entry, not a resource)
     _support, patients, refdata = generated
     doc = json.loads(patients[0].read_text())
     doc["entry"][3]["whatever"] = {"x": "é"}
