@@ -30,17 +30,10 @@ from fhir_ingest.mappers import (
 )
 from fhir_ingest.notes import clear_cache as clear_note_cache
 from fhir_ingest.references import ReferenceData, Resolver, index_bundle, parse_reference
-from fhir_ingest.support import (
-    SHARED_RESOURCE_TYPES,
-    SharedRows,
-    index_shared,
-    map_location,
-    map_organization,
-    map_practitioner,
-    map_practitioner_role,
-)
+from fhir_ingest.support import SHARED_MAPPERS, SHARED_RESOURCE_TYPES, SharedRows, index_shared
 from fhir_ingest.timestamps import clear_cache as clear_timestamp_cache
-from fhir_ingest.typed import TYPED_MAPPERS
+from fhir_ingest.typed import SHARED_TYPED_MAPPERS, TYPED_MAPPERS
+from fhir_ingest.typed import index_shared as index_shared_typed
 
 PATIENT_TABLES_IN_WRITE_ORDER = (
     "encounters",
@@ -56,6 +49,9 @@ PATIENT_TABLES_IN_WRITE_ORDER = (
     "clinical_notes",
     "diagnostic_reports",
 )
+
+# indexed by identifier in pass 1 (a PractitionerRole only points at them)
+INDEXED_SHARED_TYPES = frozenset({"Organization", "Location", "Practitioner"})
 
 # Resource types that pass 1 or pass 2 read beyond their type and id; the others (Claim,
 # ExplanationOfBenefit, Provenance, …) are only indexed and counted (`fhir_ingest.skim`).
@@ -125,28 +121,24 @@ def transform_bundle(
                 unread[rtype] += 1
         else:
             read.append((i, resource.resourceType, resource))
-    fields = [f for _, _, f in read if type(f) is Fields]
 
     layer = refdata.overlay()
-    for f in fields:
-        if f.data["resourceType"] in ("Organization", "Location", "Practitioner"):
-            index_shared(f, layer, source_dir)
+    for _, rtype, f in read:
+        if rtype in INDEXED_SHARED_TYPES:
+            if type(f) is Fields:
+                index_shared(f, layer, source_dir)
+            else:
+                index_shared_typed(f, layer, source_dir)
     resolver = Resolver(index, layer, source_dir)
 
     shared = SharedRows()
-    roles = []
-    for f in fields:
-        rtype = f.data["resourceType"]
-        if rtype == "Organization":
-            map_organization(f, shared, source_path)
-        elif rtype == "Location":
-            map_location(f, shared, resolver, source_path)
-        elif rtype == "Practitioner":
-            map_practitioner(f, shared, source_path)
-        elif rtype == "PractitionerRole":
-            roles.append(f)
-    for f in roles:
-        map_practitioner_role(f, shared, resolver)
+    roles = [item for item in read if item[1] == "PractitionerRole"]  # after the others
+    for i, rtype, f in [item for item in read if item[1] in INDEXED_SHARED_TYPES] + roles:
+        if type(f) is not Fields:
+            if SHARED_TYPED_MAPPERS[rtype](f, shared, resolver, source_path):
+                continue
+            f = Fields(index.as_dict(i), i, "resource", f"{rtype}/{f.id}")  # a detour, as below
+        SHARED_MAPPERS[rtype](f, shared, resolver, source_path)
 
     skipped: Counter = Counter(unread)
     if not index.patients:

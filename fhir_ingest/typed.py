@@ -1,12 +1,13 @@
-"""The resources a patient bundle is made of, read as typed structs instead of located dicts.
+"""The resources of a bundle, read as typed structs instead of located dicts.
 
-Three quarters of the resources a mapper reads are of a few types (Observation, Procedure,
-DiagnosticReport, Encounter, DocumentReference, Condition, Immunization). The skimming parse
+Every resource a mapper reads but the Patient and a Medication (one or a few per bundle) is of
+a type with a struct below: the ten clinical types and the four of the reference data
+(Organization, Location, Practitioner, PractitionerRole). The skimming parse
 (`fhir_ingest.skim`) decodes each of them with msgspec straight from the bundle's bytes into
-one of the structs below: the JSON types are checked in C while decoding, the fields no mapper
-reads are skipped (never built), and the mapper reads attributes. Before, each was parsed into
-dicts by orjson and every field read through a typed accessor (`Fields`) that checked its
-type in Python.
+its struct: the JSON types are checked in C while decoding, the fields no mapper reads are
+skipped (never built), and the mapper reads attributes. Before, each was parsed into dicts by
+orjson and every field read through a typed accessor (`Fields`) that checked its type in
+Python.
 
 Nothing about a bundle's outcome changes; the checked mappers (`fhir_ingest.mappers`) stay the
 definition of it, and these are only allowed to agree with them:
@@ -42,6 +43,7 @@ from fhir_ingest.codes import (
     LOINC,
     MEDICATION_SYSTEMS,
     NO_CODE,
+    NPI,
     OBSERVATION_SYSTEMS,
     VACCINE_SYSTEMS,
     Code,
@@ -55,7 +57,16 @@ from fhir_ingest.errors import BundleError
 from fhir_ingest.fields import Fields
 from fhir_ingest.mappers import VALUE_SYSTEMS, care_plan_row, procedure_row, reason_from_target
 from fhir_ingest.notes import AttachmentError, DecodedText, decode_text
-from fhir_ingest.references import EntryTarget
+from fhir_ingest.references import EntryTarget, ReferenceData, SharedTarget
+from fhir_ingest.support import (
+    SharedRows,
+    location_row,
+    merge_role,
+    name_parts,
+    organization_row,
+    person_name,
+    practitioner_row,
+)
 from fhir_ingest.timestamps import TimestampError, parse_datetime_with_precision
 
 _ABSENT = msgspec.Raw()
@@ -326,6 +337,64 @@ class AllergyIntolerance(Resource):
     reaction: list[Reaction] | None = None
 
 
+class HumanName(_Part):
+    use: str | None = None
+    text: str | None = None
+    family: str | None = None
+    given: list[str] | None = None
+    prefix: list[str] | None = None
+
+
+class Address(_Part):
+    line: list[str] | None = None
+    city: str | None = None
+    state: str | None = None
+    postalCode: str | None = None
+
+
+class ContactPoint(_Part):
+    system: str | None = None
+    value: str | None = None
+
+
+class Position(_Part):
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+class _Named(Resource):
+    """What pass 1 reads of an Organization, Location or Practitioner (`index_shared`)."""
+
+    identifier: list[Identifier] | None = None
+    telecom: list[ContactPoint] | None = None
+
+
+class Organization(_Named):
+    name: str | None = None
+    type: list[Concept] | None = None
+    address: list[Address] | Address | None = None  # the checked reader takes either
+
+
+class Location(_Named):
+    name: str | None = None
+    address: list[Address] | Address | None = None
+    position: Position | None = None
+    managingOrganization: Reference | None = None
+
+
+class Practitioner(_Named):
+    name: list[HumanName] | None = None
+    gender: str | None = None
+
+
+class PractitionerRole(Resource):
+    practitioner: Reference | None = None
+    organization: Reference | None = None
+    specialty: list[Concept] | None = None
+    code: list[Concept] | None = None
+    location: list[Reference] | None = None
+
+
 # --------------------------------------------------------------------------------------------
 # Reading the parts
 # --------------------------------------------------------------------------------------------
@@ -432,9 +501,9 @@ class _Read:
 
     __slots__ = ("ctx", "pending", "resolver")
 
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: Any, resolver: Any = None) -> None:
         self.ctx = ctx
-        self.resolver = ctx.resolver
+        self.resolver = ctx.resolver if resolver is None else resolver
         self.pending: list[tuple[str, str, str]] = []
 
     def local(self, ref: Reference | None, expected: tuple[str, ...]) -> EntryTarget | bool | None:
@@ -972,6 +1041,116 @@ def map_allergy(s: AllergyIntolerance, entry: int, ctx: Any) -> bool:
     return True
 
 
+# --------------------------------------------------------------------------------------------
+# Reference data (support bundles, and collection bundles that carry it inline)
+# --------------------------------------------------------------------------------------------
+
+
+def _identifiers(s: _Named) -> list[tuple[str | None, str]]:
+    return [(ident.system, ident.value) for ident in s.identifier or () if ident.value]
+
+
+def _person(s: Practitioner) -> tuple[str | None, str | None, str | None, str | None]:
+    """`support.practitioner_name`."""
+    names = s.name
+    if not names:
+        return None, None, None, None
+    name = next((n for n in names if n.use == "official"), names[0])
+    return name_parts(name.prefix or [], name.given or [], name.family, name.text)
+
+
+def _telecom(s: _Named, system: str) -> str | None:
+    for telecom in s.telecom or ():
+        if telecom.system == system:
+            return telecom.value
+    return None
+
+
+def _address(s: Organization | Location) -> tuple[str | None, str | None, str | None, str | None]:
+    address = s.address
+    if type(address) is list:
+        address = address[0] if address else None
+    if address is None:
+        return None, None, None, None
+    return ", ".join(address.line or ()) or None, address.city, address.state, address.postalCode
+
+
+def index_shared(s: _Named, refdata: ReferenceData, source_dir: str | None) -> None:
+    """`support.index_shared` (pass 1)."""
+    if type(s) is Practitioner:
+        _, given, family, full = _person(s)
+        name = person_name(given, family, full)
+    else:
+        name = s.name
+    refdata.add(SharedTarget.make(s.resourceType, s.id, name, source_dir), _identifiers(s))
+
+
+def map_organization(s: Organization, rows: SharedRows, resolver: Any, source_path: str) -> bool:
+    rows.organizations[s.id] = organization_row(
+        s.id, _identifiers(s), s.name, concepts(s.type), _telecom(s, "phone"), _address(s), source_path
+    )
+    return True
+
+
+def map_location(s: Location, rows: SharedRows, resolver: Any, source_path: str) -> bool:
+    found = resolver.shared_pending(s.managingOrganization, "Organization", "resource.managingOrganization")
+    if found is False:
+        return False
+    organization_id, warning = found
+    if warning is not None:
+        resolver.warn(*warning)
+    position = s.position
+    rows.locations[s.id] = location_row(
+        s.id,
+        _identifiers(s),
+        s.name,
+        organization_id,
+        _telecom(s, "phone"),
+        _address(s),
+        (position.latitude, position.longitude) if position is not None else (None, None),
+        source_path,
+    )
+    return True
+
+
+def map_practitioner(s: Practitioner, rows: SharedRows, resolver: Any, source_path: str) -> bool:
+    npi = next((value for system, value in _identifiers(s) if system == NPI), None)
+    rows.practitioners[s.id] = practitioner_row(
+        s.id, npi, _person(s), s.gender, _telecom(s, "email"), source_path
+    )
+    return True
+
+
+def map_practitioner_role(s: PractitionerRole, rows: SharedRows, resolver: Any, source_path: str) -> bool:
+    found = resolver.shared_pending(s.practitioner, "Practitioner", "resource.practitioner")
+    if found is False:
+        return False
+    practitioner_id, warning = found
+    if practitioner_id is None:  # no link: its warning, and nothing else is read
+        if warning is not None:
+            resolver.warn(*warning)
+        return True
+    read = _Read(None, resolver)
+    if warning is not None:
+        read.pending.append(warning)
+    organization_id = read.shared(s.organization, "Organization", "resource.organization")
+    location_id = read.shared(s.location[0], "Location", "resource.location[0]") if s.location else None
+    if organization_id is _FAILED or location_id is _FAILED:
+        return False
+    for pending in read.pending:
+        resolver.warn(*pending)
+    merge_role(rows, practitioner_id, concepts(s.specialty or s.code), organization_id, location_id)
+    return True
+
+
+TYPED_SHARED = {
+    "Organization": (Organization, map_organization),
+    "Location": (Location, map_location),
+    "Practitioner": (Practitioner, map_practitioner),
+    "PractitionerRole": (PractitionerRole, map_practitioner_role),
+}
+
+
 TypedMapper = Callable[[Any, int, Any], bool]
 
 # resource type → (struct, mapper); the skim decodes these types into their struct
@@ -987,5 +1166,9 @@ TYPED: dict[str, tuple[type[msgspec.Struct], TypedMapper]] = {
     "CarePlan": (CarePlan, map_care_plan),
     "AllergyIntolerance": (AllergyIntolerance, map_allergy),
 }
-DECODERS = {rtype: msgspec.json.Decoder(struct).decode for rtype, (struct, _) in TYPED.items()}
+DECODERS = {
+    rtype: msgspec.json.Decoder(struct).decode
+    for rtype, (struct, _) in (*TYPED.items(), *TYPED_SHARED.items())
+}
 TYPED_MAPPERS = {rtype: mapper for rtype, (_, mapper) in TYPED.items()}
+SHARED_TYPED_MAPPERS = {rtype: mapper for rtype, (_, mapper) in TYPED_SHARED.items()}

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from fhir_ingest.codes import LOINC, NPI, SNOMED
@@ -28,7 +28,7 @@ from fhir_ingest.references import BundleIndex, ReferenceData, SharedTarget
 from fhir_ingest.skim import skim_bundle
 from fhir_ingest.source import RawFile, parse_json
 from fhir_ingest.transform import READ_TYPES, transform_bundle
-from fhir_ingest.typed import TYPED
+from fhir_ingest.typed import TYPED, TYPED_SHARED
 from tests.faults.test_bundle_fuzz import json_value
 
 _SYNTHEA = "https://github.com/synthetichealth/synthea"
@@ -36,7 +36,7 @@ _SYNTHEA = "https://github.com/synthetichealth/synthea"
 # no NUL: a record cannot store one, the whole bundle is refused before any mapper (test_skim.py)
 _text = st.one_of(
     st.none(),
-    st.text(st.characters(exclude_characters="\x00"), max_size=4),
+    st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=4),
     st.sampled_from(["final", "mm[Hg]", "8480-6", "Ann Smith"]),
 )
 _number = st.one_of(st.none(), st.integers(-1000, 1000), st.floats(allow_nan=False, allow_infinity=False))
@@ -109,6 +109,26 @@ _attachment = st.fixed_dictionaries(
             [_b64(b"Note one.\r\n"), _b64("h\u00e9llo".encode()), _b64(b"h\xe9llo"), "not base64!", None]
         ),
         "url": st.sampled_from(["http://example.org/note", None]),
+    },
+)
+
+_identifier = st.fixed_dictionaries(
+    {},
+    optional={
+        "system": st.sampled_from([NPI, _SYNTHEA, None]),
+        "value": st.sampled_from(["111", "org-9", "", None]),
+    },
+)
+_contact = st.fixed_dictionaries(
+    {}, optional={"system": st.sampled_from(["phone", "email", None]), "value": _text}
+)
+_address = st.fixed_dictionaries(
+    {},
+    optional={
+        "line": st.lists(st.sampled_from(["1 Main St", "Unit 2"]), max_size=2),
+        "city": _text,
+        "state": _text,
+        "postalCode": _text,
     },
 )
 
@@ -274,19 +294,58 @@ _FIELDS = {
             st.fixed_dictionaries({}, optional={"severity": _text, "manifestation": _concepts}), max_size=2
         ),
     },
+    # reference data (support bundles; inline in collection bundles)
+    "Organization": {
+        "identifier": st.lists(_identifier, max_size=2),
+        "name": _text,
+        "type": _concepts,
+        "telecom": st.lists(_contact, max_size=2),
+        "address": st.one_of(st.lists(_address, max_size=2), _address),
+    },
+    "Location": {
+        "identifier": st.lists(_identifier, max_size=2),
+        "name": _text,
+        "telecom": st.lists(_contact, max_size=2),
+        "address": st.one_of(st.lists(_address, max_size=2), _address),
+        "position": st.fixed_dictionaries({}, optional={"latitude": _number, "longitude": _number}),
+        "managingOrganization": _organization,
+    },
+    "Practitioner": {
+        "identifier": st.lists(_identifier, max_size=2),
+        "name": st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "use": st.sampled_from(["official", "usual", None]),
+                    "text": st.sampled_from(["Ann Smith", "", None]),
+                    "family": st.sampled_from(["Smith", "Jones", None]),
+                    "given": st.lists(st.sampled_from(["Ann", "Bo", ""]), max_size=2),
+                    "prefix": st.lists(st.sampled_from(["Dr.", "Ms."]), max_size=2),
+                },
+            ),
+            max_size=2,
+        ),
+        "gender": _text,
+        "telecom": st.lists(_contact, max_size=2),
+    },
+    "PractitionerRole": {
+        "practitioner": _practitioner,
+        "organization": _organization,
+        "specialty": _concepts,
+        "code": _concepts,
+        "location": st.lists(_location, max_size=2),
+    },
 }
-assert set(_FIELDS) == set(TYPED)
+assert set(_FIELDS) == set(TYPED) | set(TYPED_SHARED)
 
 
 def _resources(rtype: str, full: bool = False) -> st.SearchStrategy:
     """Resources of `rtype`; `full`: every field present (so that, say, all three shared
     references of an encounter warn at once, and their order shows)."""
     subject = "patient" if rtype in ("Immunization", "AllergyIntolerance") else "subject"
-    required = {
-        "resourceType": st.just(rtype),
-        "id": st.just("x-1"),
-        subject: st.fixed_dictionaries({"reference": st.just("urn:uuid:p-1")}),
-    }
+    required = {"resourceType": st.just(rtype), "id": st.just("x-1")}
+    if rtype not in TYPED_SHARED:
+        required[subject] = st.fixed_dictionaries({"reference": st.just("urn:uuid:p-1")})
     if full:
         return st.fixed_dictionaries({**required, **_FIELDS[rtype]})
     return st.fixed_dictionaries(required, optional=_FIELDS[rtype])
@@ -363,8 +422,11 @@ def _outcome(parse, raw: RawFile) -> tuple:
         return ("error", str(exc), exc.entry, exc.field)
     return (
         "ok",
+        result.kind,
         result.patient_row,
         dict(result.rows),
+        result.shared,
+        result.refdata_layer.__reduce__()[1][1],  # the bundle's own targets, names and identifiers
         result.resources,
         dict(result.skipped),
         result.warnings,
@@ -412,7 +474,15 @@ def _places(node, out):
 
 
 _odd = st.sampled_from(
-    ["2020-02-30", "2019-07-14T10:00:00", "urn:uuid:elsewhere", "Patient/p-1", "urn:uuid:e-1", "#med", "#other"]
+    [
+        "2020-02-30",
+        "2019-07-14T10:00:00",
+        "urn:uuid:elsewhere",
+        "Patient/p-1",
+        "urn:uuid:e-1",
+        "#med",
+        "#other",
+    ]
 )
 
 
@@ -421,6 +491,7 @@ _odd = st.sampled_from(
 def test_a_resource_with_one_bad_field_agrees_with_the_checked_mapper(resource, data):
     resource = copy.deepcopy(resource)
     places = [(c, k) for c, k in _places(resource, []) if k not in ("resourceType", "id")]
+    assume(places)
     container, key = data.draw(st.sampled_from(places))
     container[key] = data.draw(st.one_of(json_value, _odd, st.just({}), st.just([{}])))
     typed, checked, _ = _both(resource, data.draw(st.booleans()))
@@ -453,6 +524,10 @@ def test_a_synthea_resource_of_each_typed_kind_is_read_typed(samples_dir):
         for e in skimmed["entry"]
     }
     assert kinds == set(TYPED) & present
+    for support in sorted(samples_dir.rglob("*Information*.json")):
+        skimmed = skim_bundle(read_file(support), READ_TYPES)
+        kinds = {type(e["resource"]).__name__ for e in skimmed["entry"]}
+        assert kinds <= set(TYPED_SHARED) and kinds, support.name
 
 
 def _variants(resource_type: str, system: str, value: str, name: str) -> list[dict | None]:
@@ -541,7 +616,7 @@ def test_a_blood_pressure_is_read_typed_with_its_parts_by_loinc():
     }
     typed, checked, how = _both(bp)
     assert (typed, how) == (checked, "typed")
-    rows = typed[2]
+    rows = typed[3]
     (row,) = [r for r in rows["observations"] if r["id"] == "x-1"]
     assert (row["value_type"], row["category"], row["code"], row["encounter_id"]) == (
         "components",
@@ -571,7 +646,7 @@ def test_a_number_too_large_for_a_double_where_nothing_reads_is_skipped_not_refu
     assert full[0] == "error" and "infinity" in full[1]
     skimmed = _outcome(lambda r: skim_bundle(r, READ_TYPES), raw)
     assert skimmed[0] == "ok"
-    assert [r["status"] for r in skimmed[2]["observations"] if r["id"] == "x-1"] == ["final"]
+    assert [r["status"] for r in skimmed[3]["observations"] if r["id"] == "x-1"] == ["final"]
     # the same resource with a date that makes the typed mapper detour: read as a dict, refused
     detoured = _outcome(
         lambda r: skim_bundle(r, READ_TYPES),
@@ -580,3 +655,31 @@ def test_a_number_too_large_for_a_double_where_nothing_reads_is_skipped_not_refu
         ),
     )
     assert detoured[0] == "error" and "infinity" in detoured[1] and detoured[2] == _TESTED
+
+
+def test_every_combination_of_a_roles_references_warns_in_the_checked_order():
+    import itertools
+
+    for practitioner, organization, location in itertools.product(
+        _variants("Practitioner", NPI, "111", "Ann Smith"),
+        _variants("Organization", _SYNTHEA, "org-1", "Clinic"),
+        _variants("Location", _SYNTHEA, "loc-1", "Clinic Site"),
+    ):
+        role = {"resourceType": "PractitionerRole", "id": "x-1", "specialty": [{"text": "Cardiology"}]}
+        for key, value in (("practitioner", practitioner), ("organization", organization)):
+            if value is not None:
+                role[key] = value
+        if location is not None:
+            role["location"] = [location, {"reference": "Location/not-read"}]
+        typed, checked, how = _both(role)
+        assert (typed, how) == (checked, "typed"), role
+
+
+def test_a_practitioners_official_name_is_the_one_read_whatever_its_place():
+    names = [
+        {"use": "usual", "family": "Jones", "given": ["Bo"]},
+        {"use": "official", "family": "Smith", "given": ["Ann"]},
+    ]
+    typed, checked, how = _both({"resourceType": "Practitioner", "id": "x-1", "name": names})
+    assert (typed, how) == (checked, "typed")
+    assert typed[4].practitioners["x-1"]["family"] == "Smith"
