@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple, Protocol
 
-import msgspec
 import orjson
 
 from fhir_ingest.codes import name_tokens
@@ -274,8 +273,27 @@ class BundleIndex:
 
     by_full_url: dict[str, EntryTarget] = field(default_factory=dict)
     by_type_id: dict[tuple[str, str], EntryTarget] = field(default_factory=dict)
-    resources: list[Any] = field(default_factory=list)  # dicts, and typed structs from the skim
+    # dicts; from the skim also typed structs, and None for what nothing reads (`fhir_ingest.skim`)
+    resources: list[Any] = field(default_factory=list)
     patients: list[EntryTarget] = field(default_factory=list)
+
+    def add(
+        self, rtype: str, rid: str, entry: int, full_url: str | None, resource: Any
+    ) -> tuple[str, EntryTarget] | None:
+        """Index one entry, the next one (pass 1): None, or the field it clashes on (`fullUrl`
+        or `resource.id`) and the entry that holds it already."""
+        target = EntryTarget(rtype, rid, entry)
+        if full_url:
+            first = self.by_full_url.setdefault(full_url, target)
+            if first is not target:
+                return "fullUrl", first
+        twin = self.by_type_id.setdefault((rtype, rid), target)
+        if twin is not target:
+            return "resource.id", twin
+        self.resources.append(resource)
+        if rtype == "Patient":
+            self.patients.append(target)
+        return None
 
     def resource(self, target: EntryTarget) -> Any:
         """The resource of an entry: a dict, or a typed struct (`fhir_ingest.typed`)."""
@@ -329,11 +347,10 @@ def index_bundle(bundle: object) -> BundleIndex:
         if not isinstance(entry, dict):
             raise BundleError("expected an object", entry=i, field="(entry)")
         resource = entry.get("resource")
-        typed = isinstance(resource, msgspec.Struct)  # decoded by the skim (`fhir_ingest.typed`)
-        if not typed and not isinstance(resource, dict):
+        if not isinstance(resource, dict):
             what = "missing" if resource is None else f"not an object ({type(resource).__name__})"
             raise BundleError(f"resource is {what}", entry=i, field="resource")
-        rtype = resource.resourceType if typed else resource.get("resourceType")
+        rtype = resource.get("resourceType")
         if not isinstance(rtype, str) or not rtype:
             what = "missing" if rtype is None else f"not a string ({rtype!r})"
             raise BundleError(
@@ -345,39 +362,24 @@ def index_bundle(bundle: object) -> BundleIndex:
         full_url = entry.get("fullUrl")
         if full_url is not None and not isinstance(full_url, str):
             raise BundleError(f"expected a string, got {type(full_url).__name__}", entry=i, field="fullUrl")
-        rid = resource.id if typed else resource.get("id")
+        rid = resource.get("id")
         if rid is None and full_url and full_url.startswith(URN_PREFIX):
             rid = full_url[len(URN_PREFIX) :]
-            if typed:
-                resource.id = rid
-            else:
-                resource["id"] = rid
+            resource["id"] = rid
         if not isinstance(rid, str) or not rid:
             what = "missing (and the fullUrl is not a urn:uuid)" if rid is None else f"not a string ({rid!r})"
             raise BundleError(f"id is {what}", entry=i, field="resource.id", resource=rtype)
-        target = EntryTarget(rtype, rid, i)
-        if full_url:
-            if full_url in index.by_full_url:
-                first = index.by_full_url[full_url].entry
-                raise BundleError(
-                    f"fullUrl {full_url} is also used by entry {first}",
-                    entry=i,
-                    field="fullUrl",
-                    resource=f"{rtype}/{rid}",
-                )
-            index.by_full_url[full_url] = target
-        twin = index.by_type_id.get((rtype, rid))
-        if twin is not None:
+        clash = index.add(rtype, rid, i, full_url, resource)
+        if clash is not None:
+            field, other = clash
             raise BundleError(
-                f"{rtype}/{rid} is also entry {twin.entry}",
+                f"fullUrl {full_url} is also used by entry {other.entry}"
+                if field == "fullUrl"
+                else f"{rtype}/{rid} is also entry {other.entry}",
                 entry=i,
-                field="resource.id",
+                field=field,
                 resource=f"{rtype}/{rid}",
             )
-        index.by_type_id[(rtype, rid)] = target
-        index.resources.append(resource)
-        if rtype == "Patient":
-            index.patients.append(target)
     return index
 
 

@@ -14,8 +14,9 @@ The result is the dict shape `orjson.loads` gives (`{"resourceType", "entry": [{
 bad input is still refused:
 
 * msgspec checks the JSON syntax of every byte, including the parts it skips;
-* it does not check UTF-8 inside what it skips, so those slices are checked here (a pure
-  ASCII file, most of them, in one `isascii()`);
+* it does not check UTF-8 inside what it skips, so the file is checked here, whole (a pure
+  ASCII file, most of them, in one `isascii()`; the others by decoding them once: cheaper
+  than a copy and a check of every slice, as before round thirteen);
 * anything unusual — a syntax error, a shape other than a Bundle of entries holding objects, a
   `\\u0000` escape, a field an entry does not have in FHIR — goes to the full parse
   (`source.parse_json`), which either names the file, line, entry and field of the error, or
@@ -33,12 +34,15 @@ entry: `BundleIndex.as_dict`.)
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 import orjson
 
+from fhir_ingest.references import URN_PREFIX, BundleIndex
 from fhir_ingest.source import RawFile, may_hold_escaped_nul, parse_json
 from fhir_ingest.typed import DECODERS
 
@@ -63,17 +67,6 @@ class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     extension: msgspec.Raw = _ABSENT
     modifierExtension: msgspec.Raw = _ABSENT
 
-    def unread(self) -> tuple[msgspec.Raw, ...]:
-        return (
-            self.request,
-            self.response,
-            self.search,
-            self.link,
-            self.id,
-            self.extension,
-            self.modifierExtension,
-        )
-
 
 class _Bundle(msgspec.Struct, forbid_unknown_fields=True):
     """Bundle as FHIR R4 defines it; only `resourceType` and `entry` are read."""
@@ -91,20 +84,6 @@ class _Bundle(msgspec.Struct, forbid_unknown_fields=True):
     link: msgspec.Raw = _ABSENT
     signature: msgspec.Raw = _ABSENT
 
-    def unread(self) -> tuple[msgspec.Raw, ...]:
-        return (
-            self.id,
-            self.meta,
-            self.implicitRules,
-            self.language,
-            self.identifier,
-            self.type,
-            self.timestamp,
-            self.total,
-            self.link,
-            self.signature,
-        )
-
 
 class _Head(msgspec.Struct):
     resourceType: Any = None
@@ -119,75 +98,86 @@ class _Unusual(Exception):
     """The fast path does not handle this input: use the full parse."""
 
 
-def skim_bundle(raw: RawFile, read_types: Collection[str], *, typed: bool = True) -> object:
-    """The bundle as `orjson.loads` would give it, except that resources whose type is not in
-    `read_types` are `{"resourceType": …, "id": …}` only, and (`typed`) those of the types
-    `fhir_ingest.typed` reads are its structs where they decode. Raises `BundleError` for bad
-    input, exactly as `parse_json` does."""
+@dataclass
+class Skimmed:
+    """A bundle skimmed and indexed (pass 1 done): the index (`None` for each resource nothing
+    reads), the entries something reads as (entry, type, dict or typed struct), and how many
+    of each other type there are."""
+
+    index: BundleIndex
+    read: list[tuple[int, str, Any]]
+    unread: Counter
+
+
+def skim_bundle(raw: RawFile, read_types: Collection[str]) -> Skimmed | object:
+    """The bundle skimmed and indexed; for any input the skim does not handle (bad input
+    included), the full parse: `orjson.loads`'s dicts, or the `BundleError` `parse_json` raises."""
     data = raw.data
     if may_hold_escaped_nul(data):  # the full parse finds and names the NUL
         return parse_json(raw)
     try:
-        return _skim(data, read_types, typed)
+        return _skim(data, read_types)
     except (_Unusual, msgspec.DecodeError, orjson.JSONDecodeError, UnicodeDecodeError):
         return parse_json(raw)
 
 
-def _skim(data: bytes, read_types: Collection[str], typed: bool) -> dict:
+def _skim(data: bytes, read_types: Collection[str]) -> Skimmed:
     bundle = _decode_bundle(data)
-    checked = data.isascii()  # nothing to check in a pure ASCII file (most of them)
-    if not checked:
-        _check_utf8(bundle.unread())
-    out: dict = {} if bundle.resourceType is None else {"resourceType": bundle.resourceType}
-    if bundle.entry is None:
-        return out
-    entries: list[dict] = []
-    append = entries.append
-    loads = orjson.loads  # a local: once per entry
-    typed_decoders = DECODERS if typed else {}
-    for item in bundle.entry:
+    if not data.isascii():  # nothing to check in a pure ASCII file (most of them)
+        data.decode("utf-8")  # what msgspec skips is syntax-checked, not UTF-8 checked
+    if bundle.resourceType != "Bundle":
+        raise _Unusual  # `index_bundle` names what it is
+    index = BundleIndex()
+    add = index.add
+    read: list[tuple[int, str, Any]] = []
+    unread: Counter = Counter()
+    for i, item in enumerate(bundle.entry or ()):
         resource_raw = item.resource
         if len(resource_raw) < 5:  # absent, `null`, or no room for a resourceType
             raise _Unusual  # the full parse names the entry without a resource
-        if not checked:
-            _check_utf8(item.unread())
+        full_url = item.fullUrl
+        if full_url is not None and type(full_url) is not str:
+            raise _Unusual
         hint = _TYPE_FIRST.match(resource_raw)
         rtype = hint.group(1).decode() if hint is not None else None
-        if rtype in read_types:
-            resource = _read(resource_raw, rtype, typed_decoders, checked)
-        else:
-            rid = None
+        resource = rid = None
+        if rtype not in read_types:
             if rtype is not None:
                 second = _ID_SECOND.match(resource_raw, hint.end())
                 rid = second.group(1).decode() if second is not None else None
             if rid is None:
                 head = _decode_head(resource_raw)  # also refuses a resource that is not an object
                 rtype, rid = head.resourceType, head.id
-            if not isinstance(rtype, str):
-                resource = loads(memoryview(resource_raw))
-            elif rtype in read_types:
-                resource = _read(resource_raw, rtype, typed_decoders, checked)
+                if type(rtype) is not str:
+                    raise _Unusual
+        if rtype in read_types:  # (a read resource's own type and id: `resourceType` may repeat)
+            resource = _read(resource_raw, rtype)
+            if type(resource) is dict:
+                rtype, rid = resource.get("resourceType"), resource.get("id")
             else:
-                if not checked:
-                    _check_utf8((resource_raw,))
-                resource = {"resourceType": rtype}
-                if rid is not None:
-                    resource["id"] = rid
-        entry: dict = {"resource": resource}
-        if item.fullUrl is not None:
-            entry["fullUrl"] = item.fullUrl
-        append(entry)
-    out["entry"] = entries
-    return out
+                rid = resource.id
+        if type(rtype) is not str or not rtype:
+            raise _Unusual
+        if rid is None and full_url and full_url.startswith(URN_PREFIX):
+            rid = full_url[len(URN_PREFIX) :]
+            if type(resource) is dict:
+                resource["id"] = rid
+            elif resource is not None:
+                resource.id = rid
+        if type(rid) is not str or not rid or add(rtype, rid, i, full_url, resource) is not None:
+            raise _Unusual  # `index_bundle` names what is wrong
+        if resource is not None and rtype in read_types:
+            read.append((i, rtype, resource))
+        else:
+            unread[rtype] += 1
+    return Skimmed(index, read, unread)
 
 
-def _read(resource_raw: msgspec.Raw, rtype: str, decoders: dict[str, Any], checked: bool) -> Any:
+def _read(resource_raw: msgspec.Raw, rtype: str) -> Any:
     """A resource a mapper reads: its typed struct (`fhir_ingest.typed`) where its type has
     one and it decodes, else the dict `orjson.loads` gives."""
-    decode = decoders.get(rtype)
+    decode = DECODERS.get(rtype)
     if decode is not None:
-        if not checked:
-            _check_utf8((resource_raw,))
         try:
             resource = decode(resource_raw)
         except msgspec.ValidationError:
@@ -197,12 +187,3 @@ def _read(resource_raw: msgspec.Raw, rtype: str, decoders: dict[str, Any], check
                 resource._raw = resource_raw
                 return resource
     return orjson.loads(memoryview(resource_raw))
-
-
-def _check_utf8(parts: tuple[msgspec.Raw, ...]) -> None:
-    """What msgspec skipped was syntax-checked, not UTF-8 checked."""
-    for part in parts:
-        if part:
-            chunk = bytes(part)
-            if not chunk.isascii():
-                chunk.decode("utf-8")  # UnicodeDecodeError → the full parse locates the bad byte

@@ -30,6 +30,7 @@ from fhir_ingest.mappers import (
 )
 from fhir_ingest.notes import clear_cache as clear_note_cache
 from fhir_ingest.references import ReferenceData, Resolver, index_bundle, parse_reference
+from fhir_ingest.skim import Skimmed
 from fhir_ingest.support import SHARED_MAPPERS, SHARED_RESOURCE_TYPES, SharedRows, index_shared
 from fhir_ingest.timestamps import clear_cache as clear_timestamp_cache
 from fhir_ingest.typed import SHARED_TYPED_MAPPERS, TYPED_MAPPERS
@@ -97,7 +98,17 @@ def transform_bundle(
     name_tokens.cache_clear()
     clear_timestamp_cache()
     clear_note_cache()
-    index = index_bundle(data)
+    if type(data) is Skimmed:  # indexed by the skim
+        index, entries, unread = data.index, data.read, Counter(data.unread)
+    else:
+        index = index_bundle(data)
+        entries, unread = [], Counter()
+        for i, resource in enumerate(index.resources):
+            rtype = resource["resourceType"]
+            if rtype in READ_TYPES:
+                entries.append((i, rtype, resource))
+            else:
+                unread[rtype] += 1
     if len(index.patients) > 1:
         first, second = index.patients[:2]
         raise BundleError(
@@ -110,17 +121,10 @@ def transform_bundle(
     # what something reads: a located view of each dict, or the typed struct the skim made
     # (`fhir_ingest.typed`); the others (Claim, ExplanationOfBenefit, … half of a Synthea
     # bundle, skimmed to their type and id) are only counted
-    read: list[tuple[int, str, Fields | msgspec.Struct]] = []
-    unread: Counter = Counter()
-    for i, resource in enumerate(index.resources):
-        if type(resource) is dict:
-            rtype = resource["resourceType"]
-            if rtype in READ_TYPES:
-                read.append((i, rtype, Fields(resource, i, "resource", f"{rtype}/{resource['id']}")))
-            else:
-                unread[rtype] += 1
-        else:
-            read.append((i, resource.resourceType, resource))
+    read: list[tuple[int, str, Fields | msgspec.Struct]] = [
+        (i, rtype, Fields(r, i, "resource", f"{rtype}/{r['id']}") if type(r) is dict else r)
+        for i, rtype, r in entries
+    ]
 
     layer = refdata.overlay()
     for _, rtype, f in read:

@@ -34,6 +34,7 @@ mutated) equal through the skim and through the full parse.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -67,7 +68,7 @@ from fhir_ingest.support import (
     person_name,
     practitioner_row,
 )
-from fhir_ingest.timestamps import TimestampError, parse_datetime_with_precision
+from fhir_ingest.timestamps import TimestampError, parse_datetime_string
 
 _ABSENT = msgspec.Raw()
 
@@ -402,13 +403,16 @@ class PractitionerRole(Resource):
 _FAILED: Any = object()  # a value the checked reader would refuse: the mapper detours
 
 
+_code = partial(tuple.__new__, Code)  # `Code(*values)` without NamedTuple's Python-level __new__
+
+
 def concept(c: Concept | None, prefer: tuple[str, ...] = ()) -> Code:
     """`codes.codeable` on a typed CodeableConcept."""
     if c is None:
         return NO_CODE
     codings = c.coding
     if not codings:
-        return Code(None, None, c.text)
+        return _code((None, None, c.text))
     chosen = codings[0]
     if prefer and len(codings) > 1:
         rank = rank_of(prefer)
@@ -418,7 +422,7 @@ def concept(c: Concept | None, prefer: tuple[str, ...] = ()) -> Code:
             if r < best:
                 best, chosen = r, item
     display = chosen.display
-    return Code(chosen.system, chosen.code, c.text if display is None else display)
+    return _code((chosen.system, chosen.code, c.text if display is None else display))
 
 
 def concepts(items: list[Concept] | None, prefer: tuple[str, ...] = ()) -> Code:
@@ -431,7 +435,7 @@ def instant(value: str | None) -> Any:
     if value is None:
         return None
     try:
-        return parse_datetime_with_precision(value)[0]
+        return parse_datetime_string(value)[0]
     except TimestampError:
         return _FAILED
 
@@ -464,30 +468,31 @@ def _first_code(items: list[Concept] | None) -> str | None:
     return concept(items[0]).code if items else None
 
 
-def value_columns(s: _Valued | Observation) -> dict[str, Any] | None:
-    """`mappers._value_columns_checked` (the same order of value[x] choices); None where it
+# (value_type, value_num, value_unit, value_text, value_code)
+Values = tuple[str | None, float | None, str | None, str | None, str | None]
+_NO_VALUE: Values = (None, None, None, None, None)
+
+
+def value_columns(s: _Valued | Observation) -> Values | None:
+    """`mappers.value_columns` as a tuple (the same order of value[x] choices); None where it
     would raise (a valueDateTime that does not parse)."""
     quantity = s.valueQuantity
     if quantity is not None:
-        return {
-            "value_type": "quantity",
-            "value_num": quantity.value,
-            "value_unit": quantity.unit or quantity.code,
-        }
+        return "quantity", quantity.value, quantity.unit or quantity.code, None, None
     c = s.valueCodeableConcept
     if c is not None:
         code = concept(c, VALUE_SYSTEMS)
-        return {"value_type": "codeable", "value_text": code.display, "value_code": code.code}
+        return "codeable", None, None, code.display, code.code
     if s.valueString is not None:
-        return {"value_type": "string", "value_text": s.valueString}
+        return "string", None, None, s.valueString, None
     if s.valueBoolean is not None:
-        return {"value_type": "boolean", "value_text": str(s.valueBoolean).lower()}
+        return "boolean", None, None, str(s.valueBoolean).lower(), None
     if s.valueInteger is not None:
-        return {"value_type": "integer", "value_num": s.valueInteger}
+        return "integer", s.valueInteger, None, None, None
     if s.valueDateTime is not None:
         moment = instant(s.valueDateTime)
-        return None if moment is _FAILED else {"value_type": "datetime", "value_text": moment.isoformat()}
-    return {"value_type": None}
+        return None if moment is _FAILED else ("datetime", None, None, moment.isoformat(), None)
+    return _NO_VALUE
 
 
 # --------------------------------------------------------------------------------------------
@@ -571,8 +576,9 @@ def map_observation(s: Observation, entry: int, ctx: Any) -> bool:
     if values is None:
         return False
     components = s.component
-    if values["value_type"] is None:
-        values["value_type"] = "components" if components else "none"
+    value_type = values[0]
+    if value_type is None:
+        value_type = "components" if components else "none"
     low = high = None
     if s.referenceRange:
         first = s.referenceRange[0]
@@ -584,11 +590,9 @@ def map_observation(s: Observation, entry: int, ctx: Any) -> bool:
     parts = []
     patient_id, obs_id = ctx.patient_id, s.id
     for seq, component in enumerate(components or ()):
-        part_values = value_columns(component)
-        if part_values is None:
+        part = value_columns(component)
+        if part is None:
             return False
-        if part_values["value_type"] is None:
-            part_values["value_type"] = "none"
         pc = concept(component.code, OBSERVATION_SYSTEMS)
         parts.append(
             {
@@ -598,11 +602,11 @@ def map_observation(s: Observation, entry: int, ctx: Any) -> bool:
                 "code_system": pc.system,
                 "code": pc.code,
                 "display": pc.display,
-                "value_num": None,
-                "value_unit": None,
-                "value_text": None,
-                "value_code": None,
-                **part_values,
+                "value_num": part[1],
+                "value_unit": part[2],
+                "value_text": part[3],
+                "value_code": part[4],
+                "value_type": part[0] or "none",
             }
         )
     encounter = ctx.resolver.local_target(s.encounter.reference if s.encounter else None, ("Encounter",))
@@ -610,9 +614,8 @@ def map_observation(s: Observation, entry: int, ctx: Any) -> bool:
         return False
     c = concept(s.code, OBSERVATION_SYSTEMS)
     interpretation = concepts(s.interpretation)
-    add = ctx.add
-    add(
-        "observations",
+    rows = ctx.rows
+    rows["observations"].append(
         {
             "patient_id": patient_id,
             "id": obs_id,
@@ -622,20 +625,20 @@ def map_observation(s: Observation, entry: int, ctx: Any) -> bool:
             "code_system": c.system,
             "code": c.code,
             "display": c.display,
-            "value_num": None,
-            "value_unit": None,
-            "value_text": None,
-            "value_code": None,
-            **values,
+            "value_num": values[1],
+            "value_unit": values[2],
+            "value_text": values[3],
+            "value_code": values[4],
+            "value_type": value_type,
             "effective": when,
             "issued": issued,
             "ref_low": low,
             "ref_high": high,
             "interpretation": interpretation.code or interpretation.display,
-        },
+        }
     )
-    for part in parts:
-        add("observation_components", part)
+    if parts:
+        rows["observation_components"].extend(parts)
     return True
 
 

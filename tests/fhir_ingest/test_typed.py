@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from fhir_ingest.codes import LOINC, NPI, SNOMED
 from fhir_ingest.errors import BundleError
 from fhir_ingest.references import BundleIndex, ReferenceData, SharedTarget
-from fhir_ingest.skim import skim_bundle
+from fhir_ingest.skim import Skimmed, skim_bundle
 from fhir_ingest.source import RawFile, parse_json
 from fhir_ingest.transform import READ_TYPES, transform_bundle
 from fhir_ingest.typed import TYPED, TYPED_SHARED
@@ -445,7 +445,10 @@ def _both(resource: dict, ensure_ascii: bool = True) -> tuple[tuple, tuple, str]
 
     def skim(raw: RawFile) -> object:
         skimmed = skim_bundle(raw, READ_TYPES)
-        decoded.append(type(skimmed["entry"][_TESTED]["resource"]) is not dict)
+        decoded.append(
+            isinstance(skimmed, Skimmed)
+            and any(i == _TESTED and type(r) is not dict for i, _, r in skimmed.read)
+        )
         return skimmed
 
     with _detours() as detoured:
@@ -518,15 +521,11 @@ def test_a_synthea_resource_of_each_typed_kind_is_read_typed(samples_dir):
 
     path = next(p for p in sorted(samples_dir.rglob("*.json")) if "Information" not in p.name)
     skimmed = skim_bundle(read_file(path), READ_TYPES)
-    kinds = {type(e["resource"]).__name__ for e in skimmed["entry"] if type(e["resource"]) is not dict}
-    present = {
-        e["resource"]["resourceType"] if type(e["resource"]) is dict else e["resource"].resourceType
-        for e in skimmed["entry"]
-    }
-    assert kinds == set(TYPED) & present
+    kinds = {type(r).__name__ for _, _, r in skimmed.read if type(r) is not dict}
+    assert kinds == set(TYPED) & {rtype for _, rtype, _ in skimmed.read}
     for support in sorted(samples_dir.rglob("*Information*.json")):
         skimmed = skim_bundle(read_file(support), READ_TYPES)
-        kinds = {type(e["resource"]).__name__ for e in skimmed["entry"]}
+        kinds = {type(r).__name__ for _, _, r in skimmed.read}
         assert kinds <= set(TYPED_SHARED) and kinds, support.name
 
 
