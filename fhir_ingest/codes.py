@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from fhir_ingest.fields import Fields
 
@@ -33,6 +34,7 @@ VACCINE_SYSTEMS = (CVX,)
 CLINICAL_SYSTEMS = (SNOMED,)
 
 _SPACES = re.compile(r"\s+")
+T = TypeVar("T")
 
 
 class Code(NamedTuple):
@@ -112,7 +114,7 @@ def _codeable_unchecked(data: dict, prefer: tuple[str, ...]) -> Code | None:
             return None
     chosen = codings[0]
     if prefer and len(codings) > 1:
-        rank = _rank(prefer)
+        rank = rank_of(prefer)
         best = len(prefer)
         for c in codings:
             system = c.get("system")
@@ -128,7 +130,7 @@ def _codeable_unchecked(data: dict, prefer: tuple[str, ...]) -> Code | None:
 
 
 @lru_cache(maxsize=64)
-def _rank(prefer: tuple[str, ...]) -> dict[str, int]:
+def rank_of(prefer: tuple[str, ...]) -> dict[str, int]:
     """System → its place in `prefer` (the same few tuples, asked ~16k times a sample load)."""
     return {system: i for i, system in enumerate(prefer)}
 
@@ -154,13 +156,21 @@ def _codeable_checked(f: Fields, prefer: tuple[str, ...] = ()) -> Code:
 
 def codeables(items: list[Fields], prefer: tuple[str, ...] = ()) -> Code:
     """The best coding across a list of CodeableConcepts (e.g. `category`)."""
+    return best_code(items, codeable, prefer)
+
+
+def best_code(
+    items: Sequence[T] | None, read: Callable[[T, tuple[str, ...]], Code], prefer: tuple[str, ...]
+) -> Code:
+    """The best coding across CodeableConcepts, each read by `read(item, prefer)`: the first
+    concept's without a preference, else the first of the most preferred system."""
     if not items:
         return NO_CODE
     if not prefer:
-        return codeable(items[0])
+        return read(items[0], ())
     best_rank, best = len(prefer) + 1, NO_CODE
     for item in items:
-        c = codeable(item, prefer)
+        c = read(item, prefer)
         rank = prefer.index(c.system) if c.system in prefer else len(prefer)
         if rank < best_rank:
             best_rank, best = rank, c

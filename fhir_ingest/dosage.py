@@ -17,7 +17,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _frequency(frequency: float | None, period: float | None, unit: str | None) -> str | None:
+def frequency_phrase(frequency: float | None, period: float | None, unit: str | None) -> str | None:
     if frequency is None or period is None or unit is None:
         return None
     word = _UNITS.get(unit, unit)
@@ -36,20 +36,35 @@ def describe_dosage(dosage: Fields) -> str | None:
     text = dosage.string("text")
     if text:
         return text
-    parts = []
+    dose = None
     for dose_rate in dosage.objs("doseAndRate"):
         quantity = dose_rate.obj("doseQuantity")
         if quantity is not None and quantity.number("value") is not None:
-            value = quantity.number("value") or 0.0
-            unit = quantity.string("unit") or ("dose" if value == 1 else "doses")
-            parts.append(f"{_number(value)} {unit}")
+            dose = (quantity.number("value") or 0.0, quantity.string("unit"))
             break
     timing = dosage.obj("timing")
     repeat = timing.obj("repeat") if timing is not None else None
-    if repeat is not None:
-        phrase = _frequency(repeat.number("frequency"), repeat.number("period"), repeat.string("periodUnit"))
-        if phrase:
-            parts.append(phrase)
-    if dosage.boolean("asNeededBoolean"):
+    frequency = (
+        None
+        if repeat is None
+        else frequency_phrase(
+            repeat.number("frequency"), repeat.number("period"), repeat.string("periodUnit")
+        )
+    )
+    return sentence(dose, frequency, dosage.boolean("asNeededBoolean"))
+
+
+def sentence(
+    dose: tuple[float, str | None] | None, frequency: str | None, as_needed: bool | None
+) -> str | None:
+    """ "1 dose, 4 times a day, as needed" from the dose (value, unit), the frequency phrase
+    (`frequency_phrase`) and asNeeded, read already."""
+    parts = []
+    if dose is not None:
+        value, unit = dose
+        parts.append(f"{_number(value)} {unit or ('dose' if value == 1 else 'doses')}")
+    if frequency:
+        parts.append(frequency)
+    if as_needed:
         parts.append("as needed")
     return ", ".join(parts) or None

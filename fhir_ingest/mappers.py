@@ -30,12 +30,10 @@ from fhir_ingest.codes import (
     CLINICAL_SYSTEMS,
     LOINC,
     MEDICATION_SYSTEMS,
-    NO_CODE,
     OBSERVATION_SYSTEMS,
     SNOMED,
     VACCINE_SYSTEMS,
     Code,
-    _codeable_unchecked,
     codeable,
     codeable_at,
     codeables,
@@ -46,7 +44,6 @@ from fhir_ingest.dosage import describe_dosage
 from fhir_ingest.fields import Fields
 from fhir_ingest.notes import DecodedText, NotText, decode_attachment
 from fhir_ingest.references import EntryTarget, Resolver, parse_reference
-from fhir_ingest.timestamps import TimestampError, parse_datetime_with_precision
 
 # Resource types whose rows carry the patient, and the field naming the patient.
 SUBJECT_FIELD = {
@@ -138,7 +135,7 @@ def reason_from_target(ctx: MapContext, target: EntryTarget | None) -> Code:
     """The code of a resource a `reasonReference` points at (usually a Condition)."""
     if target is None:
         return Code()
-    resource = ctx.resolver.index.resource(target)
+    resource = ctx.resolver.index.as_dict(target.entry)
     code = resource.get("code")
     if not isinstance(code, dict):
         return Code()
@@ -384,70 +381,12 @@ def map_medication_request(r: Fields, ctx: MapContext) -> None:
     )
 
 
-def _value_columns(r: Fields) -> Row:
+# a valueCodeableConcept's preferred systems (a finding's SNOMED code before a LOINC answer)
+VALUE_SYSTEMS = (SNOMED, LOINC)
+
+
+def value_columns(r: Fields) -> Row:
     """value[x] of an observation or component → the value_* columns."""
-    values = _values_in_place(r.data)
-    return values if values is not None else _value_columns_checked(r)
-
-
-def _values_in_place(data: dict) -> Row | None:
-    """`_value_columns_checked` on a plain dict, or None where a field has a type it refuses
-    (or a timestamp does not parse): the checked reader then names entry and field. The same
-    order of value[x] choices as the checked reader."""
-    quantity = data.get("valueQuantity")
-    if quantity is not None:
-        if type(quantity) is not dict:
-            return None
-        number, unit, code = quantity.get("value"), quantity.get("unit"), quantity.get("code")
-        if (
-            (number is None or type(number) is int or type(number) is float)
-            and (unit is None or type(unit) is str)
-            and (code is None or type(code) is str)
-        ):
-            return {
-                "value_type": "quantity",
-                "value_num": None if number is None else float(number),
-                "value_unit": unit or code,
-            }
-        return None
-    concept = data.get("valueCodeableConcept")
-    if concept is not None:
-        c = _codeable_unchecked(concept, _VALUE_SYSTEMS) if type(concept) is dict else None
-        return (
-            None if c is None else {"value_type": "codeable", "value_text": c.display, "value_code": c.code}
-        )
-    text = data.get("valueString")
-    if text is not None:
-        return {"value_type": "string", "value_text": text} if type(text) is str else None
-    flag = data.get("valueBoolean")
-    if flag is not None:
-        return {"value_type": "boolean", "value_text": str(flag).lower()} if type(flag) is bool else None
-    integer = data.get("valueInteger")
-    if integer is not None:
-        return {"value_type": "integer", "value_num": float(integer)} if type(integer) in _NUMBERS else None
-    moment = data.get("valueDateTime")
-    if moment is not None:
-        at = _instant_or_fail(moment)
-        return None if at is _FAILED else {"value_type": "datetime", "value_text": at.isoformat()}
-    return {"value_type": None}
-
-
-_VALUE_SYSTEMS = (SNOMED, LOINC)
-_NUMBERS = (int, float)
-_FAILED: Any = object()
-
-
-def _instant_or_fail(value: object) -> Any:
-    """`Fields.instant` on a value in place: None for None, `_FAILED` where it would raise."""
-    if value is None:
-        return None
-    try:
-        return parse_datetime_with_precision(value)[0]  # type: ignore[arg-type]
-    except TimestampError:
-        return _FAILED
-
-
-def _value_columns_checked(r: Fields) -> Row:
     quantity = r.obj("valueQuantity")
     if quantity is not None:
         return {
@@ -457,7 +396,7 @@ def _value_columns_checked(r: Fields) -> Row:
         }
     concept = r.obj("valueCodeableConcept")
     if concept is not None:
-        c = codeable(concept, _VALUE_SYSTEMS)
+        c = codeable(concept, VALUE_SYSTEMS)
         return {"value_type": "codeable", "value_text": c.display, "value_code": c.code}
     if r.has("valueString"):
         return {"value_type": "string", "value_text": r.string("valueString")}
@@ -472,167 +411,8 @@ def _value_columns_checked(r: Fields) -> Row:
 
 
 def map_observation(r: Fields, ctx: MapContext) -> None:
-    """Read in place when every field is well typed (a Synthea observation always is); any
-    other type, or a timestamp that does not parse, goes to the checked path, which raises
-    the error naming entry and field (`tests/fhir_ingest/test_fields.py` holds them equal)."""
-    rows = _observation_in_place(r.data, ctx.patient_id)
-    if rows is None:
-        _map_observation_checked(r, ctx)
-        return
-    row, components = rows
-    # the first call that may raise in the checked path too, once everything before it read well
-    row["encounter_id"] = encounter_id(r, ctx)
-    ctx.add("observations", row)
-    for component in components:
-        ctx.add("observation_components", component)
-
-
-def _observation_in_place(data: dict, patient_id: str) -> tuple[Row, list[Row]] | None:
-    """The observation's row and its components' rows from a plain dict, or None where the
-    checked path would raise (or might: anything not exactly typed). No side effects."""
-    read = _code_and_values(data)
-    if read is None:
-        return None
-    c, values = read
-    components = data.get("component")
-    if components is not None and type(components) is not list:
-        return None
-    if values["value_type"] is None:
-        values["value_type"] = "components" if components else "none"
-    low = high = None
-    ranges = data.get("referenceRange")
-    if ranges is not None:
-        if type(ranges) is not list:
-            return None
-        if ranges:
-            first = ranges[0]
-            if type(first) is not dict or not all(type(item) is dict for item in ranges):
-                return None
-            low, high = _range_value(first.get("low")), _range_value(first.get("high"))
-            if low is _FAILED or high is _FAILED:
-                return None
-    interpretation, category = _first_concept(data, "interpretation"), _first_concept(data, "category")
-    if interpretation is _FAILED or category is _FAILED:
-        return None
-    category_code = category.code
-    status = data.get("status")
-    if status is not None and type(status) is not str:
-        return None
-    when = _effective_in_place(data)
-    issued = _instant_or_fail(data.get("issued"))
-    if when is _FAILED or issued is _FAILED:
-        return None
-    obs_id = data["id"]
-    row: Row = {
-        "patient_id": patient_id,
-        "id": obs_id,
-        "encounter_id": None,
-        "status": status,
-        "category": category_code,
-        "code_system": c.system,
-        "code": c.code,
-        "display": c.display,
-        "value_num": None,
-        "value_unit": None,
-        "value_text": None,
-        "value_code": None,
-        **values,
-        "effective": when,
-        "issued": issued,
-        "ref_low": low,
-        "ref_high": high,
-        "interpretation": interpretation.code or interpretation.display,
-    }
-    parts: list[Row] = []
-    for seq, component in enumerate(components or ()):
-        if type(component) is not dict:
-            return None
-        part = _code_and_values(component)
-        if part is None:
-            return None
-        pc, part_values = part
-        if part_values["value_type"] is None:
-            part_values["value_type"] = "none"
-        parts.append(
-            {
-                "patient_id": patient_id,
-                "observation_id": obs_id,
-                "seq": seq,
-                "code_system": pc.system,
-                "code": pc.code,
-                "display": pc.display,
-                "value_num": None,
-                "value_unit": None,
-                "value_text": None,
-                "value_code": None,
-                **part_values,
-            }
-        )
-    return row, parts
-
-
-def _code_and_values(data: dict) -> tuple[Code, Row] | None:
-    """`code` and value[x] of an observation or a component, in place (None: not well typed)."""
-    code = data.get("code")
-    if code is None:
-        c = NO_CODE
-    elif type(code) is dict:
-        found = _codeable_unchecked(code, OBSERVATION_SYSTEMS)
-        if found is None:
-            return None
-        c = found
-    else:
-        return None
-    values = _values_in_place(data)
-    return None if values is None else (c, values)
-
-
-def _first_concept(data: dict, key: str) -> Any:
-    """The first CodeableConcept of the array `data[key]` in place: a `Code` (`NO_CODE` for
-    none), or `_FAILED` where the checked reader would refuse the array or that concept."""
-    items = data.get(key)
-    if items is None:
-        return NO_CODE
-    if type(items) is not list or not all(type(item) is dict for item in items):
-        return _FAILED
-    if not items:
-        return NO_CODE
-    found = _codeable_unchecked(items[0], ())
-    return _FAILED if found is None else found
-
-
-def _range_value(bound: object) -> Any:
-    """`referenceRange[0].low|high.value` in place: a float, None, or `_FAILED`."""
-    if bound is None:
-        return None
-    if type(bound) is not dict:
-        return _FAILED
-    number = bound.get("value")
-    if number is None:
-        return None
-    return float(number) if type(number) in _NUMBERS else _FAILED
-
-
-def _effective_in_place(data: dict) -> Any:
-    """`effective(r)` in place (`_FAILED` where it would raise)."""
-    value = _instant_or_fail(data.get("effectiveDateTime"))
-    if value is None:
-        value = _instant_or_fail(data.get("effectiveInstant"))
-    if value is None:
-        period = data.get("effectivePeriod")
-        if period is None:
-            return None
-        if type(period) is not dict:
-            return _FAILED
-        value = _instant_or_fail(period.get("start"))
-        if value is not _FAILED and _instant_or_fail(period.get("end")) is _FAILED:
-            return _FAILED  # the checked period reads both ends
-    return value
-
-
-def _map_observation_checked(r: Fields, ctx: MapContext) -> None:
     code = codeable_at(r, "code", OBSERVATION_SYSTEMS)
-    values = _value_columns_checked(r)
+    values = value_columns(r)
     components = r.objs("component")
     if values["value_type"] is None:
         values["value_type"] = "components" if components else "none"
@@ -666,7 +446,7 @@ def _map_observation_checked(r: Fields, ctx: MapContext) -> None:
     )
     for seq, component in enumerate(components):
         c_code = codeable_at(component, "code", OBSERVATION_SYSTEMS)
-        c_values = _value_columns_checked(component)
+        c_values = value_columns(component)
         if c_values["value_type"] is None:
             c_values["value_type"] = "none"
         ctx.add(
@@ -756,21 +536,44 @@ def map_procedure(r: Fields, ctx: MapContext) -> None:
     reason_code, _ = reason(r, ctx)
     ctx.add(
         "procedures",
-        {
-            "patient_id": ctx.patient_id,
-            "id": r.data["id"],
-            "encounter_id": encounter_id(r, ctx),
-            "status": r.string("status"),
-            "code_system": code.system,
-            "code": code.code,
-            "display": code.display,
-            "performed_start": start,
-            "performed_end": end,
-            "reason_code": reason_code.code,
-            "reason_display": reason_code.display,
-            "location_id": ctx.resolver.shared(r.obj("location"), "Location"),
-        },
+        procedure_row(
+            ctx.patient_id,
+            r.data["id"],
+            encounter_id(r, ctx),
+            r.string("status"),
+            code,
+            (start, end),
+            reason_code,
+            ctx.resolver.shared(r.obj("location"), "Location"),
+        ),
     )
+
+
+def procedure_row(
+    patient_id: str,
+    rid: str,
+    encounter: str | None,
+    status: str | None,
+    code: Code,
+    performed: tuple[Any, Any],
+    reason_code: Code,
+    location: str | None,
+) -> Row:
+    """One `procedures` row (`fhir_ingest.typed` makes the same)."""
+    return {
+        "patient_id": patient_id,
+        "id": rid,
+        "encounter_id": encounter,
+        "status": status,
+        "code_system": code.system,
+        "code": code.code,
+        "display": code.display,
+        "performed_start": performed[0],
+        "performed_end": performed[1],
+        "reason_code": reason_code.code,
+        "reason_display": reason_code.display,
+        "location_id": location,
+    }
 
 
 def map_care_plan(r: Fields, ctx: MapContext) -> None:
@@ -790,20 +593,43 @@ def map_care_plan(r: Fields, ctx: MapContext) -> None:
         activities.append({"code": c.code, "display": c.display, "status": detail.string("status")})
     ctx.add(
         "care_plans",
-        {
-            "patient_id": ctx.patient_id,
-            "id": r.data["id"],
-            "encounter_id": encounter_id(r, ctx),
-            "status": r.string("status"),
-            "intent": r.string("intent"),
-            "category_code": category.code,
-            "category_display": category.display,
-            "period_start": start,
-            "period_end": end,
-            "addresses_condition_ids": addresses,
-            "activities": activities,
-        },
+        care_plan_row(
+            ctx.patient_id,
+            r.data["id"],
+            encounter_id(r, ctx),
+            (r.string("status"), r.string("intent")),
+            category,
+            (start, end),
+            addresses,
+            activities,
+        ),
     )
+
+
+def care_plan_row(
+    patient_id: str,
+    rid: str,
+    encounter: str | None,
+    status_intent: tuple[str | None, str | None],
+    category: Code,
+    period: tuple[Any, Any],
+    addresses: list[str],
+    activities: list[Row],
+) -> Row:
+    """One `care_plans` row (`fhir_ingest.typed` makes the same)."""
+    return {
+        "patient_id": patient_id,
+        "id": rid,
+        "encounter_id": encounter,
+        "status": status_intent[0],
+        "intent": status_intent[1],
+        "category_code": category.code,
+        "category_display": category.display,
+        "period_start": period[0],
+        "period_end": period[1],
+        "addresses_condition_ids": addresses,
+        "activities": activities,
+    }
 
 
 def map_document_reference(r: Fields, ctx: MapContext) -> None:

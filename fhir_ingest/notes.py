@@ -74,20 +74,36 @@ def clear_cache() -> None:
     _decoded.clear()
 
 
+class AttachmentError(ValueError):
+    """An attachment whose text cannot be decoded: `field` (`data`, `contentType`) and why."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 def decode_attachment(att: Fields) -> DecodedText | NotText:
     """Decode one Attachment. Bad base64 or bytes that do not match the charset are errors."""
     content_type = att.string("contentType")
     data = att.string("data")
+    try:
+        return decode_text(content_type, data, att.has("url"))
+    except AttachmentError as exc:
+        raise att.error(exc.field, str(exc)) from None
+
+
+def decode_text(content_type: str | None, data: str | None, has_url: bool) -> DecodedText | NotText:
+    """`decode_attachment` on an attachment's fields, read already; raises `AttachmentError`."""
     if data is None:
-        return NotText("the attachment has no inline data" + (" (only a url)" if att.has("url") else ""))
+        return NotText("the attachment has no inline data" + (" (only a url)" if has_url else ""))
     key = (content_type, data)
     known = _decoded.get(key)
     if known is None:
-        known = _decoded[key] = _decode(att, content_type, data)
+        known = _decoded[key] = _decode(content_type, data)
     return known
 
 
-def _decode(att: Fields, content_type: str | None, data: str) -> DecodedText | NotText:
+def _decode(content_type: str | None, data: str) -> DecodedText | NotText:
     media, charset = parse_content_type(content_type)
     if media is not None and media not in TEXT_MEDIA_TYPES:
         return NotText(f"contentType {media} is not plain text")
@@ -97,14 +113,14 @@ def _decode(att: Fields, content_type: str | None, data: str) -> DecodedText | N
         try:  # base64Binary may be wrapped over lines
             raw = base64.b64decode("".join(data.split()), validate=True)
         except (binascii.Error, ValueError):
-            raise att.error("data", "is not valid base64") from None
+            raise AttachmentError("data", "is not valid base64") from None
     try:
         codecs.lookup(charset)
     except LookupError:
-        raise att.error("contentType", f"unknown charset {charset!r}") from None
+        raise AttachmentError("contentType", f"unknown charset {charset!r}") from None
     try:
         text = raw.decode(charset)
     except UnicodeDecodeError as exc:
-        raise att.error("data", f"bytes are not valid {charset} (at byte {exc.start})") from None
+        raise AttachmentError("data", f"bytes are not valid {charset} (at byte {exc.start})") from None
     text = normalize_newlines(text)
     return DecodedText(text=text, sha256=text_sha256(text), content_type=content_type)

@@ -26,7 +26,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
+
+import orjson
 
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.errors import BundleError
@@ -271,11 +273,53 @@ class BundleIndex:
 
     by_full_url: dict[str, EntryTarget] = field(default_factory=dict)
     by_type_id: dict[tuple[str, str], EntryTarget] = field(default_factory=dict)
-    resources: list[dict] = field(default_factory=list)
+    # dicts; from the skim also typed structs, and None for what nothing reads (`fhir_ingest.skim`)
+    resources: list[Any] = field(default_factory=list)
     patients: list[EntryTarget] = field(default_factory=list)
 
-    def resource(self, target: EntryTarget) -> dict:
+    def add(
+        self, rtype: str, rid: str, entry: int, full_url: str | None, resource: Any
+    ) -> tuple[str, EntryTarget] | None:
+        """Index one entry, the next one (pass 1): None, or the field it clashes on (`fullUrl`
+        or `resource.id`) and the entry that holds it already."""
+        target = EntryTarget(rtype, rid, entry)
+        if full_url:
+            first = self.by_full_url.setdefault(full_url, target)
+            if first is not target:
+                return "fullUrl", first
+        twin = self.by_type_id.setdefault((rtype, rid), target)
+        if twin is not target:
+            return "resource.id", twin
+        self.resources.append(resource)
+        if rtype == "Patient":
+            self.patients.append(target)
+        return None
+
+    def resource(self, target: EntryTarget) -> Any:
+        """The resource of an entry: a dict, or a typed struct (`fhir_ingest.typed`)."""
         return self.resources[target.entry]
+
+    def as_dict(self, entry: int) -> dict:
+        """The resource of an entry as the full parse gives it (a typed one parsed from its own
+        bytes, then kept so), for the checked mappers."""
+        resource = self.resources[entry]
+        if type(resource) is dict:
+            return resource
+        try:
+            data = orjson.loads(memoryview(resource._raw))
+        except orjson.JSONDecodeError as exc:
+            # msgspec skips what no struct declares without converting numbers: a number too
+            # large for a double there is only found here (the full parse refuses the bundle)
+            raise BundleError(
+                f"invalid JSON: {exc.msg}",
+                entry=entry,
+                field="resource",
+                resource=f"{resource.resourceType}/{resource.id}",
+            ) from None
+        if data.get("id") is None:
+            data["id"] = resource.id  # as `index_bundle` gave the struct (from a urn:uuid fullUrl)
+        self.resources[entry] = data
+        return data
 
 
 def resource_label(resource: dict) -> str | None:
@@ -325,35 +369,40 @@ def index_bundle(bundle: object) -> BundleIndex:
         if not isinstance(rid, str) or not rid:
             what = "missing (and the fullUrl is not a urn:uuid)" if rid is None else f"not a string ({rid!r})"
             raise BundleError(f"id is {what}", entry=i, field="resource.id", resource=rtype)
-        target = EntryTarget(rtype, rid, i)
-        if full_url:
-            if full_url in index.by_full_url:
-                first = index.by_full_url[full_url].entry
-                raise BundleError(
-                    f"fullUrl {full_url} is also used by entry {first}",
-                    entry=i,
-                    field="fullUrl",
-                    resource=f"{rtype}/{rid}",
-                )
-            index.by_full_url[full_url] = target
-        twin = index.by_type_id.get((rtype, rid))
-        if twin is not None:
+        clash = index.add(rtype, rid, i, full_url, resource)
+        if clash is not None:
+            field, other = clash
             raise BundleError(
-                f"{rtype}/{rid} is also entry {twin.entry}",
+                f"fullUrl {full_url} is also used by entry {other.entry}"
+                if field == "fullUrl"
+                else f"{rtype}/{rid} is also entry {other.entry}",
                 entry=i,
-                field="resource.id",
+                field=field,
                 resource=f"{rtype}/{rid}",
             )
-        index.by_type_id[(rtype, rid)] = target
-        index.resources.append(resource)
-        if rtype == "Patient":
-            index.patients.append(target)
     return index
 
 
 # --------------------------------------------------------------------------------------------
 # Resolving references during pass 2
 # --------------------------------------------------------------------------------------------
+
+
+class Unlinkable(ValueError):
+    """A shared reference that is an error, not a warning (the message says why)."""
+
+
+class TypedIdentifier(Protocol):
+    system: str | None
+    value: str | None
+
+
+class TypedReference(Protocol):
+    """A Reference read by `fhir_ingest.typed`: every field already of its JSON type, or None."""
+
+    reference: str | None
+    display: str | None
+    identifier: TypedIdentifier | None
 
 
 @dataclass
@@ -407,25 +456,41 @@ class Resolver:
         return target
 
     def _find_local(self, ref: Fields, reference: str) -> EntryTarget:
+        found = self._locate(reference)
+        if type(found) is str:
+            raise ref.error("reference", found)
+        return found
+
+    def _locate(self, reference: str) -> EntryTarget | str:
+        """The entry a reference string names inside this bundle, or why it names none."""
         try:
             parsed = parse_reference(reference)
         except ValueError as exc:
-            raise ref.error("reference", str(exc)) from None
-        target: EntryTarget | None
+            return str(exc)
         if parsed.kind == "urn":
             target = self.index.by_full_url.get(reference)
             if target is None:
-                raise ref.error(
-                    "reference",
-                    f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)",
-                )
-        elif parsed.kind == "literal":
+                return f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)"
+            return target
+        if parsed.kind == "literal":
             target = self.index.by_type_id.get((parsed.resource_type, parsed.id))
             if target is None:
-                raise ref.error("reference", f"{reference} is not in this bundle (dangling reference)")
-        else:
-            raise ref.error("reference", f"{reference}: expected a reference to an entry of this bundle")
-        return target
+                return f"{reference} is not in this bundle (dangling reference)"
+            return target
+        return f"{reference}: expected a reference to an entry of this bundle"
+
+    def local_target(self, reference: str | None, expected: tuple[str, ...]) -> EntryTarget | bool | None:
+        """`local` for a reference string already known to be a string or absent (a typed
+        resource, `fhir_ingest.typed`), without raising: False where `local` would raise."""
+        if reference is None:
+            return None
+        target = self._local_cache.get(reference)
+        if target is None:
+            found = self._locate(reference)
+            if type(found) is str:
+                return False
+            target = self._local_cache[reference] = found
+        return target if target.resource_type in expected else False
 
     def local_id(self, ref: Fields | None, expected: tuple[str, ...]) -> str | None:
         target = self.local(ref, expected)
@@ -461,7 +526,7 @@ class Resolver:
             known = self._shared_ref_cache.get((reference, resource_type, display))
             if known is not None:
                 if known[1]:
-                    self._warn(reference, known[1], ref.path + ".reference")
+                    self.warn(reference, known[1], ref.path + ".reference")
                 return known[0]
         display = ref.string("display")
         reference = ref.string("reference")
@@ -472,27 +537,60 @@ class Resolver:
             value = ident.string("value")
             if not value:
                 return None
-            system = ident.string("system")
-            label = f"{resource_type}?identifier={system or ''}|{value}"
-            return self._by_identifier(label, resource_type, system, value, display, ref.path + ".identifier")
+            target_id, pending = self._identifier_link(
+                resource_type, ident.string("system"), value, display, ref.path + ".identifier"
+            )
+        else:
+            try:
+                target_id, reason = self._by_reference(reference, resource_type, display)
+            except Unlinkable as exc:
+                raise ref.error("reference", str(exc)) from None
+            pending = (reference, reason, ref.path + ".reference") if reason else None
+        if pending is not None:
+            self.warn(*pending)
+        return target_id
+
+    def shared_pending(
+        self, ref: TypedReference | None, resource_type: str, where: str
+    ) -> tuple[str | None, tuple[str, str, str] | None] | bool:
+        """`shared` for a typed reference (`fhir_ingest.typed`: every field already a string or
+        absent) with `where` its path, and without its side effect: (target id, the warning
+        `shared` would record or None; `warn(*it)` records it), or False where `shared` would
+        raise."""
+        if ref is None:
+            return None, None
+        reference, display = ref.reference, ref.display
+        if reference is None:
+            ident = ref.identifier
+            if ident is None or not ident.value:
+                return None, None
+            return self._identifier_link(
+                resource_type, ident.system, ident.value, display, where + ".identifier"
+            )
+        try:
+            target_id, reason = self._by_reference(reference, resource_type, display)
+        except Unlinkable:
+            return False
+        return target_id, ((reference, reason, where + ".reference") if reason else None)
+
+    def _by_reference(
+        self, reference: str, resource_type: str, display: str | None
+    ) -> tuple[str | None, str]:
         key = (reference, resource_type, display)
         found = self._shared_ref_cache.get(key)
         if found is None:  # errors are raised, never remembered
-            found = self._shared_cache_miss(ref, reference, resource_type, display)
-            self._shared_ref_cache[key] = found
-        target_id, reason = found
-        if reason:
-            self._warn(reference, reason, ref.path + ".reference")
-        return target_id
+            found = self._shared_ref_cache[key] = self._shared_cache_miss(reference, resource_type, display)
+        return found
 
     def _shared_cache_miss(
-        self, ref: Fields, reference: str, resource_type: str, display: str | None
+        self, reference: str, resource_type: str, display: str | None
     ) -> tuple[str | None, str]:
-        """(target id, "") or (None, why not; "" when a link of another type is simply not this one)."""
+        """(target id, "") or (None, why not; "" when a link of another type is simply not this one).
+        Raises `Unlinkable` for a reference that is an error."""
         try:
             parsed = parse_reference(reference)
         except ValueError as exc:
-            raise ref.error("reference", str(exc)) from None
+            raise Unlinkable(str(exc)) from None
         if parsed.kind in ("urn", "literal"):
             target = (
                 self.index.by_full_url.get(reference)
@@ -503,9 +601,8 @@ class Resolver:
                 # e.g. generalPractitioner may name an Organization: valid, just not this link
                 return (target.id if target.resource_type == resource_type else None), ""
             if parsed.kind == "urn":
-                raise ref.error(
-                    "reference",
-                    f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)",
+                raise Unlinkable(
+                    f"{reference} is not the fullUrl of any entry in this bundle (dangling reference)"
                 )
             if parsed.resource_type != resource_type:
                 return None, ""
@@ -521,13 +618,13 @@ class Resolver:
             )
         return None, "a contained practitioner/organization is not linked"
 
-    def _by_identifier(
-        self, label: str, resource_type: str, system: str | None, value: str, display: str | None, where: str
-    ) -> str | None:
+    def _identifier_link(
+        self, resource_type: str, system: str | None, value: str, display: str | None, where: str
+    ) -> tuple[str | None, tuple[str, str, str] | None]:
+        """A logical reference (`{"identifier": …}`): (target id, the warning when there is none)."""
+        label = f"{resource_type}?identifier={system or ''}|{value}"
         target_id, reason = self._identifier_target(label, resource_type, system, value, display)
-        if target_id is None:
-            self._warn(label, reason, where)
-        return target_id
+        return target_id, (None if target_id is not None else (label, reason, where))
 
     def _identifier_target(
         self, label: str, resource_type: str, system: str | None, value: str, display: str | None
@@ -542,7 +639,8 @@ class Resolver:
             self._shared_cache[key] = cached
         return cached
 
-    def _warn(self, reference: str, reason: str, where: str) -> None:
+    def warn(self, reference: str, reason: str, where: str) -> None:
+        """Count one use of an unresolved shared reference (the first use's field is kept)."""
         known = self.unresolved.get(reference)
         if known is None:
             self.unresolved[reference] = UnresolvedReference(reference, reason, 1, where)

@@ -79,6 +79,9 @@ def _parse_datetime(value: str) -> tuple[dt.datetime, str]:
     return parsed.astimezone(UTC), "time"
 
 
+parse_datetime_string = _parse_datetime  # for a value known to be a str (`fhir_ingest.typed`)
+
+
 def clear_cache() -> None:
     """Forget the parsed strings (called once per bundle)."""
     _parse_datetime.cache_clear()

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import msgspec
+
 from fhir_ingest.codes import name_tokens
 from fhir_ingest.copy_rows import EncodedRows
 from fhir_ingest.errors import BundleError
@@ -28,16 +30,11 @@ from fhir_ingest.mappers import (
 )
 from fhir_ingest.notes import clear_cache as clear_note_cache
 from fhir_ingest.references import ReferenceData, Resolver, index_bundle, parse_reference
-from fhir_ingest.support import (
-    SHARED_RESOURCE_TYPES,
-    SharedRows,
-    index_shared,
-    map_location,
-    map_organization,
-    map_practitioner,
-    map_practitioner_role,
-)
+from fhir_ingest.skim import Skimmed
+from fhir_ingest.support import SHARED_MAPPERS, SHARED_RESOURCE_TYPES, SharedRows, index_shared
 from fhir_ingest.timestamps import clear_cache as clear_timestamp_cache
+from fhir_ingest.typed import SHARED_TYPED_MAPPERS, TYPED_MAPPERS
+from fhir_ingest.typed import index_shared as index_shared_typed
 
 PATIENT_TABLES_IN_WRITE_ORDER = (
     "encounters",
@@ -53,6 +50,9 @@ PATIENT_TABLES_IN_WRITE_ORDER = (
     "clinical_notes",
     "diagnostic_reports",
 )
+
+# indexed by identifier in pass 1 (a PractitionerRole only points at them)
+INDEXED_SHARED_TYPES = frozenset({"Organization", "Location", "Practitioner"})
 
 # Resource types that pass 1 or pass 2 read beyond their type and id; the others (Claim,
 # ExplanationOfBenefit, Provenance, …) are only indexed and counted (`fhir_ingest.skim`).
@@ -98,7 +98,17 @@ def transform_bundle(
     name_tokens.cache_clear()
     clear_timestamp_cache()
     clear_note_cache()
-    index = index_bundle(data)
+    if type(data) is Skimmed:  # indexed by the skim
+        index, entries, unread = data.index, data.read, Counter(data.unread)
+    else:
+        index = index_bundle(data)
+        entries, unread = [], Counter()
+        for i, resource in enumerate(index.resources):
+            rtype = resource["resourceType"]
+            if rtype in READ_TYPES:
+                entries.append((i, rtype, resource))
+            else:
+                unread[rtype] += 1
     if len(index.patients) > 1:
         first, second = index.patients[:2]
         raise BundleError(
@@ -108,48 +118,41 @@ def transform_bundle(
             field="resource.resourceType",
             resource=f"Patient/{second.id}",
         )
-    # a located view of each resource something reads; the others (Claim, ExplanationOfBenefit,
-    # … half of a Synthea bundle, skimmed to their type and id) are only counted
-    everything = [
-        Fields(resource, i, "resource", f"{resource['resourceType']}/{resource['id']}")
-        if resource["resourceType"] in READ_TYPES
-        else None
-        for i, resource in enumerate(index.resources)
+    # what something reads: a located view of each dict, or the typed struct the skim made
+    # (`fhir_ingest.typed`); the others (Claim, ExplanationOfBenefit, … half of a Synthea
+    # bundle, skimmed to their type and id) are only counted
+    read: list[tuple[int, str, Fields | msgspec.Struct]] = [
+        (i, rtype, Fields(r, i, "resource", f"{rtype}/{r['id']}") if type(r) is dict else r)
+        for i, rtype, r in entries
     ]
-    fields = [f for f in everything if f is not None]
-    unread = Counter(r["resourceType"] for r in index.resources if r["resourceType"] not in READ_TYPES)
 
     layer = refdata.overlay()
-    for f in fields:
-        if f.data["resourceType"] in ("Organization", "Location", "Practitioner"):
-            index_shared(f, layer, source_dir)
+    for _, rtype, f in read:
+        if rtype in INDEXED_SHARED_TYPES:
+            if type(f) is Fields:
+                index_shared(f, layer, source_dir)
+            else:
+                index_shared_typed(f, layer, source_dir)
     resolver = Resolver(index, layer, source_dir)
 
     shared = SharedRows()
-    roles = []
-    for f in fields:
-        rtype = f.data["resourceType"]
-        if rtype == "Organization":
-            map_organization(f, shared, source_path)
-        elif rtype == "Location":
-            map_location(f, shared, resolver, source_path)
-        elif rtype == "Practitioner":
-            map_practitioner(f, shared, source_path)
-        elif rtype == "PractitionerRole":
-            roles.append(f)
-    for f in roles:
-        map_practitioner_role(f, shared, resolver)
+    roles = [item for item in read if item[1] == "PractitionerRole"]  # after the others
+    for i, rtype, f in [item for item in read if item[1] in INDEXED_SHARED_TYPES] + roles:
+        if type(f) is not Fields:
+            if SHARED_TYPED_MAPPERS[rtype](f, shared, resolver, source_path):
+                continue
+            f = Fields(index.as_dict(i), i, "resource", f"{rtype}/{f.id}")  # a detour, as below
+        SHARED_MAPPERS[rtype](f, shared, resolver, source_path)
 
     skipped: Counter = Counter(unread)
     if not index.patients:
-        for f in fields:
-            rtype = f.data["resourceType"]
+        for i, rtype, f in read:
             if rtype in MAPPERS:
                 raise BundleError(
                     f"a {rtype} in a bundle without a Patient: whose record is it?",
-                    entry=f.entry,
+                    entry=i,
                     field=f"resource.{SUBJECT_FIELD[rtype]}",
-                    resource=f.resource,
+                    resource=f.resource if type(f) is Fields else f"{rtype}/{f.id}",
                 )
             if rtype not in SHARED_RESOURCE_TYPES:
                 skipped[rtype] += 1
@@ -165,7 +168,7 @@ def transform_bundle(
             rows={},
             shared=shared,
             refdata_layer=layer,
-            resources=len(everything),
+            resources=len(index.resources),
             skipped=skipped,
             warnings=resolver.warnings(),
             unresolved_references=resolver.unresolved_count,
@@ -173,13 +176,17 @@ def transform_bundle(
 
     patient_entry = index.patients[0]
     ctx = MapContext(patient_id=patient_entry.id, resolver=resolver, skipped=unread)
-    patient = everything[patient_entry.entry]
-    assert patient is not None  # "Patient" is read
+    patient = next(f for i, _, f in read if i == patient_entry.entry)
+    assert type(patient) is Fields  # "Patient" is read, as a dict
     map_patient(patient, ctx)
-    for f in fields:
-        rtype = f.data["resourceType"]
+    for i, rtype, f in read:
         mapper = MAPPERS.get(rtype)
         if mapper is not None:
+            if type(f) is not Fields:
+                if TYPED_MAPPERS[rtype](f, i, ctx):
+                    continue
+                # a detour: the typed mapper found something the checked one may refuse
+                f = Fields(index.as_dict(i), i, "resource", f"{rtype}/{f.id}")
             check_subject(f, ctx, SUBJECT_FIELD[rtype])
             mapper(f, ctx)
         elif rtype != "Patient" and rtype not in SHARED_RESOURCE_TYPES and rtype not in RESOLVED_INTO_OTHERS:
@@ -193,7 +200,7 @@ def transform_bundle(
         rows=dict(ctx.rows),
         shared=shared,
         refdata_layer=layer,
-        resources=len(everything),
+        resources=len(index.resources),
         skipped=ctx.skipped,
         warnings=ctx.warnings + resolver.warnings(),
         unresolved_references=resolver.unresolved_count,

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from fhir_ingest.errors import BundleError
 from fhir_ingest.references import ReferenceData
-from fhir_ingest.skim import skim_bundle
+from fhir_ingest.skim import Skimmed, skim_bundle
 from fhir_ingest.source import RawFile, may_hold_escaped_nul, parse_json, support_rank
 from fhir_ingest.transform import READ_TYPES, transform_bundle
+from fhir_ingest.typed import TYPED, TYPED_SHARED
 from tests.faults.ingest_support import cohort
 from tests.faults.test_bundle_fuzz import json_value, mutated
 
@@ -67,16 +68,27 @@ def test_generated_bundles_skip_what_no_mapper_reads(generated):
     _support, patients, refdata = generated
     raw = _raw(patients[0].read_bytes())
     skimmed = _skim(raw)
+    assert isinstance(skimmed, Skimmed)  # the skim's own path, not the full parse
     full = orjson.loads(raw.data)
     types = [e["resource"]["resourceType"] for e in full["entry"]]
     assert {"Claim", "ExplanationOfBenefit"} <= set(types)  # the test needs something to skip
-    for entry, original in zip(skimmed["entry"], full["entry"], strict=True):
+    index = skimmed.index
+    assert len(index.resources) == len(full["entry"])
+    read = {i: (rtype, resource) for i, rtype, resource in skimmed.read}
+    for i, original in enumerate(full["entry"]):
         resource = original["resource"]
-        if resource["resourceType"] in READ_TYPES:
-            assert entry["resource"] == resource
+        rtype = resource["resourceType"]
+        assert index.by_type_id[(rtype, resource["id"])].entry == i
+        if original.get("fullUrl"):
+            assert index.by_full_url[original["fullUrl"]].entry == i
+        if rtype in TYPED or rtype in TYPED_SHARED:  # its struct, holding its own bytes
+            assert type(read[i][1]) is {**TYPED, **TYPED_SHARED}[rtype][0]
+            assert orjson.loads(memoryview(read[i][1]._raw)) == resource
+        elif rtype in READ_TYPES:
+            assert read[i][1] == resource
         else:
-            assert entry["resource"] == {"resourceType": resource["resourceType"], "id": resource["id"]}
-        assert entry.get("fullUrl") == original.get("fullUrl")
+            assert i not in read and index.resources[i] is None  # only counted
+    assert sum(skimmed.unread.values()) == len(full["entry"]) - len(read)
     assert _outcome(_skim, raw, refdata) == _outcome(parse_json, raw, refdata)
 
 
@@ -132,7 +144,7 @@ def test_bad_bytes_in_a_skipped_resource_are_still_refused(generated, claim_text
     assert skimmed.value.entry is not None
 
 
-def test_fields_fhir_does_not_define_take_the_full_parse(generated):
+def test_fields_fhir_does_not_define_take_the_full_parse(generated):  # (in an entry, not a resource)
     _support, patients, refdata = generated
     doc = json.loads(patients[0].read_text())
     doc["entry"][3]["whatever"] = {"x": "é"}
