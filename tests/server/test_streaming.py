@@ -284,3 +284,25 @@ def test_the_first_event_waits_for_one_round_trip_and_no_worker_thread(serve, wo
         assert seen == {"checkout": 0, "commit": 0, "queries": 1}, login_as or "token"
         assert status == 200 and [e[1] for e in events] == ["status", "done"]
         assert _stored(world.db, mid)[0] == "done"
+
+
+def test_a_stream_stops_holding_back_closing_writes_once_its_first_event_is_out(serve, world):
+    """`FirstEvents` counts the answer streams still waiting for their first event (closing
+    writes wait for them): a stream leaves the count when its first event has been sent, while
+    its run goes on, and the count is back to zero when streams end (it leaked one per stream,
+    so every closing write waited its full `CLOSE_DEFER_S`)."""
+    gate = Gate("after-the-first-event")
+    served = serve([StatusEvent(text="Looking…"), gate, DoneEvent(answer="ok", mode="offline")])
+    waiting = served.runs.first_events
+    with served.client(headers=_bearer(world)) as client:
+        mid = ask(client, A).json()["message_id"]
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, A, mid)
+            assert gate.reached.wait(10)
+            _wait_for(lambda: waiting.waiting == 0, "the stream counted as past its first event")
+            gate.open()
+            status, events = reading.result(20)
+        assert status == 200 and [e[1] for e in events] == ["status", "done"]
+        for _ in range(3):
+            stream(client, A, ask(client, A).json()["message_id"])
+    assert waiting.waiting == 0
