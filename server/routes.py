@@ -371,14 +371,17 @@ async def _guarded_open(
         raise
 
 
-async def _sse(events: Any, first_sent: Any) -> Any:
-    async for event in events:
-        yield _encode(event)
-        first_sent()  # resumed once the event has been handed to the server (idempotent)
+async def _sse(batches: Any, first_sent: Any) -> Any:
+    """Each batch of events (`RunManager.events`) as one body chunk: one write, not one each."""
+    async for batch in batches:
+        yield b"".join(_encode(event) for event in batch)
+        first_sent()  # resumed once the chunk has been handed to the server (idempotent)
 
 
-def _encode(event: StoredEvent) -> ServerSentEvent:
-    return ServerSentEvent(data=orjson.dumps(event.payload).decode(), event=event.type, id=str(event.seq))
+def _encode(event: StoredEvent) -> bytes:
+    return ServerSentEvent(
+        data=orjson.dumps(event.payload).decode(), event=event.type, id=str(event.seq)
+    ).encode()
 
 
 # --- the record --------------------------------------------------------------------------------

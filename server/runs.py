@@ -97,29 +97,34 @@ def withdrawing(error: ErrorEvent, text_seen: bool) -> ErrorEvent:
     )
 
 
+Batch = list[StoredEvent]  # events a reader can send together: all there were when it looked
+
+
 def _ending_terminally(
-    read: Callable[..., AsyncIterator[StoredEvent]],
-) -> Callable[..., AsyncIterator[StoredEvent]]:
+    read: Callable[..., AsyncIterator[Batch]],
+) -> Callable[..., AsyncIterator[Batch]]:
     """Whatever happens on the way, a stream of `read(self, message, …, after_seq=…)` ends with
     a terminal event: if reading fails (the database stopped under a reader of stored events)
     or the events run out without one, the reader is sent an error — not stored, since this
     reader does not own the run — instead of a stream that is simply cut off."""
 
     @functools.wraps(read)
-    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[StoredEvent]:
+    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[Batch]:
         last, text_seen = kwargs["after_seq"], False
         try:
-            async for event in read(self, message, **kwargs):
-                yield event
-                last, text_seen = event.seq, text_seen or event.type == "text"
-                if event.type in TERMINAL_TYPES:
+            async for batch in read(self, message, **kwargs):
+                end = next((i + 1 for i, e in enumerate(batch) if e.type in TERMINAL_TYPES), None)
+                yield batch[:end]
+                if end is not None:
                     return
+                last = batch[-1].seq
+                text_seen = text_seen or any(e.type == "text" for e in batch)
         except Exception as exc:
             log.warning("the answer stream of message %s broke off: %r", message.id, exc)
             ending = UNREADABLE if isinstance(exc, SQLAlchemyError) else FAILED
         else:
             ending = UNFINISHED
-        yield StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))
+        yield [StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))]
 
     return reading
 
@@ -270,12 +275,14 @@ class RunManager:
         after_seq: int,
         writes: WriteMode | None = None,
         live: Run | None = None,
-    ) -> AsyncIterator[StoredEvent]:
+    ) -> AsyncIterator[Batch]:
         """Every event after `after_seq`, live when the run is here, from storage otherwise;
-        always ending with a terminal event (`_ending_terminally`)."""
+        always ending with a terminal event (`_ending_terminally`). In batches: whatever had
+        been published (or stored) when the reader looked, so that the events a run produced
+        while its reader waited for the event loop go out in one write, never split later."""
         if live is not None:
-            async for event in self._follow_live(live, after_seq):
-                yield event
+            async for batch in self._follow_live(live, after_seq):
+                yield batch
             return
         key = (message.patient_id, message.id)
         lock = self._locks.setdefault(key, asyncio.Lock())
@@ -288,13 +295,13 @@ class RunManager:
         if not lock.locked() and key not in self._runs:
             self._locks.pop(key, None)
         if run is not None:
-            async for event in self._follow_live(run, after_seq):
-                yield event
+            async for batch in self._follow_live(run, after_seq):
+                yield batch
         else:
-            async for event in self._follow_stored(message, after_seq):
-                yield event
+            async for batch in self._follow_stored(message, after_seq):
+                yield batch
 
-    async def _follow_live(self, run: Run, after_seq: int) -> AsyncIterator[StoredEvent]:
+    async def _follow_live(self, run: Run, after_seq: int) -> AsyncIterator[Batch]:
         run.readers += 1
         if run.cancel_timer is not None:
             run.cancel_timer.cancel()
@@ -303,9 +310,11 @@ class RunManager:
             index = next((i for i, e in enumerate(run.events) if e.seq > after_seq), len(run.events))
             while True:
                 wakeup = run.wakeup
-                while index < len(run.events):
-                    yield run.events[index]
-                    index += 1
+                if index < len(run.events):
+                    batch = run.events[index:]
+                    index += len(batch)
+                    yield batch
+                    continue  # more may have been published while the batch was sent
                 if run.finished:
                     return
                 await wakeup.wait()
@@ -314,24 +323,27 @@ class RunManager:
             if run.readers == 0 and not run.finished:
                 self._schedule_cancel(run)
 
-    async def _follow_stored(self, message: StoredMessage, after_seq: int) -> AsyncIterator[StoredEvent]:
+    async def _follow_stored(self, message: StoredMessage, after_seq: int) -> AsyncIterator[Batch]:
         """For a run owned by another process (or finished): stored events, polled until closed."""
         last, text_seen = after_seq, False
         idle_since = time.monotonic()
         while True:
             events, status = await self._poll_stored(message, last)
-            for event in events:
-                yield event
-                last, text_seen = event.seq, text_seen or event.type == "text"
+            if events:
+                yield events
+                last = events[-1].seq
+                text_seen = text_seen or any(e.type == "text" for e in events)
             if status in store.TERMINAL_STATUSES:
                 return
             if events:
                 idle_since = time.monotonic()
             elif time.monotonic() - idle_since > self.settings.run_timeout_s:
                 # not persisted: this process does not own the run; the reader is told, that is all
-                yield StoredEvent(
-                    last + 1, STALLED.type, withdrawing(STALLED, text_seen).model_dump(mode="json")
-                )
+                yield [
+                    StoredEvent(
+                        last + 1, STALLED.type, withdrawing(STALLED, text_seen).model_dump(mode="json")
+                    )
+                ]
                 return
             await asyncio.sleep(POLL_INTERVAL_S)
 

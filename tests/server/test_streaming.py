@@ -306,3 +306,37 @@ def test_a_stream_stops_holding_back_closing_writes_once_its_first_event_is_out(
         for _ in range(3):
             stream(client, A, ask(client, A).json()["message_id"])
     assert waiting.waiting == 0
+
+
+def test_events_published_before_the_reader_looks_go_out_as_one_batch():
+    """A reader takes every event its run has published since it last looked, in one batch
+    (`_sse` writes a batch as one body chunk), and a batch ends at the terminal event."""
+    import asyncio
+    import datetime as dt
+
+    from server.runs import Run, RunManager
+    from server.store import StoredEvent, StoredMessage
+    from tests.conftest import test_settings
+
+    message = StoredMessage(
+        id="m1", patient_id=A, conversation_id="c1", account_id=1, question="q", scope=None,
+        status="running", answer=None, metrics=None, pinned_now=None,
+        created_at=dt.datetime.now(dt.UTC), last_seq=0,
+    )  # fmt: skip
+
+    def event(seq: int, kind: str) -> StoredEvent:
+        return StoredEvent(seq, kind, {"type": kind})
+
+    async def read() -> list[list[tuple[int, str]]]:
+        runs = RunManager(db=None, settings=test_settings(), agent=None)  # type: ignore[arg-type]
+        run = Run(message=message, events=[event(1, "status"), event(2, "text"), event(3, "text")])
+        batches = []
+        reader = runs.events(message, actor="eve", role="evaluator", after_seq=1, live=run)
+        batches.append([(e.seq, e.type) for e in await anext(reader)])
+        run.events += [event(4, "citation"), event(5, "done"), event(6, "text")]
+        run.finished = True
+        run.notify()
+        batches += [[(e.seq, e.type) for e in batch] async for batch in reader]
+        return batches
+
+    assert asyncio.run(read()) == [[(2, "text"), (3, "text")], [(4, "citation"), (5, "done")]]
