@@ -131,7 +131,6 @@ def create_app(
         # this process's run-owner lock, and the sweep of answers a dead process left running
         stack = contextlib.AsyncExitStack()
         owner = await stack.enter_async_context(sweeping(database))
-        runs = RunManager(db=database, settings=settings, agent=agent, owner=owner.id if owner else None)
         answer_pool = app_pool(
             database,
             max_size=settings.db_pool_size,
@@ -141,6 +140,9 @@ def create_app(
         )
         await answer_pool.open(wait=False)  # connects in the background; a request meanwhile waits
         stack.push_async_callback(answer_pool.close)
+        runs = RunManager(
+            db=database, settings=settings, agent=agent, owner=owner.id if owner else None, pool=answer_pool
+        )
         app.state.services = Services(
             settings=settings,
             db=database,

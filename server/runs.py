@@ -36,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
@@ -44,7 +46,7 @@ from agent.events import DoneEvent, ErrorEvent, is_terminal
 from records.capabilities import WriteMode
 from records.database import Database, retry_after_disconnect
 from records.settings import Settings
-from server import store
+from server import closing, store
 from server.store import StoredEvent, StoredMessage
 from tools.catalog import writing_tools
 from tools.scope import PatientScope
@@ -207,8 +209,10 @@ class RunManager:
         agent: Agent,
         run_in_thread: Callable[..., Any] | None = None,
         owner: str | None = None,
+        pool: AsyncConnectionPool | None = None,
     ) -> None:
         self.db = db
+        self.pool = pool  # the openings' asyncio pool: event writes in one round trip (server.closing)
         self.owner = owner  # this process's id in run_claims (server.sweeper), if it keeps one
         self.settings = settings
         self.agent = agent
@@ -489,21 +493,41 @@ class RunManager:
         if not batch and final is None:
             return
         try:
-            await self._write_in_thread(
-                store.append_events_resuming,  # again after a killed connection or a lost reply
-                self.db,
-                patient_id=run.message.patient_id,
-                message_id=run.message.id,
-                events=batch,
-                final=final,
-                outcome=outcome,
-            )
+            await self._store(run, batch, final, outcome)
         except Exception:
             log.exception("could not store events of message %s", run.message.id)
             run.unsaved = batch + run.unsaved  # kept for the closing write: a replay shows them too
             run.write_failed = True
             if final is not None:
                 raise
+
+    async def _store(
+        self,
+        run: Run,
+        batch: list[StoredEvent],
+        final: tuple[str, str | None, dict[str, Any] | None] | None,
+        outcome: store.Outcome | None,
+    ) -> None:
+        """One transaction: ONE round trip on the event loop (`server.closing`) when this
+        manager has the pool; if that fails, or without a pool, `store.append_events_resuming`
+        in a writer thread (again after a killed connection or a lost reply)."""
+        where = {"patient_id": run.message.patient_id, "message_id": run.message.id}
+        if self.pool is not None:
+            try:
+                await closing.write_events(
+                    self.pool,
+                    **where,
+                    conversation_id=run.message.conversation_id,
+                    events=batch,
+                    final=final,
+                    outcome=outcome,
+                )
+                return
+            except (psycopg.Error, PoolTimeout, OSError) as exc:
+                log.info("event write of message %s goes to the writer thread: %r", run.message.id, exc)
+        await self._write_in_thread(
+            store.append_events_resuming, self.db, **where, events=batch, final=final, outcome=outcome
+        )
 
     async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent, writer: asyncio.Task) -> None:
         run.closing = True

@@ -13,9 +13,8 @@ from sqlalchemy import text
 
 from records.accounts import end_sessions, issue_token, load_account, set_disabled
 from records.database import patient_transaction
-from server import store
 from server.scripted_agent import Gate, quick_answer_script
-from tests.server.conftest import A, C, ask, audit_rows, login, stream
+from tests.server.conftest import A, C, ask, audit_rows, fail_event_writes, login, stream
 from tests.server.test_streaming import _stored, _wait_for
 
 
@@ -141,16 +140,13 @@ def test_a_closing_write_that_keeps_failing_ends_in_an_error_and_its_audit_row_c
     audit row, one transaction): the reader is not told "done" — the stream ends with a database
     error, the streamed text withdrawn — and once the database takes writes again the message
     is closed with its events and its audit row, none lost."""
-    real = store.append_events
     down = threading.Event()
     down.set()
-
-    def failing_while_down(*args, **kwargs):
-        if down.is_set() and kwargs.get("final") is not None:
-            raise ConnectionError("the writer's connection was killed")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append_events", failing_while_down)
+    fail_event_writes(
+        monkeypatch,
+        lambda kwargs: down.is_set() and kwargs.get("final") is not None,
+        error=ConnectionError("the writer's connection was killed"),
+    )
     served = serve()
     with served.client(headers={"Authorization": f"Bearer {world.eve_token}"}) as client:
         mid = ask(client, A).json()["message_id"]
