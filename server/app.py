@@ -39,7 +39,7 @@ from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_met
 from records.async_pool import app_pool
 from records.database import Database, open_database
 from records.settings import Settings
-from server import opening
+from server import closing, opening
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
@@ -137,6 +137,7 @@ def create_app(
             timeout_s=settings.db_pool_timeout_s,
             options=opening.connection_options(),
             min_size=settings.db_pool_size if dedicated else 1,
+            prepared=(*opening.PREPARED, *closing.PREPARED),
         )
         await answer_pool.open(wait=False)  # connects in the background; a request meanwhile waits
         stack.push_async_callback(answer_pool.close)

@@ -27,22 +27,27 @@ from typing import Any
 import orjson
 from psycopg_pool import AsyncConnectionPool
 
+from records.async_pool import Prepared, connection
 from records.audit import INSERT_PSYCOPG_WHERE as INSERT_AUDIT
 from records.audit import audit_row
 from server import store
 from server.store import StoredEvent
 
 _EVENT_ROW = "(%(p)s, %(m)s, %(s{i})s, %(t{i})s, %(d{i})s::jsonb)"
-_FINISH = (
+_FINISH = Prepared(
+    "chartside_close_message",
     "UPDATE messages SET status = %(status)s, answer = %(answer)s, metrics = %(metrics)s::jsonb, "
-    "finished_at = now() WHERE patient_id = %(p)s AND id = %(m)s"
+    "finished_at = now() WHERE patient_id = %(p)s AND id = %(m)s",
 )
-_UNCLAIM = "DELETE FROM run_claims WHERE message_id = %(m)s"
+_UNCLAIM = Prepared("chartside_close_claim", "DELETE FROM run_claims WHERE message_id = %(m)s")
+_AUDIT = Prepared("chartside_close_audit", INSERT_AUDIT.format(condition="true"))
+PREPARED = (_FINISH, _UNCLAIM, _AUDIT)  # on every connection of the pool (`app_pool(prepared=…)`)
 
 
 def write_sql(events: int, *, final: bool, outcome: bool) -> str:
     """BEGIN … COMMIT as one query: `events` rows, then with `final` the message's status and
-    its claim's end, then with `outcome` the answer's audit row (`store.append_events`' order)."""
+    its claim's end, then with `outcome` the answer's audit row (`store.append_events`' order).
+    The events' INSERT has as many rows as the batch; the other statements are prepared."""
     statements = ["BEGIN", "SET LOCAL app.patient_id = %(p)s"]
     if events:
         rows = ", ".join(_EVENT_ROW.format(i=i) for i in range(events))
@@ -50,9 +55,9 @@ def write_sql(events: int, *, final: bool, outcome: bool) -> str:
             f"INSERT INTO message_events (patient_id, message_id, seq, type, payload) VALUES {rows}"
         )
     if final:
-        statements += [_FINISH, _UNCLAIM]
+        statements += [_FINISH.call(), _UNCLAIM.call()]
     if outcome:
-        statements.append(INSERT_AUDIT.format(condition="true"))
+        statements.append(_AUDIT.call())
     return "; ".join([*statements, "COMMIT"])
 
 
@@ -81,5 +86,5 @@ async def write_events(
     if outcome is not None:
         params.update(audit_row(**store.answer_audit(outcome, patient_id, message_id, conversation_id)))
     query = write_sql(len(events), final=final is not None, outcome=outcome is not None)
-    async with pool.connection() as conn:
+    async with connection(pool) as conn:
         await conn.cursor().execute(query, params)
