@@ -22,6 +22,7 @@ own duplicates), so nothing changes in how failures end.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import orjson
@@ -44,6 +45,7 @@ _AUDIT = Prepared("chartside_close_audit", INSERT_AUDIT.format(condition="true")
 PREPARED = (_FINISH, _UNCLAIM, _AUDIT)  # on every connection of the pool (`app_pool(prepared=…)`)
 
 
+@functools.cache
 def write_sql(events: int, *, final: bool, outcome: bool) -> str:
     """BEGIN … COMMIT as one query: `events` rows, then with `final` the message's status and
     its claim's end, then with `outcome` the answer's audit row (`store.append_events`' order).

@@ -35,12 +35,13 @@ every refusal keeps its one audited path.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.pq import ExecStatus
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.requests import Request
 
@@ -56,6 +57,7 @@ from server.throttle import RateLimits, StreamSlots
 from server.trace import AUTHORISED, mark
 
 log = logging.getLogger(__name__)
+TUPLES_OK = ExecStatus.TUPLES_OK
 
 # The facts the cached principal stands for, as they are now (accounts and panels are read
 # in the opening's own transaction). %(cred)s is the token digest or the session's issue time.
@@ -96,14 +98,16 @@ def connection_options() -> dict[str, Any]:
     round trip is ONE multi-statement query (the simple query protocol, parameters bound on
     the client by psycopg's `ClientCursor`, which quotes them as literals), so the
     transaction is opened by its own BEGIN (autocommit off would cost a round trip of its own)."""
-    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor, "row_factory": dict_row}
+    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor}
 
 
-async def _results(cur: psycopg.AsyncCursor) -> list[list[dict[str, Any]]]:
-    """The rows of every statement of a multi-statement query that returns rows, in order."""
+async def _results(cur: psycopg.AsyncCursor) -> list[list[tuple[Any, ...]]]:
+    """The rows (tuples) of every statement of a multi-statement query that returns rows, in
+    order (read by status: `cur.description` would build column objects nobody reads)."""
     results = []
     while True:
-        if cur.description is not None:
+        result = cur.pgresult
+        if result is not None and result.status == TUPLES_OK:
             results.append(await cur.fetchall())
         if not cur.nextset():
             return results
@@ -250,19 +254,24 @@ async def _transaction(
         cur = conn.cursor()
         await cur.execute(opening_sql(principal, claim=claim, owner=owner), params)  # the round trip
         results = await _results(cur)
-    allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
+    allowed_now, row = bool(results[0] and results[0][0][0]), next(iter(results[1]), None)
     if not allowed_now or row is None:
         return None  # nothing was written: every write above is conditional on both
     won = claim and bool(results[2])
     history = results[3] if won else []
-    turns = [Turn(question=r["question"], answer=r["answer"]) for r in reversed(history)] if won else None
-    return StoredMessage(**row), turns
+    turns = [Turn(question=q, answer=a) for q, a in reversed(history)] if won else None
+    return StoredMessage(*row), turns  # `_MESSAGE` selects the fields in StoredMessage's order
 
 
 def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
+    return _opening_sql(_for(principal), claim, owner is not None)
+
+
+@functools.cache
+def _opening_sql(prepared: _Statements, claim: bool, noted: bool) -> str:
     """BEGIN … COMMIT as one query; its result sets: the access check, the message, and with
-    `claim` the claim (one row if won) and the history. Each statement but the first is one
-    the pool's connections have prepared (`PREPARED`), run by `EXECUTE`.
+    `claim` the claim (one row if won) and the history. Between BEGIN, `SET LOCAL` and COMMIT,
+    statements the pool's connections have prepared (`PREPARED`), run by `EXECUTE`.
 
     * the "ok" audit row is inserted only when the check passes and the message is the
       account's (a refusal writes nothing here and goes to the guard, which audits it);
@@ -270,7 +279,6 @@ def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
       claim; a won claim (`claimed`) records its `run_claims` row and turns off the commit's
       wait for its disk flush (`store.claim_in` says why that is safe) in the same statement.
     """
-    prepared = _for(principal)
     statements = [
         "BEGIN",
         "SET LOCAL app.patient_id = %(p)s",
@@ -280,7 +288,7 @@ def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
     ]
     if claim:
         statements += [
-            (prepared.claim_noted if owner is not None else prepared.claim).call(),
+            (prepared.claim_noted if noted else prepared.claim).call(),
             _HISTORY_STATEMENT.call(),
         ]
     return "; ".join([*statements, "COMMIT"])

@@ -4,18 +4,18 @@
   running — an UPDATE that exactly one caller wins, across processes — so two tabs, a
   reconnect or a retry never run the tools twice (a reconnect during booking cannot book
   twice). In this process a per-message lock makes the claim-and-register step atomic.
-* **Persisted.** Events are numbered (1, 2, …: the SSE ids) and written by a per-run writer
-  that takes whatever has queued since its last commit, at most `WRITE_LINGER_S` after the
-  first of them (group commit). The terminal event is written together with the message's
-  final status and whatever was still queued, in one transaction, and readers see it only
-  after that commit, so "done" on screen means "done" in the database. A quick answer thus
-  costs one write transaction instead of one per event, and that work stays off the other
-  answers' first events.
+* **Persisted.** Events are numbered (1, 2, …: the SSE ids) and written in batches: whatever
+  has queued since the last commit, `WRITE_LINGER_S` after the first of it (group commit).
+  The terminal event is written together with the message's final status and whatever was
+  still queued, in one transaction, and readers see it only after that commit, so "done" on
+  screen means "done" in the database. A quick answer thus costs one write transaction
+  instead of one per event.
 * **Off the path.** The first event waits only for the opening (server/opening.py: one
-  query on the event loop) or, failing that, the guard's claim in a request thread; the event
-  writes run in a small pool of their own (`WRITER_THREADS`), and a closing write waits (up to
-  `CLOSE_DEFER_S`) while other answers have not sent their first event (`FirstEvents`), so under
-  load a new answer's opening never queues behind other answers' bookkeeping.
+  query on the event loop) or, failing that, the guard's claim in a request thread. An event
+  write is one query on the event loop too (server/closing.py; a writer thread of its own,
+  `WRITER_THREADS`, if that fails), and a closing write waits (up to `CLOSE_DEFER_S`) while
+  other answers have not sent their first event (`FirstEvents`), so under load a new
+  answer's opening does not queue behind other answers' bookkeeping.
 * **Replay.** A reader that arrives late, or reconnects with Last-Event-ID, first gets the
   events after that id, then follows the live run. A reader in another process (or after
   the run finished) reads the stored events and polls for more until the message is closed.
@@ -164,7 +164,8 @@ class FirstEvents:
     async def quiet(self, limit_s: float) -> None:
         if self.waiting:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._quiet.wait(), limit_s)
+                async with asyncio.timeout(limit_s):
+                    await self._quiet.wait()
 
 
 class StorageFailed(ConnectionError):
@@ -182,8 +183,8 @@ class Run:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     next_seq: int = 1
     unsaved: list[StoredEvent] = field(default_factory=list)
-    writer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-    close_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    flush_timer: asyncio.TimerHandle | None = None  # a batch lingers for company (`WRITE_LINGER_S`)
+    flushing: asyncio.Task | None = None  # the batch being written
     write_failed: bool = False
     closing: bool = False
     close_later: asyncio.Task | None = None
@@ -400,7 +401,6 @@ class RunManager:
     async def _drive(
         self, run: Run, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
     ) -> None:
-        writer = asyncio.create_task(self._write_loop(run), name=f"writer-{run.message.id}")
         terminal: DoneEvent | ErrorEvent | None = None
         try:
             request = self._request(run.message, turns, actor=actor, role=role, writes=writes)
@@ -429,7 +429,7 @@ class RunManager:
         except Exception:
             log.exception("run for message %s failed", run.message.id)
             terminal = FAILED
-        await asyncio.shield(self._close(run, terminal, writer))
+        await asyncio.shield(self._close(run, terminal))
 
     @staticmethod
     def _request(
@@ -464,24 +464,30 @@ class RunManager:
         run.next_seq += 1
         run.events.append(event)
         run.unsaved.append(event)
-        run.writer_wakeup.set()
+        if run.flush_timer is None and run.flushing is None and not run.closing:
+            run.flush_timer = asyncio.get_running_loop().call_later(WRITE_LINGER_S, self._write_batch, run)
         run.notify()
 
-    async def _write_loop(self, run: Run) -> None:
-        """Commit whatever has queued; returns once `closing` is set and the queue is empty.
+    def _write_batch(self, run: Run) -> None:
+        """Commit whatever has queued since the first unsaved event, `WRITE_LINGER_S` ago (a
+        burst of events is one transaction); unless the run is closing, whose final write takes
+        the queue with it. No task per run: a quick answer's events all go with that final write.
 
-        Never cancelled: a cancelled `to_thread` whose function has not started yet is dropped
-        by the executor, which would silently lose the batch it carried.
-        """
-        while True:
-            await run.writer_wakeup.wait()
-            if not run.closing:  # linger, so that a burst of events is one transaction
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(run.close_wakeup.wait(), WRITE_LINGER_S)
-            run.writer_wakeup.clear()
-            if run.closing:
-                return  # `_close` writes what is queued together with the terminal event
+        The write is never cancelled: a cancelled `to_thread` whose function has not started yet
+        is dropped by the executor, which would silently lose the batch it carried."""
+        run.flush_timer = None
+        if not run.closing:
+            run.flushing = asyncio.create_task(self._batch_written(run), name=f"events-{run.message.id}")
+
+    async def _batch_written(self, run: Run) -> None:
+        try:
             await self._flush(run)
+        finally:
+            run.flushing = None
+            if run.unsaved and not run.closing:  # published while this batch was being written
+                run.flush_timer = asyncio.get_running_loop().call_later(
+                    WRITE_LINGER_S, self._write_batch, run
+                )
 
     async def _flush(
         self,
@@ -529,11 +535,13 @@ class RunManager:
             store.append_events_resuming, self.db, **where, events=batch, final=final, outcome=outcome
         )
 
-    async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent, writer: asyncio.Task) -> None:
+    async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent) -> None:
         run.closing = True
-        run.writer_wakeup.set()
-        run.close_wakeup.set()
-        await writer  # a write in progress finishes first; the rest goes with the final one
+        if run.flush_timer is not None:
+            run.flush_timer.cancel()
+            run.flush_timer = None
+        if run.flushing is not None:
+            await run.flushing  # a write in progress finishes first; the rest goes with the final one
         await self.first_events.quiet(CLOSE_DEFER_S)  # other answers' first events go first
         text_seen = any(e.type == "text" for e in run.events)
         if isinstance(terminal, ErrorEvent):

@@ -340,3 +340,33 @@ def test_events_published_before_the_reader_looks_go_out_as_one_batch():
         return batches
 
     assert asyncio.run(read()) == [[(2, "text"), (3, "text")], [(4, "citation"), (5, "done")]]
+
+
+def test_events_are_stored_while_the_run_waits_not_only_at_its_end(serve, world):
+    """A batch is written `WRITE_LINGER_S` after its first event while the run goes on (a
+    reader in another process sees it), and a later batch after that; the closing write
+    takes the rest with the final status."""
+    first_pause, second_pause = Gate("first"), Gate("second")
+    served = serve(
+        [
+            StatusEvent(text="Looking…"),
+            TextEvent(delta="One."),
+            first_pause,
+            TextEvent(delta=" Two."),
+            second_pause,
+            DoneEvent(answer="One. Two.", mode="offline"),
+        ]
+    )
+    with served.client(headers=_bearer(world)) as client:
+        mid = ask(client, A).json()["message_id"]
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, A, mid)
+            assert first_pause.reached.wait(10)
+            _wait_for(lambda: _stored(world.db, mid) == ("running", [(1, "status"), (2, "text")]), "batch 1")
+            first_pause.open()
+            assert second_pause.reached.wait(10)
+            _wait_for(lambda: _stored(world.db, mid)[1][-1] == (3, "text"), "batch 2")
+            second_pause.open()
+            status, events = reading.result(20)
+    assert status == 200 and [e[1] for e in events] == ["status", "text", "text", "done"]
+    assert _stored(world.db, mid) == ("done", [(1, "status"), (2, "text"), (3, "text"), (4, "done")])
