@@ -134,11 +134,11 @@ def _ending_terminally(
 class FirstEvents:
     """Answer streams of this process that have not sent their first event yet.
 
-    An answer's closing write (events, final status, audit row: a transaction in a writer
-    thread) waits for them, up to `CLOSE_DEFER_S`: the first events of answers that arrive
-    together are sent before the bookkeeping of the answers that finished among them, which
-    would otherwise share the GIL and the database with their openings. "done" still reaches
-    a reader only after its closing write has committed."""
+    A run that has published its first event, and later its closing write (events, final
+    status, audit row), wait for them, each up to `CLOSE_DEFER_S`: the first events of answers
+    that arrive together are sent before the rest of the runs and the bookkeeping of the
+    answers among them, which would otherwise take the event loop and the database from their
+    openings. "done" still reaches a reader only after its closing write has committed."""
 
     def __init__(self) -> None:
         self.waiting = 0
@@ -406,6 +406,7 @@ class RunManager:
             request = self._request(run.message, turns, actor=actor, role=role, writes=writes)
             async with asyncio.timeout(self.settings.run_timeout_s):
                 async with contextlib.aclosing(self.agent.run(request)) as stream:
+                    first = True
                     async for event in stream:
                         if is_terminal(event):
                             terminal = event
@@ -414,6 +415,9 @@ class RunManager:
                         self._track_writes(run, event)
                         if run.write_failed:
                             raise StorageFailed("events could not be stored")
+                        if first:  # the rest of the run comes after this answer's first event
+                            first = False  # is out, and other answers' (up to CLOSE_DEFER_S)
+                            await self.first_events.quiet(CLOSE_DEFER_S)
             terminal = terminal or UNFINISHED
         except asyncio.CancelledError:
             terminal = CANCELLED

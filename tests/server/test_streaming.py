@@ -370,3 +370,48 @@ def test_events_are_stored_while_the_run_waits_not_only_at_its_end(serve, world)
             status, events = reading.result(20)
     assert status == 200 and [e[1] for e in events] == ["status", "text", "text", "done"]
     assert _stored(world.db, mid) == ("done", [(1, "status"), (2, "text"), (3, "text"), (4, "done")])
+
+
+def test_a_run_goes_on_after_its_first_event_once_other_answers_have_sent_theirs(monkeypatch):
+    """After its first event a run waits while other answers of the process have not sent
+    their first event (`FirstEvents`), up to `CLOSE_DEFER_S`: their openings go before its
+    later work (here a zero-latency agent; with a real one, its tool calls)."""
+    import asyncio
+    import datetime as dt
+
+    from server import runs as runs_module
+    from server.runs import RunManager
+    from server.scripted_agent import ScriptedAgent
+    from server.store import StoredMessage
+    from tests.conftest import test_settings
+
+    message = StoredMessage(
+        id="m1", patient_id=A, conversation_id="c1", account_id=1, question="q", scope=None,
+        status="running", answer=None, metrics=None, pinned_now=None,
+        created_at=dt.datetime.now(dt.UTC), last_seq=0,
+    )  # fmt: skip
+    written: list[list[str]] = []
+
+    async def write(_fn, _db, **kwargs):  # the event writes, recorded instead of stored
+        written.append([e.type for e in kwargs["events"]])
+
+    async def scenario(release: bool) -> list[str]:
+        agent = ScriptedAgent(
+            [StatusEvent(text="Looking…"), TextEvent(delta="Hi."), DoneEvent(answer="Hi.", mode="offline")]
+        )
+        manager = RunManager(db=None, settings=test_settings(), agent=agent, run_in_thread=write)  # type: ignore[arg-type]
+        other = manager.first_events.begin()  # another answer, still waiting for its first event
+        run = manager.adopt(message, [], actor="eve", role="evaluator")
+        for _ in range(50):
+            await asyncio.sleep(0)
+        seen = [e.type for e in run.events]
+        if release:
+            other()
+        await asyncio.wait_for(run.task, 10)
+        return seen + ["|"] + [e.type for e in run.events]
+
+    monkeypatch.setattr(runs_module, "CLOSE_DEFER_S", 30.0)
+    assert asyncio.run(scenario(release=True)) == ["status", "|", "status", "text", "done"]
+    monkeypatch.setattr(runs_module, "CLOSE_DEFER_S", 0.05)  # never released: it waits no longer
+    assert asyncio.run(scenario(release=False))[-3:] == ["status", "text", "done"]
+    assert [kind for batch in written for kind in batch] == ["status", "text", "done"] * 2  # all stored
