@@ -411,13 +411,14 @@ class RunManager:
                         if is_terminal(event):
                             terminal = event
                             break
-                        self._publish(run, event.type, event.model_dump(mode="json"))
+                        self._publish(run, event.type, event.model_dump(mode="json"), store_soon=not first)
                         self._track_writes(run, event)
                         if run.write_failed:
                             raise StorageFailed("events could not be stored")
-                        if first:  # the rest of the run comes after this answer's first event
-                            first = False  # is out, and other answers' (up to CLOSE_DEFER_S)
-                            await self.first_events.quiet(CLOSE_DEFER_S)
+                        if first:  # the rest of the run comes after this answer's first event is
+                            first = False  # out, and other answers' (up to CLOSE_DEFER_S); its
+                            await self.first_events.quiet(CLOSE_DEFER_S)  # batch lingers from here
+                            self._store_soon(run)
             terminal = terminal or UNFINISHED
         except asyncio.CancelledError:
             terminal = CANCELLED
@@ -463,14 +464,19 @@ class RunManager:
         elif event.type == "tool_result":
             run.writes_in_flight.pop(event.id, None)
 
-    def _publish(self, run: Run, type_: str, payload: dict[str, Any]) -> None:
+    def _publish(self, run: Run, type_: str, payload: dict[str, Any], *, store_soon: bool = True) -> None:
         event = StoredEvent(run.next_seq, type_, payload)
         run.next_seq += 1
         run.events.append(event)
         run.unsaved.append(event)
-        if run.flush_timer is None and run.flushing is None and not run.closing:
-            run.flush_timer = asyncio.get_running_loop().call_later(WRITE_LINGER_S, self._write_batch, run)
+        if store_soon:
+            self._store_soon(run)
         run.notify()
+
+    def _store_soon(self, run: Run) -> None:
+        """Write what is unsaved `WRITE_LINGER_S` from now, unless a write is already coming."""
+        if run.unsaved and run.flush_timer is None and run.flushing is None and not run.closing:
+            run.flush_timer = asyncio.get_running_loop().call_later(WRITE_LINGER_S, self._write_batch, run)
 
     def _write_batch(self, run: Run) -> None:
         """Commit whatever has queued since the first unsaved event, `WRITE_LINGER_S` ago (a
@@ -488,10 +494,7 @@ class RunManager:
             await self._flush(run)
         finally:
             run.flushing = None
-            if run.unsaved and not run.closing:  # published while this batch was being written
-                run.flush_timer = asyncio.get_running_loop().call_later(
-                    WRITE_LINGER_S, self._write_batch, run
-                )
+            self._store_soon(run)  # what was published while this batch was being written
 
     async def _flush(
         self,
