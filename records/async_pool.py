@@ -14,12 +14,50 @@ the broken connection when it is returned.
 
 from __future__ import annotations
 
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 from sqlalchemy.engine import make_url
 
 from records.database import Database
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+PREPARED: dict[str, str] = {}  # every `Prepared` statement: name → its SQL (tests/scale reads it)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A statement prepared on every connection of a pool (`app_pool(prepared=…)`: `PREPARE`
+    when the connection is opened) and run by `EXECUTE` inside a query of several statements
+    (`call`): PostgreSQL parses, analyses and plans it once per connection instead of once per
+    query (`chartside bench serve` measured most of the opening's database CPU there). `sql`
+    keeps psycopg's `%(name)s` placeholders; `call` passes them in the same order, bound on
+    the client like the rest of the query."""
+
+    name: str
+    sql: str
+    params: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", tuple(dict.fromkeys(_PLACEHOLDER.findall(self.sql))))
+        if PREPARED.setdefault(self.name, self.sql) != self.sql:
+            raise ValueError(f"two statements prepared as {self.name}")
+
+    def prepare(self) -> str:
+        numbered = _PLACEHOLDER.sub(lambda m: f"${self.params.index(m.group(1)) + 1}", self.sql)
+        return f"PREPARE {self.name} AS {numbered}"
+
+    def call(self) -> str:
+        return (
+            f"EXECUTE {self.name}({', '.join(f'%({p})s' for p in self.params)})"
+            if self.params
+            else (f"EXECUTE {self.name}")
+        )
 
 
 def libpq_url(sqlalchemy_url: str) -> str:
@@ -34,11 +72,22 @@ def app_pool(
     timeout_s: float,
     options: dict[str, Any] | None = None,
     min_size: int = 1,
+    prepared: Sequence[Prepared] = (),
 ) -> AsyncConnectionPool:
     """A closed pool of the application role; `await pool.open()` inside the event loop.
-    `options`: keyword arguments of `psycopg.AsyncConnection.connect` for every connection.
-    `min_size`: connections kept open; beyond them the pool grows one connection at a time
-    while callers wait (psycopg_pool), which a burst of requests after a quiet spell pays."""
+    `options`: keyword arguments of `psycopg.AsyncConnection.connect` for every connection
+    (autocommit, so that preparing leaves no transaction open). `min_size`: connections kept
+    open; beyond them the pool grows one connection at a time while callers wait
+    (psycopg_pool), which a burst of requests after a quiet spell pays. `prepared`: statements
+    each new connection prepares (one query) before the pool hands it out, planned once for
+    any values (`force_generic_plan`: they look up rows by key, whose plan the values do not
+    change; by default PostgreSQL plans a statement's first five executions anew, on every
+    connection)."""
+    preparing = "; ".join(["SET plan_cache_mode = force_generic_plan", *(p.prepare() for p in prepared)])
+
+    async def configure(conn: Any) -> None:
+        await conn.execute(preparing)
+
     return AsyncConnectionPool(
         libpq_url(db.app_url),
         kwargs=options or {},
@@ -47,4 +96,18 @@ def app_pool(
         timeout=timeout_s,
         open=False,
         name="answer-openings",
+        configure=configure if prepared else None,
     )
+
+
+@asynccontextmanager
+async def connection(pool: AsyncConnectionPool) -> AsyncIterator[Any]:
+    """A connection of `pool` for queries that `EXECUTE` its `Prepared` statements. One that
+    has lost them (a `DEALLOCATE ALL` or `DISCARD ALL` run on it) fails that query, and is
+    then closed, so the pool replaces it with a new one, prepared again."""
+    async with pool.connection() as conn:
+        try:
+            yield conn
+        except psycopg.errors.InvalidSqlStatementName:
+            await conn.close()
+            raise

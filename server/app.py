@@ -39,7 +39,7 @@ from mcp_server.http_auth import PROTECTED_RESOURCE_PATH, protected_resource_met
 from records.async_pool import app_pool
 from records.database import Database, open_database
 from records.settings import Settings
-from server import opening
+from server import closing, opening
 from server.errors import ApiError
 from server.formatting import appointment_when
 from server.headers import GenericErrorMiddleware, SecurityHeadersMiddleware
@@ -131,16 +131,19 @@ def create_app(
         # this process's run-owner lock, and the sweep of answers a dead process left running
         stack = contextlib.AsyncExitStack()
         owner = await stack.enter_async_context(sweeping(database))
-        runs = RunManager(db=database, settings=settings, agent=agent, owner=owner.id if owner else None)
         answer_pool = app_pool(
             database,
             max_size=settings.db_pool_size,
             timeout_s=settings.db_pool_timeout_s,
             options=opening.connection_options(),
             min_size=settings.db_pool_size if dedicated else 1,
+            prepared=(*opening.PREPARED, *closing.PREPARED),
         )
         await answer_pool.open(wait=False)  # connects in the background; a request meanwhile waits
         stack.push_async_callback(answer_pool.close)
+        runs = RunManager(
+            db=database, settings=settings, agent=agent, owner=owner.id if owner else None, pool=answer_pool
+        )
         app.state.services = Services(
             settings=settings,
             db=database,

@@ -96,7 +96,13 @@ def _serve(settings_json: dict[str, Any], database_name: str, port: int, dedicat
         settings,
         db=db,
         agent_factory=lambda _r: agent,
-        extra_routes=[_trivial_route(), _guarded_route(), _counters_route(), _traces_route(traced)],
+        extra_routes=[
+            _trivial_route(),
+            _guarded_route(),
+            _counters_route(),
+            _traces_route(traced),
+            _cpu_route(traced),
+        ],
         dedicated=dedicated,
     )
     traced.append(Tracer(app))
@@ -185,6 +191,18 @@ def _traces_route(traced: list[Tracer]) -> Route:
         return JSONResponse(traced[0].take() if traced else [])
 
     return Route("/bench/traces", traces)
+
+
+def _cpu_route(traced: list[Tracer]) -> Route:
+    """Per request finished since the last call: (id, server CPU ms to its first body bytes,
+    after them to its end) (`Tracer.take_cpu`; meaningful with one request at a time)."""
+    from starlette.responses import JSONResponse
+
+    async def cpu(_request: Request) -> JSONResponse:
+        taken = traced[0].take_cpu() if traced else []
+        return JSONResponse([(s, (first - got) * 1000, (end - first) * 1000) for s, got, first, end in taken])
+
+    return Route("/bench/cpu", cpu)
 
 
 class Stalls:
@@ -304,6 +322,7 @@ async def _measure(base: str, token: str, streams: int, rounds: int, db_cpu: Any
         done={k: [] for k in KINDS},
         steps={k: [] for k in KINDS},
         costs={k: dict.fromkeys(COSTS, 0.0) for k in (*KINDS, "ask (POST)")},
+        split={k: [] for k in KINDS},
     )
     costs = measured.costs
     limits = httpx.Limits(max_connections=streams * 2, max_keepalive_connections=streams * 2)
@@ -370,10 +389,36 @@ async def _measure(base: str, token: str, streams: int, rounds: int, db_cpu: Any
                         measured.done[name].append((done - started) * 1000)
                         measured.steps[name].append(_phases(started, first, marks.get(stream_id, {})))
                     bar.advance(task)
+        await _one_at_a_time(client, streams * 2, measured)
     for cost in costs.values():
         for c in cost:
             cost[c] /= streams * rounds
     return measured
+
+
+async def _one_at_a_time(client: httpx.AsyncClient, count: int, measured: Measured) -> None:
+    """`count` streams of each kind, one at a time (kinds alternated), after the rounds: with
+    nothing else in flight, the server's CPU between a request's arrival and its first event,
+    and after it, is that stream's own (`Tracer.take_cpu`). An answer's POST comes before and
+    is not counted; neither is uvicorn's parsing of a request, before the app gets it."""
+    urls = {
+        "guarded SSE": f"/bench/patients/{BENCH_PATIENT}/guarded-sse",
+        "trivial SSE": "/bench/trivial-sse",
+    }
+    await client.get("/bench/cpu")  # the rounds' requests: dropped
+    for _ in range(count):
+        for kind in KINDS:
+            url = urls.get(kind)
+            if url is None:
+                posted = await client.post(f"/api/patients/{BENCH_PATIENT}/messages", json={"question": "q"})
+                url = posted.json()["events_url"]
+            stream_id, *_ = await _timed_stream(client, url)
+            while True:  # its request ends on the server after the client has read "done"
+                found = [(b, a) for sid, b, a in (await client.get("/bench/cpu")).json() if sid == stream_id]
+                if found:
+                    measured.split[kind] += found
+                    break
+                await asyncio.sleep(0.002)
 
 
 def run_bench(settings: Settings, *, streams: int, rounds: int, dedicated: bool = True) -> None:

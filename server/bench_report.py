@@ -19,13 +19,15 @@ SLOWEST = 0.05  # the share of streams whose steps are shown apart: where the p9
 @dataclass
 class Measured:
     """Per endpoint: first-event and done latencies (ms), each stream's steps to its first
-    event (`server.bench._phases`), and what its streams cost (`COSTS`, per stream over the
-    measured rounds)."""
+    event (`server.bench._phases`), what its streams cost (`COSTS`, per stream over the
+    measured rounds), and the server CPU (ms) of streams served one at a time, to their
+    first event and after it (`server.bench._one_at_a_time`)."""
 
     first: dict[str, list[float]]
     done: dict[str, list[float]]
     steps: dict[str, list[dict[str, float]]]
     costs: dict[str, dict[str, float]]
+    split: dict[str, list[tuple[float, float]]]
 
 
 def load_average() -> str:
@@ -40,6 +42,7 @@ def report(measured: Measured, *, streams: int, rounds: int, runs: int, load_bef
     console.print(_latencies(measured, streams, rounds))
     console.print(_steps(measured))
     console.print(_costs(measured, streams))
+    console.print(_split(measured))
     ans, base = measured.done["answer stream"], measured.done["trivial SSE"]
     console.print(
         f"{len(ans)} answer streams ({runs} answered messages incl. warm-up), {len(base)} trivial streams; "
@@ -123,5 +126,30 @@ def _costs(measured: Measured, streams: int) -> Table:
             f"{cost['stall_ms'] * streams:.2f}",
             f"{cost['gc_ms'] * streams:.2f}",
             f"{cost['pool_wait_ms'] * streams:.2f}",
+        )
+    return table
+
+
+def _split(measured: Measured) -> Table:
+    table = Table(
+        "one stream at a time",
+        "streams",
+        "server CPU to the first event ms (p50)",
+        "mean",
+        "after it ms (p50)",
+        "mean",
+        title="Server CPU per stream before and after its first event (from the app getting the request to its end)",
+    )
+    for label, split in measured.split.items():
+        if not split:
+            continue
+        before, after = [b for b, _ in split], [a for _, a in split]
+        table.add_row(
+            label,
+            str(len(split)),
+            f"{pct(before, 0.5):.2f}",
+            f"{statistics.fmean(before):.2f}",
+            f"{pct(after, 0.5):.2f}",
+            f"{statistics.fmean(after):.2f}",
         )
     return table

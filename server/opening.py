@@ -35,16 +35,18 @@ every refusal keeps its one audited path.
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.pq import ExecStatus
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.requests import Request
 
 from agent.base import Turn
+from records.async_pool import Prepared, connection
 from records.audit import INSERT_PSYCOPG_WHERE as INSERT_AUDIT
 from records.audit import audit_row
 from server.access import PatientAccess
@@ -55,6 +57,7 @@ from server.throttle import RateLimits, StreamSlots
 from server.trace import AUTHORISED, mark
 
 log = logging.getLogger(__name__)
+TUPLES_OK = ExecStatus.TUPLES_OK
 
 # The facts the cached principal stands for, as they are now (accounts and panels are read
 # in the opening's own transaction). %(cred)s is the token digest or the session's issue time.
@@ -95,23 +98,69 @@ def connection_options() -> dict[str, Any]:
     round trip is ONE multi-statement query (the simple query protocol, parameters bound on
     the client by psycopg's `ClientCursor`, which quotes them as literals), so the
     transaction is opened by its own BEGIN (autocommit off would cost a round trip of its own)."""
-    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor, "row_factory": dict_row}
+    return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor}
 
 
-async def _results(cur: psycopg.AsyncCursor) -> list[list[dict[str, Any]]]:
-    """The rows of every statement of a multi-statement query that returns rows, in order."""
+async def _results(cur: psycopg.AsyncCursor) -> list[list[tuple[Any, ...]]]:
+    """The rows (tuples) of every statement of a multi-statement query that returns rows, in
+    order (read by status: `cur.description` would build column objects nobody reads)."""
     results = []
     while True:
-        if cur.description is not None:
+        result = cur.pgresult
+        if result is not None and result.status == TUPLES_OK:
             results.append(await cur.fetchall())
         if not cur.nextset():
             return results
 
 
-def _allowed_sql(principal: Principal) -> str:
-    credential = _TOKEN if principal.via == "token" else _SESSION
-    binding = _PATIENT if principal.role == "patient" else _PANEL
-    return _STILL_ALLOWED.format(credential=credential, binding=binding)
+_MINE = "EXISTS (SELECT 1 FROM messages WHERE patient_id = %(p)s AND id = %(m)s AND account_id = %(a)s)"
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The opening's statements for one kind of principal (credential × binding), each
+    prepared on every connection of the pool (`PREPARED`): see `opening_sql`."""
+
+    allowed: Prepared
+    audit: Prepared
+    claim: Prepared
+    claim_noted: Prepared  # the claim that also records its run_claims row (a server with an owner id)
+
+
+def _statements(via: str, binding: str) -> _Statements:
+    allowed = _STILL_ALLOWED.format(
+        credential=_TOKEN if via == "token" else _SESSION,
+        binding=_PATIENT if binding == "patient" else _PANEL,
+    )
+
+    def claim(noted: str) -> str:
+        return (
+            f"WITH claimed AS ({_CLAIM.format(allowed=allowed)}){noted}, "
+            "quick AS (SELECT set_config('synchronous_commit', 'off', true) FROM claimed) "
+            "SELECT id, (SELECT count(*) FROM quick) AS quick FROM claimed"
+        )
+
+    name = f"chartside_open_{via}_{binding}"
+    return _Statements(
+        allowed=Prepared(f"{name}_allowed", f"SELECT {allowed} AS allowed"),
+        audit=Prepared(f"{name}_audit", INSERT_AUDIT.format(condition=f"{allowed} AND {_MINE}")),
+        claim=Prepared(f"{name}_claim", claim("")),
+        claim_noted=Prepared(f"{name}_claim_noted", claim(f", noted AS ({_RUN_CLAIM} RETURNING 1)")),
+    )
+
+
+_BY_PRINCIPAL = {(via, b): _statements(via, b) for via in ("token", "session") for b in ("patient", "panel")}
+_MESSAGE_STATEMENT = Prepared("chartside_open_message", _MESSAGE)
+_HISTORY_STATEMENT = Prepared("chartside_open_history", _HISTORY)
+PREPARED = (
+    _MESSAGE_STATEMENT,
+    _HISTORY_STATEMENT,
+    *(p for s in _BY_PRINCIPAL.values() for p in (s.allowed, s.audit, s.claim, s.claim_noted)),
+)
+
+
+def _for(principal: Principal) -> _Statements:
+    return _BY_PRINCIPAL[(principal.via, "patient" if principal.role == "patient" else "panel")]
 
 
 @dataclass(frozen=True)
@@ -201,22 +250,28 @@ async def _transaction(
             target_patient_id=patient_id,
         ),
     }
-    async with pool.connection() as conn:
+    async with connection(pool) as conn:
         cur = conn.cursor()
         await cur.execute(opening_sql(principal, claim=claim, owner=owner), params)  # the round trip
         results = await _results(cur)
-    allowed_now, row = bool(results[0] and results[0][0]["allowed"]), next(iter(results[1]), None)
+    allowed_now, row = bool(results[0] and results[0][0][0]), next(iter(results[1]), None)
     if not allowed_now or row is None:
         return None  # nothing was written: every write above is conditional on both
     won = claim and bool(results[2])
     history = results[3] if won else []
-    turns = [Turn(question=r["question"], answer=r["answer"]) for r in reversed(history)] if won else None
-    return StoredMessage(**row), turns
+    turns = [Turn(question=q, answer=a) for q, a in reversed(history)] if won else None
+    return StoredMessage(*row), turns  # `_MESSAGE` selects the fields in StoredMessage's order
 
 
 def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
+    return _opening_sql(_for(principal), claim, owner is not None)
+
+
+@functools.cache
+def _opening_sql(prepared: _Statements, claim: bool, noted: bool) -> str:
     """BEGIN … COMMIT as one query; its result sets: the access check, the message, and with
-    `claim` the claim (one row if won) and the history.
+    `claim` the claim (one row if won) and the history. Between BEGIN, `SET LOCAL` and COMMIT,
+    statements the pool's connections have prepared (`PREPARED`), run by `EXECUTE`.
 
     * the "ok" audit row is inserted only when the check passes and the message is the
       account's (a refusal writes nothing here and goes to the guard, which audits it);
@@ -224,21 +279,16 @@ def opening_sql(principal: Principal, *, claim: bool, owner: str | None) -> str:
       claim; a won claim (`claimed`) records its `run_claims` row and turns off the commit's
       wait for its disk flush (`store.claim_in` says why that is safe) in the same statement.
     """
-    allowed = _allowed_sql(principal)
-    mine = "EXISTS (SELECT 1 FROM messages WHERE patient_id = %(p)s AND id = %(m)s AND account_id = %(a)s)"
     statements = [
         "BEGIN",
         "SET LOCAL app.patient_id = %(p)s",
-        f"SELECT {allowed} AS allowed",
-        _MESSAGE,
-        INSERT_AUDIT.format(condition=f"{allowed} AND {mine}"),
+        prepared.allowed.call(),
+        _MESSAGE_STATEMENT.call(),
+        prepared.audit.call(),
     ]
     if claim:
-        noted = f", noted AS ({_RUN_CLAIM} RETURNING 1)" if owner is not None else ""
         statements += [
-            f"WITH claimed AS ({_CLAIM.format(allowed=allowed)}){noted}, "
-            "quick AS (SELECT set_config('synchronous_commit', 'off', true) FROM claimed) "
-            "SELECT id, (SELECT count(*) FROM quick) AS quick FROM claimed",
-            _HISTORY,
+            (prepared.claim_noted if noted else prepared.claim).call(),
+            _HISTORY_STATEMENT.call(),
         ]
     return "; ".join([*statements, "COMMIT"])

@@ -223,17 +223,20 @@ def _after_seq(request: Request) -> int:
 
 
 class _ReleasingResponse(Response):
-    """Wraps a streaming response so the account's stream slot is freed however it ends."""
+    """Wraps a streaming response so the account's stream slot is freed however it ends, and
+    its `first_sent` called (`_sse` calls it once the first event is out)."""
 
-    def __init__(self, inner: Response, release: Any) -> None:
+    def __init__(self, inner: Response, release: Any, first_sent: Any) -> None:
         self.inner = inner
         self.release = release
+        self.first_sent = first_sent
         self.background = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await self.inner(scope, receive, send)
         finally:
+            self.first_sent()
             self.release()
 
 
@@ -321,12 +324,12 @@ async def _events(request: Request, sent: Any) -> Response:
             live=run,
         )
         response = EventSourceResponse(
-            _sse(events), ping=svc.settings.stream_ping_s, headers={"X-Accel-Buffering": "no"}
+            _sse(events, sent), ping=svc.settings.stream_ping_s, headers={"X-Accel-Buffering": "no"}
         )
     except BaseException:
         slots.release(access.account_id)
         raise
-    return _ReleasingResponse(response, lambda: slots.release(access.account_id))
+    return _ReleasingResponse(response, lambda: slots.release(access.account_id), sent)
 
 
 async def _guarded_open(
@@ -368,13 +371,17 @@ async def _guarded_open(
         raise
 
 
-async def _sse(events: Any) -> Any:
-    async for event in events:
-        yield _encode(event)
+async def _sse(batches: Any, first_sent: Any) -> Any:
+    """Each batch of events (`RunManager.events`) as one body chunk: one write, not one each."""
+    async for batch in batches:
+        yield b"".join(_encode(event) for event in batch)
+        first_sent()  # resumed once the chunk has been handed to the server (idempotent)
 
 
-def _encode(event: StoredEvent) -> ServerSentEvent:
-    return ServerSentEvent(data=orjson.dumps(event.payload).decode(), event=event.type, id=str(event.seq))
+def _encode(event: StoredEvent) -> bytes:
+    return ServerSentEvent(
+        data=orjson.dumps(event.payload).decode(), event=event.type, id=str(event.seq)
+    ).encode()
 
 
 # --- the record --------------------------------------------------------------------------------

@@ -4,18 +4,18 @@
   running — an UPDATE that exactly one caller wins, across processes — so two tabs, a
   reconnect or a retry never run the tools twice (a reconnect during booking cannot book
   twice). In this process a per-message lock makes the claim-and-register step atomic.
-* **Persisted.** Events are numbered (1, 2, …: the SSE ids) and written by a per-run writer
-  that takes whatever has queued since its last commit, at most `WRITE_LINGER_S` after the
-  first of them (group commit). The terminal event is written together with the message's
-  final status and whatever was still queued, in one transaction, and readers see it only
-  after that commit, so "done" on screen means "done" in the database. A quick answer thus
-  costs one write transaction instead of one per event, and that work stays off the other
-  answers' first events.
+* **Persisted.** Events are numbered (1, 2, …: the SSE ids) and written in batches: whatever
+  has queued since the last commit, `WRITE_LINGER_S` after the first of it (group commit).
+  The terminal event is written together with the message's final status and whatever was
+  still queued, in one transaction, and readers see it only after that commit, so "done" on
+  screen means "done" in the database. A quick answer thus costs one write transaction
+  instead of one per event.
 * **Off the path.** The first event waits only for the opening (server/opening.py: one
-  query on the event loop) or, failing that, the guard's claim in a request thread; the event
-  writes run in a small pool of their own (`WRITER_THREADS`), and a closing write waits (up to
-  `CLOSE_DEFER_S`) while other answers have not sent their first event (`FirstEvents`), so under
-  load a new answer's opening never queues behind other answers' bookkeeping.
+  query on the event loop) or, failing that, the guard's claim in a request thread. An event
+  write is one query on the event loop too (server/closing.py; a writer thread of its own,
+  `WRITER_THREADS`, if that fails), and a closing write waits (up to `CLOSE_DEFER_S`) while
+  other answers have not sent their first event (`FirstEvents`), so under load a new
+  answer's opening does not queue behind other answers' bookkeeping.
 * **Replay.** A reader that arrives late, or reconnects with Last-Event-ID, first gets the
   events after that id, then follows the live run. A reader in another process (or after
   the run finished) reads the stored events and polls for more until the message is closed.
@@ -36,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
@@ -44,7 +46,7 @@ from agent.events import DoneEvent, ErrorEvent, is_terminal
 from records.capabilities import WriteMode
 from records.database import Database, retry_after_disconnect
 from records.settings import Settings
-from server import store
+from server import closing, store
 from server.store import StoredEvent, StoredMessage
 from tools.catalog import writing_tools
 from tools.scope import PatientScope
@@ -97,29 +99,34 @@ def withdrawing(error: ErrorEvent, text_seen: bool) -> ErrorEvent:
     )
 
 
+Batch = list[StoredEvent]  # events a reader can send together: all there were when it looked
+
+
 def _ending_terminally(
-    read: Callable[..., AsyncIterator[StoredEvent]],
-) -> Callable[..., AsyncIterator[StoredEvent]]:
+    read: Callable[..., AsyncIterator[Batch]],
+) -> Callable[..., AsyncIterator[Batch]]:
     """Whatever happens on the way, a stream of `read(self, message, …, after_seq=…)` ends with
     a terminal event: if reading fails (the database stopped under a reader of stored events)
     or the events run out without one, the reader is sent an error — not stored, since this
     reader does not own the run — instead of a stream that is simply cut off."""
 
     @functools.wraps(read)
-    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[StoredEvent]:
+    async def reading(self: Any, message: StoredMessage, **kwargs: Any) -> AsyncIterator[Batch]:
         last, text_seen = kwargs["after_seq"], False
         try:
-            async for event in read(self, message, **kwargs):
-                yield event
-                last, text_seen = event.seq, text_seen or event.type == "text"
-                if event.type in TERMINAL_TYPES:
+            async for batch in read(self, message, **kwargs):
+                end = next((i + 1 for i, e in enumerate(batch) if e.type in TERMINAL_TYPES), None)
+                yield batch[:end]
+                if end is not None:
                     return
+                last = batch[-1].seq
+                text_seen = text_seen or any(e.type == "text" for e in batch)
         except Exception as exc:
             log.warning("the answer stream of message %s broke off: %r", message.id, exc)
             ending = UNREADABLE if isinstance(exc, SQLAlchemyError) else FAILED
         else:
             ending = UNFINISHED
-        yield StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))
+        yield [StoredEvent(last + 1, ending.type, withdrawing(ending, text_seen).model_dump(mode="json"))]
 
     return reading
 
@@ -127,11 +134,11 @@ def _ending_terminally(
 class FirstEvents:
     """Answer streams of this process that have not sent their first event yet.
 
-    An answer's closing write (events, final status, audit row: a transaction in a writer
-    thread) waits for them, up to `CLOSE_DEFER_S`: the first events of answers that arrive
-    together are sent before the bookkeeping of the answers that finished among them, which
-    would otherwise share the GIL and the database with their openings. "done" still reaches
-    a reader only after its closing write has committed."""
+    A run that has published its first event, and later its closing write (events, final
+    status, audit row), wait for them, each up to `CLOSE_DEFER_S`: the first events of answers
+    that arrive together are sent before the rest of the runs and the bookkeeping of the
+    answers among them, which would otherwise take the event loop and the database from their
+    openings. "done" still reaches a reader only after its closing write has committed."""
 
     def __init__(self) -> None:
         self.waiting = 0
@@ -157,7 +164,8 @@ class FirstEvents:
     async def quiet(self, limit_s: float) -> None:
         if self.waiting:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._quiet.wait(), limit_s)
+                async with asyncio.timeout(limit_s):
+                    await self._quiet.wait()
 
 
 class StorageFailed(ConnectionError):
@@ -175,8 +183,8 @@ class Run:
     wakeup: asyncio.Event = field(default_factory=asyncio.Event)
     next_seq: int = 1
     unsaved: list[StoredEvent] = field(default_factory=list)
-    writer_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
-    close_wakeup: asyncio.Event = field(default_factory=asyncio.Event)
+    flush_timer: asyncio.TimerHandle | None = None  # a batch lingers for company (`WRITE_LINGER_S`)
+    flushing: asyncio.Task | None = None  # the batch being written
     write_failed: bool = False
     closing: bool = False
     close_later: asyncio.Task | None = None
@@ -202,8 +210,10 @@ class RunManager:
         agent: Agent,
         run_in_thread: Callable[..., Any] | None = None,
         owner: str | None = None,
+        pool: AsyncConnectionPool | None = None,
     ) -> None:
         self.db = db
+        self.pool = pool  # the openings' asyncio pool: event writes in one round trip (server.closing)
         self.owner = owner  # this process's id in run_claims (server.sweeper), if it keeps one
         self.settings = settings
         self.agent = agent
@@ -270,12 +280,14 @@ class RunManager:
         after_seq: int,
         writes: WriteMode | None = None,
         live: Run | None = None,
-    ) -> AsyncIterator[StoredEvent]:
+    ) -> AsyncIterator[Batch]:
         """Every event after `after_seq`, live when the run is here, from storage otherwise;
-        always ending with a terminal event (`_ending_terminally`)."""
+        always ending with a terminal event (`_ending_terminally`). In batches: whatever had
+        been published (or stored) when the reader looked, so that the events a run produced
+        while its reader waited for the event loop go out in one write, never split later."""
         if live is not None:
-            async for event in self._follow_live(live, after_seq):
-                yield event
+            async for batch in self._follow_live(live, after_seq):
+                yield batch
             return
         key = (message.patient_id, message.id)
         lock = self._locks.setdefault(key, asyncio.Lock())
@@ -288,13 +300,13 @@ class RunManager:
         if not lock.locked() and key not in self._runs:
             self._locks.pop(key, None)
         if run is not None:
-            async for event in self._follow_live(run, after_seq):
-                yield event
+            async for batch in self._follow_live(run, after_seq):
+                yield batch
         else:
-            async for event in self._follow_stored(message, after_seq):
-                yield event
+            async for batch in self._follow_stored(message, after_seq):
+                yield batch
 
-    async def _follow_live(self, run: Run, after_seq: int) -> AsyncIterator[StoredEvent]:
+    async def _follow_live(self, run: Run, after_seq: int) -> AsyncIterator[Batch]:
         run.readers += 1
         if run.cancel_timer is not None:
             run.cancel_timer.cancel()
@@ -303,9 +315,11 @@ class RunManager:
             index = next((i for i, e in enumerate(run.events) if e.seq > after_seq), len(run.events))
             while True:
                 wakeup = run.wakeup
-                while index < len(run.events):
-                    yield run.events[index]
-                    index += 1
+                if index < len(run.events):
+                    batch = run.events[index:]
+                    index += len(batch)
+                    yield batch
+                    continue  # more may have been published while the batch was sent
                 if run.finished:
                     return
                 await wakeup.wait()
@@ -314,24 +328,27 @@ class RunManager:
             if run.readers == 0 and not run.finished:
                 self._schedule_cancel(run)
 
-    async def _follow_stored(self, message: StoredMessage, after_seq: int) -> AsyncIterator[StoredEvent]:
+    async def _follow_stored(self, message: StoredMessage, after_seq: int) -> AsyncIterator[Batch]:
         """For a run owned by another process (or finished): stored events, polled until closed."""
         last, text_seen = after_seq, False
         idle_since = time.monotonic()
         while True:
             events, status = await self._poll_stored(message, last)
-            for event in events:
-                yield event
-                last, text_seen = event.seq, text_seen or event.type == "text"
+            if events:
+                yield events
+                last = events[-1].seq
+                text_seen = text_seen or any(e.type == "text" for e in events)
             if status in store.TERMINAL_STATUSES:
                 return
             if events:
                 idle_since = time.monotonic()
             elif time.monotonic() - idle_since > self.settings.run_timeout_s:
                 # not persisted: this process does not own the run; the reader is told, that is all
-                yield StoredEvent(
-                    last + 1, STALLED.type, withdrawing(STALLED, text_seen).model_dump(mode="json")
-                )
+                yield [
+                    StoredEvent(
+                        last + 1, STALLED.type, withdrawing(STALLED, text_seen).model_dump(mode="json")
+                    )
+                ]
                 return
             await asyncio.sleep(POLL_INTERVAL_S)
 
@@ -384,20 +401,24 @@ class RunManager:
     async def _drive(
         self, run: Run, turns: list[Turn], *, actor: str, role: str, writes: WriteMode | None = None
     ) -> None:
-        writer = asyncio.create_task(self._write_loop(run), name=f"writer-{run.message.id}")
         terminal: DoneEvent | ErrorEvent | None = None
         try:
             request = self._request(run.message, turns, actor=actor, role=role, writes=writes)
             async with asyncio.timeout(self.settings.run_timeout_s):
                 async with contextlib.aclosing(self.agent.run(request)) as stream:
+                    first = True
                     async for event in stream:
                         if is_terminal(event):
                             terminal = event
                             break
-                        self._publish(run, event.type, event.model_dump(mode="json"))
+                        self._publish(run, event.type, event.model_dump(mode="json"), store_soon=not first)
                         self._track_writes(run, event)
                         if run.write_failed:
                             raise StorageFailed("events could not be stored")
+                        if first:  # the rest of the run comes after this answer's first event is
+                            first = False  # out, and other answers' (up to CLOSE_DEFER_S); its
+                            await self.first_events.quiet(CLOSE_DEFER_S)  # batch lingers from here
+                            self._store_soon(run)
             terminal = terminal or UNFINISHED
         except asyncio.CancelledError:
             terminal = CANCELLED
@@ -413,7 +434,7 @@ class RunManager:
         except Exception:
             log.exception("run for message %s failed", run.message.id)
             terminal = FAILED
-        await asyncio.shield(self._close(run, terminal, writer))
+        await asyncio.shield(self._close(run, terminal))
 
     @staticmethod
     def _request(
@@ -443,29 +464,37 @@ class RunManager:
         elif event.type == "tool_result":
             run.writes_in_flight.pop(event.id, None)
 
-    def _publish(self, run: Run, type_: str, payload: dict[str, Any]) -> None:
+    def _publish(self, run: Run, type_: str, payload: dict[str, Any], *, store_soon: bool = True) -> None:
         event = StoredEvent(run.next_seq, type_, payload)
         run.next_seq += 1
         run.events.append(event)
         run.unsaved.append(event)
-        run.writer_wakeup.set()
+        if store_soon:
+            self._store_soon(run)
         run.notify()
 
-    async def _write_loop(self, run: Run) -> None:
-        """Commit whatever has queued; returns once `closing` is set and the queue is empty.
+    def _store_soon(self, run: Run) -> None:
+        """Write what is unsaved `WRITE_LINGER_S` from now, unless a write is already coming."""
+        if run.unsaved and run.flush_timer is None and run.flushing is None and not run.closing:
+            run.flush_timer = asyncio.get_running_loop().call_later(WRITE_LINGER_S, self._write_batch, run)
 
-        Never cancelled: a cancelled `to_thread` whose function has not started yet is dropped
-        by the executor, which would silently lose the batch it carried.
-        """
-        while True:
-            await run.writer_wakeup.wait()
-            if not run.closing:  # linger, so that a burst of events is one transaction
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(run.close_wakeup.wait(), WRITE_LINGER_S)
-            run.writer_wakeup.clear()
-            if run.closing:
-                return  # `_close` writes what is queued together with the terminal event
+    def _write_batch(self, run: Run) -> None:
+        """Commit whatever has queued since the first unsaved event, `WRITE_LINGER_S` ago (a
+        burst of events is one transaction); unless the run is closing, whose final write takes
+        the queue with it. No task per run: a quick answer's events all go with that final write.
+
+        The write is never cancelled: a cancelled `to_thread` whose function has not started yet
+        is dropped by the executor, which would silently lose the batch it carried."""
+        run.flush_timer = None
+        if not run.closing:
+            run.flushing = asyncio.create_task(self._batch_written(run), name=f"events-{run.message.id}")
+
+    async def _batch_written(self, run: Run) -> None:
+        try:
             await self._flush(run)
+        finally:
+            run.flushing = None
+            self._store_soon(run)  # what was published while this batch was being written
 
     async def _flush(
         self,
@@ -477,15 +506,7 @@ class RunManager:
         if not batch and final is None:
             return
         try:
-            await self._write_in_thread(
-                store.append_events_resuming,  # again after a killed connection or a lost reply
-                self.db,
-                patient_id=run.message.patient_id,
-                message_id=run.message.id,
-                events=batch,
-                final=final,
-                outcome=outcome,
-            )
+            await self._store(run, batch, final, outcome)
         except Exception:
             log.exception("could not store events of message %s", run.message.id)
             run.unsaved = batch + run.unsaved  # kept for the closing write: a replay shows them too
@@ -493,11 +514,41 @@ class RunManager:
             if final is not None:
                 raise
 
-    async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent, writer: asyncio.Task) -> None:
+    async def _store(
+        self,
+        run: Run,
+        batch: list[StoredEvent],
+        final: tuple[str, str | None, dict[str, Any] | None] | None,
+        outcome: store.Outcome | None,
+    ) -> None:
+        """One transaction: ONE round trip on the event loop (`server.closing`) when this
+        manager has the pool; if that fails, or without a pool, `store.append_events_resuming`
+        in a writer thread (again after a killed connection or a lost reply)."""
+        where = {"patient_id": run.message.patient_id, "message_id": run.message.id}
+        if self.pool is not None:
+            try:
+                await closing.write_events(
+                    self.pool,
+                    **where,
+                    conversation_id=run.message.conversation_id,
+                    events=batch,
+                    final=final,
+                    outcome=outcome,
+                )
+                return
+            except (psycopg.Error, PoolTimeout, OSError) as exc:
+                log.info("event write of message %s goes to the writer thread: %r", run.message.id, exc)
+        await self._write_in_thread(
+            store.append_events_resuming, self.db, **where, events=batch, final=final, outcome=outcome
+        )
+
+    async def _close(self, run: Run, terminal: DoneEvent | ErrorEvent) -> None:
         run.closing = True
-        run.writer_wakeup.set()
-        run.close_wakeup.set()
-        await writer  # a write in progress finishes first; the rest goes with the final one
+        if run.flush_timer is not None:
+            run.flush_timer.cancel()
+            run.flush_timer = None
+        if run.flushing is not None:
+            await run.flushing  # a write in progress finishes first; the rest goes with the final one
         await self.first_events.quiet(CLOSE_DEFER_S)  # other answers' first events go first
         text_seen = any(e.type == "text" for e in run.events)
         if isinstance(terminal, ErrorEvent):

@@ -280,14 +280,25 @@ def append_events(
         if outcome is not None:
             write_audit(
                 conn,
-                actor=outcome.actor,
-                role=outcome.role,
-                action="answer",
-                outcome=outcome.outcome,
-                target_patient_id=patient_id,
-                detail=f"message {message_id}: {outcome.detail}",
-                conversation_id=conversation_of(conn, patient_id, message_id),
+                **answer_audit(
+                    outcome, patient_id, message_id, conversation_of(conn, patient_id, message_id)
+                ),
             )
+
+
+def answer_audit(
+    outcome: Outcome, patient_id: str, message_id: str, conversation_id: str | None
+) -> dict[str, Any]:
+    """The answer's audit row (`write_audit`'s keywords): who asked, how it ended."""
+    return {
+        "actor": outcome.actor,
+        "role": outcome.role,
+        "action": "answer",
+        "outcome": outcome.outcome,
+        "target_patient_id": patient_id,
+        "detail": f"message {message_id}: {outcome.detail}",
+        "conversation_id": conversation_id,
+    }
 
 
 class ClosedElsewhere(RuntimeError):

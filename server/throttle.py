@@ -1,8 +1,9 @@
 """Per-account limits: request and question rates (429 + Retry-After) and open streams.
 
-Rates use the `limits` library's moving window: a burst cannot straddle a window edge to get
-twice the allowance, and the storage can be swapped for a shared one (Redis, memcached) when
-several server processes run behind a load balancer. Open-stream counts are per process.
+Rates use a moving window: a burst cannot straddle a window edge to get twice the allowance.
+In process (`memory://`, the default) that is `MovingWindow`, below; any other storage URI
+gives the `limits` library's moving window over that storage, a shared one (Redis, memcached)
+when several server processes run behind a load balancer. Open-stream counts are per process.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 
 from limits import RateLimitItem, parse, storage, strategies
 
@@ -18,9 +19,75 @@ from records.settings import Settings
 from server.errors import too_many
 
 
+class MovingWindow:
+    """`limits.strategies.MovingWindowRateLimiter` over in-process memory (`hit`, `test`,
+    `clear`, `get_window_stats`, same answers), without its storage's expiry thread.
+
+    `limits`' memory storage starts a `threading.Timer` (10 ms) on the first hit after the last
+    one fired, so steady traffic started a thread about every 10 ms, on the event loop of every
+    request that counts (the answer stream's opening among them), each start waiting for the
+    new thread to be scheduled (milliseconds on a busy machine; `chartside bench serve`), and
+    the timer's sweep of every key held the GIL. Here a key keeps the times of its hits in
+    the window, oldest first, dropped as they leave it when the key is next used; keys left
+    empty are swept out at most every `SWEEP_S`, inline."""
+
+    SWEEP_S = 60.0
+
+    def __init__(self) -> None:
+        self._hits: dict[str, tuple[float, deque[float]]] = {}  # key → (its window in s, hit times)
+        self._lock = threading.Lock()
+        self._swept = time.time()
+
+    def _window(self, item: RateLimitItem, identifiers: tuple[str, ...], now: float) -> deque[float]:
+        key = item.key_for(*identifiers)
+        found = self._hits.get(key)
+        if found is None:
+            found = self._hits[key] = (item.get_expiry(), deque())
+        expiry, hits = found
+        while hits and hits[0] <= now - expiry:
+            hits.popleft()
+        return hits
+
+    def hit(self, item: RateLimitItem, *identifiers: str) -> bool:
+        now = time.time()
+        with self._lock:
+            hits = self._window(item, identifiers, now)
+            if len(hits) >= item.amount:
+                return False
+            hits.append(now)
+            if now - self._swept > self.SWEEP_S:
+                self._sweep(now)
+            return True
+
+    def test(self, item: RateLimitItem, *identifiers: str) -> bool:
+        with self._lock:
+            return len(self._window(item, identifiers, time.time())) < item.amount
+
+    def clear(self, item: RateLimitItem, *identifiers: str) -> None:
+        with self._lock:
+            self._hits.pop(item.key_for(*identifiers), None)
+
+    def get_window_stats(self, item: RateLimitItem, *identifiers: str) -> tuple[float, int]:
+        """(when the window has room again, the hits it still allows)."""
+        now = time.time()
+        with self._lock:
+            hits = self._window(item, identifiers, now)
+            return (hits[0] if hits else now) + item.get_expiry(), max(0, item.amount - len(hits))
+
+    def _sweep(self, now: float) -> None:
+        """Drop the keys whose every hit has left its window."""
+        self._swept = now
+        for key in [k for k, (expiry, hits) in self._hits.items() if not hits or hits[-1] <= now - expiry]:
+            del self._hits[key]
+
+
 class RateLimits:
     def __init__(self, settings: Settings, storage_uri: str = "memory://") -> None:
-        self._limiter = strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
+        self._limiter: MovingWindow | strategies.MovingWindowRateLimiter = (
+            MovingWindow()
+            if storage_uri == "memory://"
+            else strategies.MovingWindowRateLimiter(storage.storage_from_string(storage_uri))
+        )
         self._items: dict[str, tuple[RateLimitItem, str]] = {
             "api": (parse(f"{settings.api_rate_per_minute}/minute"), "Too many requests."),
             "ask": (

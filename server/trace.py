@@ -38,24 +38,31 @@ def mark(phase: str) -> None:
 
 
 class Tracer:
-    """ASGI middleware (outermost): every HTTP request's marks, by the client's `TRACE_HEADER`."""
+    """ASGI middleware (outermost): every HTTP request's marks, by the client's `TRACE_HEADER`,
+    and the server process's CPU time (`time.process_time`) when the app got the request,
+    when its first body bytes left and when it ended (`take_cpu`: with one request at a time,
+    what that request cost before and after its first event)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.finished: list[tuple[str, dict[str, float]]] = []
+        self.cpu: list[tuple[str, float, float, float]] = []
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         marks = {RECEIVED: time.perf_counter()}
+        cpu_received, cpu_first = time.process_time(), None
         stream = next((v.decode() for k, v in scope["headers"] if k == TRACE_HEADER.encode()), "")
 
         async def traced(message: Any) -> None:
+            nonlocal cpu_first
             if message["type"] == "http.response.start":
                 marks.setdefault(HEADERS, time.perf_counter())
-            elif message["type"] == "http.response.body" and message.get("body"):
+            elif message["type"] == "http.response.body" and message.get("body") and cpu_first is None:
                 marks.setdefault(FIRST_BYTE, time.perf_counter())
+                cpu_first = time.process_time()
             await send(message)
 
         token = _marks.set(marks)
@@ -65,8 +72,16 @@ class Tracer:
             _marks.reset(token)
             if stream:
                 self.finished.append((stream, marks))
+                if cpu_first is not None:
+                    self.cpu.append((stream, cpu_received, cpu_first, time.process_time()))
 
     def take(self) -> list[tuple[str, dict[str, float]]]:
         """The marks of the requests finished since the last call."""
         taken, self.finished = self.finished, []
+        return taken
+
+    def take_cpu(self) -> list[tuple[str, float, float, float]]:
+        """(stream, CPU seconds at the request, at its first body bytes, at its end) of the
+        requests finished since the last call."""
+        taken, self.cpu = self.cpu, []
         return taken

@@ -55,6 +55,7 @@ class LiveAgent:
     db: Database
     api: FakeMessagesAPI | None
     settings: Any
+    loop: Any = None  # the server's event loop (the answer stream's asyncio pool lives on it)
     clients: list[httpx.Client] = field(default_factory=list)
 
     def client(self, username: str | None = None, **kw: Any) -> httpx.Client:
@@ -187,7 +188,14 @@ def serve_agent(world: World, safety_gate_ready: bool) -> Iterator[ServeAgent]:
 
         app = create_app(settings, db=database, agent_factory=factory)
         live = LiveServer(app).__enter__()
-        served = LiveAgent(url=live.url, app=app, db=database, api=api, settings=settings)
+        served = LiveAgent(
+            url=live.url,
+            app=app,
+            db=database,
+            api=api,
+            settings=settings,
+            loop=live.server.servers[0].get_loop(),
+        )
         started.append((live, served))
         return served
 

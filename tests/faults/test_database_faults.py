@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from sqlalchemy import text
 
 from agent.fake_api import MessageReply, text_message, tool_use_message
 from records.database import Database
+from server import runs
 from tests import conftest as base
 from tests.faults.pg_proxy import PgProxy
 from tests.live_agent import ask_and_read, audit, stored_message
@@ -202,15 +204,30 @@ def test_an_exhausted_pool_gets_a_503_and_recovers(world, serve_agent):
 
 
 def test_an_exhausted_pool_mid_question_ends_clearly_and_is_closed_later(world, serve_agent):
-    small = _database(world, world.db.app_url, db_pool_size=1, db_pool_timeout_s=1)
-    live = serve_agent(db=small)
+    """Both pools exhausted, the engine's (tools, and the run's fallback writer) and the answer
+    stream's own (its openings and event writes), for longer than the closing write retries
+    (each attempt waits for one pool, then the other): the reader gets a database error, and
+    the message is closed with its audit row once the pools are free again."""
+    timeout_s = 0.25
+    pools = {"db_pool_size": 1, "db_pool_timeout_s": timeout_s}
+    small = _database(world, world.db.app_url, **pools)
+    live = serve_agent(db=small, **pools)
     held: list = []
+    exhausted_s = 2 * timeout_s * (len(runs.FINAL_RETRY_S) + 1) + sum(runs.FINAL_RETRY_S) + 1.0
 
-    def exhaust_for_three_seconds() -> None:
-        held.extend(small.app.connect() for _ in range(2))
-        threading.Timer(3.0, lambda: [c.close() for c in held]).start()
+    def exhaust() -> None:
+        held.extend(small.app.connect() for _ in range(2))  # size 1, overflow 1
+        pool = live.app.state.services.answer_pool  # size 1
+        taken = asyncio.run_coroutine_threadsafe(pool.getconn(), live.loop).result(10)
 
-    _script(live, (exhaust_for_three_seconds, LABS), text_message("I could not look that up right now."))
+        def release() -> None:
+            for conn in held:
+                conn.close()
+            asyncio.run_coroutine_threadsafe(pool.putconn(taken), live.loop).result(10)
+
+        threading.Timer(exhausted_s, release).start()
+
+    _script(live, (exhaust, LABS), text_message("I could not look that up right now."))
     answer = ask_and_read(live.client("alice"), A, QUESTION)
     kind, data = answer.terminal
     assert (kind, data["kind"]) == ("error", "database") and "ask again" in data["message"].lower()

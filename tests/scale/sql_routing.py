@@ -28,6 +28,16 @@ from pglast.parser import parse_sql_json
 from sqlalchemy import Engine, event
 
 PARAM = re.compile(r"%\((\w+)\)s")
+EXECUTE = re.compile(r"EXECUTE (\w+)(?:\((?:%\(\w+\)s(?:, )?)*\))?")
+
+
+def with_prepared_bodies(sql: str) -> str:
+    """The query with each `EXECUTE name(%(a)s, …)` of a statement the asyncio pool prepares
+    (`records.async_pool.Prepared`) replaced by that statement's own SQL, whose placeholders
+    are the same: what the server executes, checked like every other statement."""
+    from records.async_pool import PREPARED
+
+    return EXECUTE.sub(lambda m: PREPARED[m.group(1)], sql)
 
 
 @dataclass(frozen=True)
@@ -74,17 +84,22 @@ class SqlCapture:
     @contextmanager
     def on(self, engine: Engine) -> Iterator[SqlCapture]:
         """The engine's statements, and every query sent on an asyncio psycopg connection (the
-        answer stream's opening, server/opening.py: several statements in one query)."""
+        answer stream's opening, server/opening.py: several statements in one query, prepared
+        ones included: `with_prepared_bodies`)."""
         import psycopg
 
         real = psycopg.AsyncCursor.execute
         capture = self
 
         async def execute(cursor, query, params=None, **kwargs):
-            if isinstance(query, str):
+            # a new pooled connection's PREPAREs execute nothing: their bodies are checked
+            # where they run, at EXECUTE (`with_prepared_bodies`)
+            if isinstance(query, str) and not query.startswith("PREPARE "):
                 with capture._lock:
                     capture.statements.append(
-                        Statement(query, params if isinstance(params, Mapping) else None)
+                        Statement(
+                            with_prepared_bodies(query), params if isinstance(params, Mapping) else None
+                        )
                     )
             return await real(cursor, query, params, **kwargs)
 

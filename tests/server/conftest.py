@@ -330,3 +330,63 @@ def stream(
             response.read()
             return response.status_code, []
         return 200, read_sse(response, stop_after)
+
+
+def fail_event_writes(
+    monkeypatch: pytest.MonkeyPatch,
+    when: Callable[[dict[str, Any]], bool],
+    *,
+    after_commit: bool = False,
+    error: Exception | None = None,
+) -> None:
+    """Every event write of a run for which `when(its keywords)` holds fails as if its
+    connection had been killed: before it ran, or (`after_commit`) once it has committed, the
+    reply lost. On both of the run's write paths: its one round trip on the event loop
+    (`server.closing.write_events`) and the writer thread's `store.append_events`, which the
+    run falls back to. `error`: raised on both instead of the paths' own disconnect errors."""
+    import psycopg
+    from sqlalchemy.exc import OperationalError
+
+    from server import closing, store
+
+    real, real_on_loop = store.append_events, closing.write_events
+
+    def killed(on_loop: bool) -> Exception:
+        if error is not None:
+            return error
+        if on_loop:
+            return psycopg.OperationalError("terminating connection")
+        return OperationalError(
+            "COMMIT", {}, Exception("terminating connection"), connection_invalidated=True
+        )
+
+    def in_thread(*args: Any, **kwargs: Any) -> None:
+        failing = when(kwargs)
+        if failing and not after_commit:
+            raise killed(False)
+        real(*args, **kwargs)
+        if failing:
+            raise killed(False)
+
+    async def on_loop(*args: Any, **kwargs: Any) -> None:
+        failing = when(kwargs)
+        if failing and not after_commit:
+            raise killed(True)
+        await real_on_loop(*args, **kwargs)
+        if failing:
+            raise killed(True)
+
+    monkeypatch.setattr(store, "append_events", in_thread)
+    monkeypatch.setattr(closing, "write_events", on_loop)
+
+
+def once(record: list[int]) -> Callable[[dict[str, Any]], bool]:
+    """A `fail_event_writes` predicate that holds for the first write only (noted in `record`)."""
+
+    def first(_kwargs: dict[str, Any]) -> bool:
+        if record:
+            return False
+        record.append(1)
+        return True
+
+    return first

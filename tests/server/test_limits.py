@@ -163,3 +163,39 @@ def test_clean_question_never_passes_controls_or_invisibles(raw):
 )
 def test_clean_question_keeps_visible_text(raw):
     assert clean_question(raw, max_chars=500) == unicodedata.normalize("NFC", raw)
+
+
+def test_counting_requests_starts_no_thread_and_agrees_with_the_limits_library(monkeypatch):
+    """The in-process moving window (`MovingWindow`) answers as `limits`' moving window over
+    its memory storage does, without that storage's expiry timer: a thread started on the
+    event loop on the first request after every 10 ms of quiet."""
+    import threading
+    import time
+
+    from limits import parse, storage, strategies
+
+    from server.throttle import MovingWindow, RateLimits
+    from tests.conftest import test_settings
+
+    started: list[str] = []
+    real_start = threading.Thread.start
+    limits = RateLimits(test_settings(api_rate_per_minute=1000))
+    monkeypatch.setattr(threading.Thread, "start", lambda self: started.append(self.name) or real_start(self))
+    for _ in range(3):
+        for account in range(20):
+            limits.hit("api", str(account))
+        time.sleep(0.02)  # the old timer had fired and ended: the next hit started another
+    assert started == []
+
+    item = parse("5/second")
+    ours, theirs = (
+        MovingWindow(),
+        strategies.MovingWindowRateLimiter(storage.storage_from_string("memory://")),
+    )
+    for _ in range(7):
+        assert ours.test(item, "api", "1") == theirs.test(item, "api", "1")
+        assert ours.hit(item, "api", "1") == theirs.hit(item, "api", "1")
+    assert ours.get_window_stats(item, "api", "1")[1] == theirs.get_window_stats(item, "api", "1")[1] == 0
+    ours.clear(item, "api", "1")
+    theirs.clear(item, "api", "1")
+    assert [ours.hit(item, "x") for _ in range(6)] == [theirs.hit(item, "x") for _ in range(6)]

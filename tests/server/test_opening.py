@@ -13,9 +13,8 @@ from sqlalchemy import text
 
 from records.accounts import end_sessions, issue_token, load_account, set_disabled
 from records.database import patient_transaction
-from server import store
 from server.scripted_agent import Gate, quick_answer_script
-from tests.server.conftest import A, C, ask, audit_rows, login, stream
+from tests.server.conftest import A, C, ask, audit_rows, fail_event_writes, login, stream
 from tests.server.test_streaming import _stored, _wait_for
 
 
@@ -141,16 +140,13 @@ def test_a_closing_write_that_keeps_failing_ends_in_an_error_and_its_audit_row_c
     audit row, one transaction): the reader is not told "done" — the stream ends with a database
     error, the streamed text withdrawn — and once the database takes writes again the message
     is closed with its events and its audit row, none lost."""
-    real = store.append_events
     down = threading.Event()
     down.set()
-
-    def failing_while_down(*args, **kwargs):
-        if down.is_set() and kwargs.get("final") is not None:
-            raise ConnectionError("the writer's connection was killed")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append_events", failing_while_down)
+    fail_event_writes(
+        monkeypatch,
+        lambda kwargs: down.is_set() and kwargs.get("final") is not None,
+        error=ConnectionError("the writer's connection was killed"),
+    )
     served = serve()
     with served.client(headers={"Authorization": f"Bearer {world.eve_token}"}) as client:
         mid = ask(client, A).json()["message_id"]
@@ -193,6 +189,7 @@ def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_
             reading = pool.submit(stream, client, C, mid)
             assert gate.reached.wait(10)  # the first event is out: the run has started
             assert len(sent) == 1 and sent[0].startswith("BEGIN;") and sent[0].endswith("COMMIT")
+            assert "EXECUTE chartside_open_" in sent[0]  # statements the pool's connections prepared
             assert _stored(world.db, mid)[0] == "running"
             assert [r.outcome for r in audit_rows(world.db, action="http:GET events")] == ["ok"]
             with world.db.admin.connect() as conn:
@@ -204,3 +201,26 @@ def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_
             status, events = reading.result(20)
     assert status == 200 and events[-1][1] == "done"
     assert served.agent.runs == 1
+
+
+def test_an_opening_whose_prepared_statement_is_gone_falls_back_to_the_guard(serve, world, monkeypatch):
+    """A pooled connection that lost its prepared statements (a `DEALLOCATE ALL` or `DISCARD
+    ALL` run on it) fails the opening's one query, which then wrote nothing: the guard opens the
+    stream instead (one "ok" audit row, one run), and the connection is dropped from the pool,
+    whose replacement prepares them again."""
+    from server import opening
+
+    real = opening.opening_sql
+
+    def gone(*args, **kwargs):
+        return real(*args, **kwargs).replace("EXECUTE chartside_open_message(", "EXECUTE chartside_gone(")
+
+    monkeypatch.setattr(opening, "opening_sql", gone)
+    served = serve()
+    with served.client(headers={"Authorization": f"Bearer {world.eve_token}"}) as client:
+        mid = ask(client, A).json()["message_id"]
+        status, events = stream(client, A, mid)
+    assert status == 200 and [e[1] for e in events] == [s.type for s in quick_answer_script()]
+    assert [r.outcome for r in audit_rows(world.db, action="http:GET events")] == ["ok"]
+    assert served.agent.runs == 1 and _stored(world.db, mid)[0] == "done"
+    assert served.app.state.services.answer_pool.get_stats().get("returns_bad", 0) >= 1

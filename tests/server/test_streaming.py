@@ -284,3 +284,134 @@ def test_the_first_event_waits_for_one_round_trip_and_no_worker_thread(serve, wo
         assert seen == {"checkout": 0, "commit": 0, "queries": 1}, login_as or "token"
         assert status == 200 and [e[1] for e in events] == ["status", "done"]
         assert _stored(world.db, mid)[0] == "done"
+
+
+def test_a_stream_stops_holding_back_closing_writes_once_its_first_event_is_out(serve, world):
+    """`FirstEvents` counts the answer streams still waiting for their first event (closing
+    writes wait for them): a stream leaves the count when its first event has been sent, while
+    its run goes on, and the count is back to zero when streams end (it leaked one per stream,
+    so every closing write waited its full `CLOSE_DEFER_S`)."""
+    gate = Gate("after-the-first-event")
+    served = serve([StatusEvent(text="Looking…"), gate, DoneEvent(answer="ok", mode="offline")])
+    waiting = served.runs.first_events
+    with served.client(headers=_bearer(world)) as client:
+        mid = ask(client, A).json()["message_id"]
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, A, mid)
+            assert gate.reached.wait(10)
+            _wait_for(lambda: waiting.waiting == 0, "the stream counted as past its first event")
+            gate.open()
+            status, events = reading.result(20)
+        assert status == 200 and [e[1] for e in events] == ["status", "done"]
+        for _ in range(3):
+            stream(client, A, ask(client, A).json()["message_id"])
+    assert waiting.waiting == 0
+
+
+def test_events_published_before_the_reader_looks_go_out_as_one_batch():
+    """A reader takes every event its run has published since it last looked, in one batch
+    (`_sse` writes a batch as one body chunk), and a batch ends at the terminal event."""
+    import asyncio
+    import datetime as dt
+
+    from server.runs import Run, RunManager
+    from server.store import StoredEvent, StoredMessage
+    from tests.conftest import test_settings
+
+    message = StoredMessage(
+        id="m1", patient_id=A, conversation_id="c1", account_id=1, question="q", scope=None,
+        status="running", answer=None, metrics=None, pinned_now=None,
+        created_at=dt.datetime.now(dt.UTC), last_seq=0,
+    )  # fmt: skip
+
+    def event(seq: int, kind: str) -> StoredEvent:
+        return StoredEvent(seq, kind, {"type": kind})
+
+    async def read() -> list[list[tuple[int, str]]]:
+        runs = RunManager(db=None, settings=test_settings(), agent=None)  # type: ignore[arg-type]
+        run = Run(message=message, events=[event(1, "status"), event(2, "text"), event(3, "text")])
+        batches = []
+        reader = runs.events(message, actor="eve", role="evaluator", after_seq=1, live=run)
+        batches.append([(e.seq, e.type) for e in await anext(reader)])
+        run.events += [event(4, "citation"), event(5, "done"), event(6, "text")]
+        run.finished = True
+        run.notify()
+        batches += [[(e.seq, e.type) for e in batch] async for batch in reader]
+        return batches
+
+    assert asyncio.run(read()) == [[(2, "text"), (3, "text")], [(4, "citation"), (5, "done")]]
+
+
+def test_events_are_stored_while_the_run_waits_not_only_at_its_end(serve, world):
+    """A batch is written `WRITE_LINGER_S` after its first event while the run goes on (a
+    reader in another process sees it), and a later batch after that; the closing write
+    takes the rest with the final status."""
+    first_pause, second_pause = Gate("first"), Gate("second")
+    served = serve(
+        [
+            StatusEvent(text="Looking…"),
+            TextEvent(delta="One."),
+            first_pause,
+            TextEvent(delta=" Two."),
+            second_pause,
+            DoneEvent(answer="One. Two.", mode="offline"),
+        ]
+    )
+    with served.client(headers=_bearer(world)) as client:
+        mid = ask(client, A).json()["message_id"]
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, A, mid)
+            assert first_pause.reached.wait(10)
+            _wait_for(lambda: _stored(world.db, mid) == ("running", [(1, "status"), (2, "text")]), "batch 1")
+            first_pause.open()
+            assert second_pause.reached.wait(10)
+            _wait_for(lambda: _stored(world.db, mid)[1][-1] == (3, "text"), "batch 2")
+            second_pause.open()
+            status, events = reading.result(20)
+    assert status == 200 and [e[1] for e in events] == ["status", "text", "text", "done"]
+    assert _stored(world.db, mid) == ("done", [(1, "status"), (2, "text"), (3, "text"), (4, "done")])
+
+
+def test_a_run_goes_on_after_its_first_event_once_other_answers_have_sent_theirs(monkeypatch):
+    """After its first event a run waits while other answers of the process have not sent
+    their first event (`FirstEvents`), up to `CLOSE_DEFER_S`: their openings go before its
+    later work (here a zero-latency agent; with a real one, its tool calls)."""
+    import asyncio
+    import datetime as dt
+
+    from server import runs as runs_module
+    from server.runs import RunManager
+    from server.scripted_agent import ScriptedAgent
+    from server.store import StoredMessage
+    from tests.conftest import test_settings
+
+    message = StoredMessage(
+        id="m1", patient_id=A, conversation_id="c1", account_id=1, question="q", scope=None,
+        status="running", answer=None, metrics=None, pinned_now=None,
+        created_at=dt.datetime.now(dt.UTC), last_seq=0,
+    )  # fmt: skip
+    written: list[list[str]] = []
+
+    async def write(_fn, _db, **kwargs):  # the event writes, recorded instead of stored
+        written.append([e.type for e in kwargs["events"]])
+
+    async def scenario(release: bool) -> list[str]:
+        agent = ScriptedAgent(
+            [StatusEvent(text="Looking…"), TextEvent(delta="Hi."), DoneEvent(answer="Hi.", mode="offline")]
+        )
+        manager = RunManager(db=None, settings=test_settings(), agent=agent, run_in_thread=write)  # type: ignore[arg-type]
+        other = manager.first_events.begin()  # another answer, still waiting for its first event
+        run = manager.adopt(message, [], actor="eve", role="evaluator")
+        for _ in range(50):
+            await asyncio.sleep(0)
+        seen = [e.type for e in run.events]
+        if release:
+            other()
+        await asyncio.wait_for(run.task, 10)
+        return seen + ["|"] + [e.type for e in run.events]
+
+    monkeypatch.setattr(runs_module, "CLOSE_DEFER_S", 30.0)
+    assert asyncio.run(scenario(release=True)) == ["status", "|", "status", "text", "done"]
+    monkeypatch.setattr(runs_module, "CLOSE_DEFER_S", 0.05)  # never released: it waits no longer
+    assert asyncio.run(scenario(release=False))[-3:] == ["status", "text", "done"]
+    assert [kind for batch in written for kind in batch] == ["status", "text", "done"] * 2  # all stored

@@ -3,29 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy.exc import OperationalError
 
 from server import store
-from tests.server.conftest import A, ask, login, stream
+from tests.server.conftest import A, ask, fail_event_writes, login, once, stream
 from tests.server.test_streaming import _stored
 
 
 def test_a_killed_writer_connection_does_not_lose_the_answer(serve, world, monkeypatch):
-    real = store.append_events
     failures: list[int] = []
 
-    def killed_once(*args, **kwargs):
-        if not failures:  # the first batch meets a connection the server terminated
-            failures.append(1)
-            raise OperationalError(
-                "INSERT INTO message_events …",
-                {},
-                Exception("terminating connection"),
-                connection_invalidated=True,
-            )
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append_events", killed_once)
+    fail_event_writes(monkeypatch, once(failures))  # the first batch meets a killed connection
     served = serve()
     with served.client() as client:
         csrf = login(client, "alice")
@@ -43,18 +30,9 @@ def test_a_batch_whose_commit_reply_was_lost_is_resumed_not_failed(serve, world,
     """The connection dies after COMMIT but before its reply: the batch is stored, the writer
     cannot know and writes it again. The duplicates are its own (the message is still running),
     so the write resumes after them instead of failing the answer."""
-    real = store.append_events
     lost: list[int] = []
 
-    def committed_then_killed(*args, **kwargs):
-        real(*args, **kwargs)
-        if not lost:
-            lost.append(1)
-            raise OperationalError(
-                "COMMIT", {}, Exception("server closed the connection"), connection_invalidated=True
-            )
-
-    monkeypatch.setattr(store, "append_events", committed_then_killed)
+    fail_event_writes(monkeypatch, once(lost), after_commit=True)
     served = serve()
     with served.client() as client:
         csrf = login(client, "alice")
@@ -81,3 +59,40 @@ def test_events_of_a_message_closed_by_someone_else_are_refused(world):
         )
     events, status = store.stored_events(world.db, patient_id=A, message_id=message.id, after_seq=0)
     assert status == "error" and [e.type for e in events] == ["error"]
+
+
+def test_a_closing_write_on_connections_the_server_killed_still_closes_the_answer(serve, world, caplog):
+    """Not simulated: every connection of the application role is terminated by the server
+    while the run is held, so the closing write's one round trip meets a dead pooled
+    connection; the run writes the same transaction through the writer thread instead, and the
+    answer, its events and its audit row are all there."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import text
+
+    from server.scripted_agent import Gate, quick_answer_script
+    from tests.server.conftest import audit_rows
+
+    gate = Gate("mid-run")
+    served = serve([quick_answer_script()[0], gate, *quick_answer_script()[1:]])
+    with served.client(headers={"Authorization": f"Bearer {world.eve_token}"}) as client:
+        mid = ask(client, A).json()["message_id"]
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(stream, client, A, mid)
+            assert gate.reached.wait(10)
+            with world.db.admin.connect() as conn:
+                killed = conn.execute(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                        "current_database() AND usename <> current_user AND pid <> pg_backend_pid()"
+                    )
+                ).scalar_one()
+            assert killed >= 1
+            caplog.set_level("INFO", logger="server.runs")
+            gate.open()
+            status, events = reading.result(30)
+    assert status == 200 and events[-1][1] == "done", events[-1]
+    status_in_db, rows = _stored(world.db, mid)
+    assert status_in_db == "done" and rows == [(e[0], e[1]) for e in events]
+    assert [r.outcome for r in audit_rows(world.db, action="answer")] == ["ok"]
+    assert any("goes to the writer thread" in r.getMessage() for r in caplog.records)
