@@ -255,10 +255,13 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         return lead
     if topic.operation == "detail" and rows:
         r = next((r for r in rows if r.get("active")), rows[0])
-        dosage = r.get("dosage") or "no dosage instructions recorded"
+        dosage = " ".join((r.get("dosage") or "").split()) or "no dosage instructions recorded"
         by = f"; prescribed by {r['requester']}" if r.get("requester") else "; prescriber not recorded"
         state = "active" if r.get("active") else "not active"
-        return (f"{r['name']} ({state}): dosage {dosage}{by} [{r['handle']}].", False)
+        # "am I on X, and if so, what dose?": the yes or no first (lead, round thirteen: paraphrase
+        # frozen8 got the dose alone, no answer to whether)
+        verdict = ("Yes. " if r.get("active") else "No, not now. ") if topic.asked == "exists" else ""
+        return (f"{verdict}{r['name']} ({state}): dosage {dosage}{by} [{r['handle']}].", False)
     active = [r for r in rows if r.get("active")]
     if active and c.kind == "class" and len({r["name"] for r in active}) > 1:
         # a class ("inhalers", "statins"): every active member, each cited

@@ -277,7 +277,8 @@ INPATIENT = re.compile(
 # "the notes" said for the record as a whole, not a search of the note text
 NOTES_AS_RECORD = re.compile(
     r"\b(?:according to|acording to|accoring to|going by|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
-    r"(?:notes|chart|file|records?)\b"
+    # "going by the latest notes", "according to her most recent chart": still the record as it stands
+    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
 )
 # ... unless what the notes say is the question ("what did the doctor write in my notes about …")
 NOTE_TEXT_ASKED = re.compile(
@@ -456,8 +457,11 @@ def mention_topic(text: str) -> str | None:
 
 
 def without_concept_words(request: Request, linking: Linking) -> Request:
-    """The operation read again without the words that named a concept: "white blood cell
-    count" or "platelet count" is a test, not a request to count."""
+    """The operation read again without the words that named a concept when those words read as
+    an operation themselves: "white blood cell count" or "platelet count" is a test, not a request
+    to count. A name that says no operation stays where it is: taking "weight" out of "the top
+    weight number they've got on file" left "the top number" (the systolic idiom), and the highest
+    weight was answered with the latest one (lead, round thirteen: paraphrase frozen8)."""
     if request.operation == "due":
         return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
     text = f" {request.text} "
@@ -465,7 +469,7 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
         text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
         # a word that names the measure AND the operation ("heaviest", "how heavy") keeps saying both
-        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in SUPERLATIVES:
+        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in (*SUPERLATIVES, "list"):
             text = text.replace(f" {c.said} ", " ")
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":
@@ -634,7 +638,9 @@ class Topic:
     window: Window | None = None
     emergency: bool = False  # encounters: the question is about emergency visits
     inpatient: bool = False
-    asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
+    # labs vs a range: above | below | outside | ever_outside | normal; medication changes: started |
+    # stopped; a medicine's dose: exists when whether it is taken was asked too
+    asked: str = ""
     today: dt.date | None = None  # "older than a year?" is measured from this day
     question: str = ""  # the question's own words (identity checks compare them with the record)
     # medications: the condition the question names as the medicines' reason ("for my diabetes")
@@ -1067,7 +1073,11 @@ class Planner:
                             operation = date_operation(section, request)
                         # "any antibiotics in 2025?": the lead answers for the window asked about
                         scoped = window if operation in ("exists", "earliest", "last") else None
-                        topics.append(Topic(section, operation, c, ids, window=scoped, reason=reason))
+                        # "am I on X, and if so, what dose?": whether, then the dose
+                        asked = "exists" if operation == "detail" and request.operation == "exists" else ""
+                        topics.append(
+                            Topic(section, operation, c, ids, window=scoped, reason=reason, asked=asked)
+                        )
                 elif (
                     reason := next((c for c in linking.concepts if c.section == "conditions"), None)
                 ) and PRESCRIBER_WORDS.search(request.text):

@@ -1,0 +1,148 @@
+"""Silent failures of round thirteen, each fixed as a class and checked here across the generated
+cohort against the evaluator's own reading of the record (`evals.truth`).
+
+From the paraphrase part frozen8 (measured once by the lead on main b1f5573, then moved into
+tuning as `tune_frozen8`):
+
+- "Do I currently have X, going by the latest notes?" → the last visit and a notes search, not the
+  condition's yes or no ("the latest notes" said for the record as it stands).
+- "What's the top weight number they've ever got on file for me?" → the latest weight: taking the
+  measure's name out of the question left "the top number", the systolic idiom, so the highest
+  was lost (a measure named in the question wins).
+- "Am I on X, and if so, what dose?" → the dose with no yes or no before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.offline import OfflineAgent
+from evals.paraphrase.suite import ABSENT_CONDITIONS, ABSENT_DRUGS
+from evals.truth import EIE
+from evals.vocab import condition_name, drug_name
+from tests.agent.conftest import COHORT_NOW
+from tests.agent.test_lead_hunt_r8 import _events, _lead
+from tools.catalog import build_registry
+
+WEIGHT, BMI = "29463-7", "39156-5"
+
+
+def _agent(cohort):
+    db, records = cohort
+    return OfflineAgent(build_registry(), db), records
+
+
+def _yes(lead: str) -> bool:
+    return lead.lower().startswith("yes")
+
+
+def _no(lead: str) -> bool:
+    return lead.lower().startswith("no")
+
+
+def _current_conditions(record) -> list[str]:
+    return sorted(
+        {
+            condition_name(c.display).lower()
+            for c in record.conditions
+            if "(disorder)" in c.display
+            and c.verification_status not in (EIE, "refuted")
+            and c.clinical_status in ("active", "recurrence", "relapse")
+            and (c.abatement is None or c.abatement > COHORT_NOW)
+        }
+    )
+
+
+def _absent_conditions(record) -> list[str]:
+    every = " ".join(c.display.lower() for c in record.conditions)
+    return [c for c in ABSENT_CONDITIONS if c not in every]
+
+
+def test_currently_having_a_condition_going_by_the_latest_notes_is_the_conditions_verdict(cohort):
+    agent, records = _agent(cohort)
+    asked = {True: 0, False: 0}
+    wordings = (
+        ("patient", "do i currently have {x}, going by the latest notes?"),
+        ("clinician", "according to her most recent notes, does she have {x}?"),
+        ("patient", "going by my latest records, have i got {x}?"),
+    )
+    for record in records:
+        pid = record.patient.patient_id
+        cases = [(x, True) for x in _current_conditions(record)[:2]] + [
+            (x, False) for x in _absent_conditions(record)[:1]
+        ]
+        for x, truth in cases:
+            for role, wording in wordings:
+                lead = _lead(_events(agent, pid, wording.format(x=x), role=role))
+                assert _yes(lead) if truth else _no(lead), (pid, x, truth, wording, lead)
+                asked[truth] += 1
+    assert asked[True] >= 6 and asked[False] >= 6, asked
+
+
+def _series(record, code: str):
+    return [
+        m
+        for m in record.measurements
+        if m.code == code and m.status not in (EIE, "cancelled") and m.effective <= COHORT_NOW
+    ]
+
+
+def test_the_top_number_of_a_named_measure_is_its_highest(cohort):
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for code, name in ((WEIGHT, "weight"), (BMI, "bmi")):
+            series = _series(record, code)
+            if (
+                len(series) < 2
+                or max(m.value for m in series) == max(series, key=lambda m: m.effective).value
+            ):
+                continue  # the highest must differ from the latest, or the test tells nothing
+            top = max(m.value for m in series)
+            for question in (
+                f"What's the top {name} number they've ever got on file for me?",
+                f"top {name} reading on record?",
+                f"whats the top {name} number i've had",
+            ):
+                lead = _lead(_events(agent, pid, question))
+                assert re.search(rf"\b{top:g}\b", lead) and "highest" in lead.lower(), (question, top, lead)
+                checked += 1
+    assert checked >= 6, checked
+
+
+def test_on_a_medicine_and_if_so_what_dose_leads_with_the_verdict(cohort):
+    agent, records = _agent(cohort)
+    asked = {"active": 0, "past": 0, "absent": 0}
+    for record in records:
+        pid = record.patient.patient_id
+        meds = [
+            m for m in record.medications if m.status != EIE and m.authored_on and m.authored_on <= COHORT_NOW
+        ]
+        live = [
+            m
+            for m in meds
+            if m.status == "active"
+            and (m.ended_at is None or m.ended_at > COHORT_NOW)
+            and m.ended_reason is None
+        ]
+        active = {drug_name(m.display) for m in live}
+        past = {drug_name(m.display) for m in meds} - active
+        every = " ".join(m.display.lower() for m in record.medications)
+        absent = [d for d in ABSENT_DRUGS if d not in every][:1]
+        for kind, names in (("active", sorted(active)[:2]), ("past", sorted(past)[:1]), ("absent", absent)):
+            for x in names:
+                for question in (
+                    f"Am I on {x}, and if so, what dose?",
+                    f"am i taking {x} and whats the dosage",
+                    f"is she on {x}? if so how much",
+                ):
+                    role = "clinician" if question.startswith("is she") else "patient"
+                    lead = _lead(_events(agent, pid, question, role=role))
+                    if kind == "active":
+                        assert _yes(lead) and "dosage" in lead, (pid, x, question, lead)
+                    else:
+                        assert _no(lead), (pid, x, kind, question, lead)
+                    assert "\n" not in lead
+                    asked[kind] += 1
+    assert asked["active"] >= 6 and asked["past"] >= 3 and asked["absent"] >= 3, asked
