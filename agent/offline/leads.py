@@ -1232,10 +1232,15 @@ def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:
     return (f"{head} {v.Your} {word} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}]{also}.", True)
 
 
+WHY_ASKED = re.compile(r"\b(why|what (was|were) (it|that|they) for|reason|indication)\b")
+
+
 def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     rows = [r for r in _rows(outcomes) if r.get("kind") == "procedure"]
     if topic.concept is None:
         return None
+    if len(outcomes) > 1:  # one call per name of the concept: each row once, newest first
+        rows = sorted({r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("performed") or ""), reverse=True)
     if (lead := dated(topic, rows)) is not None:
         return lead
     # the tool returns the newest rows up to its limit: the count said is its total, never the page
@@ -1245,7 +1250,9 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return (f"{counted(total, 'time', 'times')} in {v.record}: {topic.concept.name}, the latest on {_day(rows[0].get('performed'))} ({shown}).", False)  # fmt: skip
     if rows:
         r = rows[0]
-        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))} [{r['handle']}]" + (f" ({shown})" if len(rows) > 1 else "") + ".", False)  # fmt: skip
+        # "why did I have that x-ray?": the recorded reason is the answer
+        why = f" for {r['reason']}" if r.get("reason") and WHY_ASKED.search(normalise(topic.question)) else ""
+        return (f"Yes. {r['name']} was done on {_day(r.get('performed'))}{why} [{r['handle']}]" + (f" ({shown})" if len(rows) > 1 else "") + ".", False)  # fmt: skip
     if topic.window:
         return (f"{v.record.capitalize()} has no {topic.concept.name}{_when(topic)} (I looked only in that period).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} has no {topic.concept.name}: I searched every procedure.", True)

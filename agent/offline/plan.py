@@ -1266,12 +1266,14 @@ class Planner:
                 topics.append(Topic(section, op_c, c, ids, window))
             elif section == "procedures":
                 c = own[0] if own else None
-                args = {**({"query": c.queries[0]} if c else {}), **win}
                 ordinal = row_ordinal(request.text) if c is None else None
-                if ordinal == "earliest":  # "my first surgery": the oldest, not the oldest of the newest 20
-                    args["oldest_first"] = True
+                # "my first surgery": the oldest, not the oldest of the newest 20
+                args = {**win, **({"oldest_first": True} if ordinal == "earliest" else {})}
                 op_c = date_operation(section, request) if c else f"{ordinal}_row" if ordinal else "list"
-                topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
+                # one call per way the record names the concept ("x-ray": the lexicon's query and the
+                # record's own "Plain chest X-ray"), as for conditions
+                ids = [call("get_procedures", {"query": q, **args}) for q in c.queries] if c else [call("get_procedures", args)]
+                topics.append(Topic(section, op_c, c, ids, window))
             elif section == "leaflets":
                 topics.append(
                     Topic(

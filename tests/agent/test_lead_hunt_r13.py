@@ -146,3 +146,37 @@ def test_on_a_medicine_and_if_so_what_dose_leads_with_the_verdict(cohort):
                     assert "\n" not in lead
                     asked[kind] += 1
     assert asked["active"] >= 6 and asked["past"] >= 3 and asked["absent"] >= 3, asked
+
+
+# --- round thirteen's lead hunt: 260 questions an outside writer wrote without seeing the product,
+# asked on three demo patients (/work/holdouts/lead_hunt_r13.txt, judged in the round's notes) ----
+
+
+def _procedures_named(record, word: str):
+    return [
+        p
+        for p in record.procedures
+        if p.status not in (EIE, "not-done") and word in p.display.lower() and p.performed_start <= COHORT_NOW
+    ]
+
+
+def test_a_hyphenated_term_finds_the_rows_the_record_spells_the_same_way(cohort):
+    """ "why did i have that x-ray" → "No. Your record has no x-ray" over a Plain chest X-ray: the
+    lexicon's query ("radiograph") missed it and the record's own spelling was never tried."""
+    agent, records = _agent(cohort)
+    asked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        xrays = _procedures_named(record, "x-ray")
+        for question in ("have i ever had an x-ray", "why did i have that x-ray", "any xrays on file?"):
+            lead = _lead(_events(agent, pid, question))
+            if xrays:
+                newest = max(xrays, key=lambda p: p.performed_start)
+                assert _yes(lead) and newest.performed_start.date().isoformat() in lead, (pid, question, lead)
+                asked += 1
+            else:
+                assert _no(lead), (pid, question, lead)
+    assert asked >= 3, asked
+
+
+SYSTOLIC, HEART_RATE = "8480-6", "8867-4"
