@@ -726,6 +726,10 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
     when = _when(topic)
     if topic.operation == "previous" and rows:
         return _previous(topic, rows, name, v)
+    if topic.operation == "newest" and rows:
+        # "BP readings at the last 3 visits": each of the newest values, newest first
+        listed = "; ".join(f"{_value(r)} on {_day(r.get('effective'))} [{r['handle']}]" for r in rows)
+        return (f"{v.Your} last {counted(len(rows), f'{name} result')}, newest first: {listed}.", False)
     if topic.operation == "previous_unnamed" and rows:
         return ("You asked for the result before the latest without saying of which test (ask, e.g., \"my previous cholesterol\"). The latest of each test, newest first:", True)  # fmt: skip
     if not rows:

@@ -1153,6 +1153,19 @@ class Planner:
                         ids = [call("get_labs", {"query": query, "latest_only": False, "limit": EVERY_RESULT, **win})]  # fmt: skip
                         topics.append(Topic(section, "previous", c, ids, window, question=request.text))
                         continue
+                    if query and request.newest and not window and "summarize_labs" in self.available:
+                        # "mean SBP over the last 5 readings", "BP at the last 3 visits": the newest N
+                        # values, summarised by the tool or listed newest first
+                        if computed:
+                            ids = [call("summarize_labs", {"query": query, "newest": request.newest})]
+                            topic = Topic(section, op, c, ids)
+                            topic.asked = asked_about_range(request.text)
+                            topic.today = request.today
+                        else:
+                            ids = [call("get_labs", {"query": query, "limit": request.newest})]
+                            topic = Topic(section, "newest", c, ids)
+                        topics.append(topic)
+                        continue
                     if query and request.threshold and "summarize_labs" in self.available:
                         # "ever over 200?", "how many A1C above 6.5", "when did my BMI first go over
                         # 30": the tool counts the results beyond the value and dates the crossings

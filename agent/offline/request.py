@@ -116,6 +116,23 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 _AGO = re.compile(r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b")
 
 
+# "the mean of my last 5 readings", "BP at the last 3 visits": that many newest values (values or
+# visits counted, never a span of time: "the last 5 years" is a window)
+_NEWEST_N = re.compile(
+    r"\b(?:last|latest|past|previous|most recent|newest) (\d+|two|three|four|five|six|seven|eight|nine|ten) "
+    r"(?:\w+ )?(?:readings?|results?|values?|measurements?|checks?|tests?|visits?|encounters?|appointments?|sets?)\b"
+)
+
+
+def newest_count(text: str) -> int | None:
+    """N when the question asks about the newest N values ("last 5 readings"), else None."""
+    m = _NEWEST_N.search(text)
+    if m is None:
+        return None
+    word = m.group(1)
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
+
+
 def previous_offset(text: str) -> int:
     """How many results before the newest the "previous" operation asks for: "two readings ago"
     is 2, every other wording ("the one before", "my previous a1c") is 1."""
@@ -177,6 +194,7 @@ class Request:
     follow_up: bool  # leans on the previous answer ("is that normal?", "and the first one?")
     today: dt.date = dt.date(1970, 1, 1)
     threshold: tuple[str, float] | None = None  # "ever over 200": (">", 200.0)
+    newest: int | None = None  # "the last 5 readings": the newest N values only
 
 
 def operation_of(text: str) -> str:
@@ -206,4 +224,5 @@ def read_request(question: str, today: dt.date) -> Request:
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
         threshold=threshold_of(question.lower()),  # the raw words: normalising drops ">"
+        newest=newest_count(text),
     )

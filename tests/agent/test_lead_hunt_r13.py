@@ -180,3 +180,30 @@ def test_a_hyphenated_term_finds_the_rows_the_record_spells_the_same_way(cohort)
 
 
 SYSTOLIC, HEART_RATE = "8480-6", "8867-4"
+
+
+def test_the_last_n_readings_are_the_newest_n_values(cohort):
+    """ "mean SBP over last 5 readings" → the mean of every reading; "BP readings at last 3 visits"
+    → the latest one only."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for code, said in ((SYSTOLIC, "SBP"), (HEART_RATE, "HR")):
+            series = sorted(_series(record, code), key=lambda m: m.effective)
+            if len(series) < 7:
+                continue
+            for n in (3, 5):
+                newest = series[-n:]
+                mean = sum(m.value for m in newest) / n
+                lead = _lead(_events(agent, pid, f"mean {said} over the last {n} readings", role="clinician"))
+                said_mean = float(re.search(r"was ([\d.]+)", lead).group(1))
+                assert f"over {n} results" in lead and abs(said_mean - mean) < 0.01, (n, mean, lead)
+                checked += 1
+        bp = sorted(_series(record, SYSTOLIC), key=lambda m: m.effective)
+        if len(bp) >= 3:
+            lead = _lead(_events(agent, pid, "BP readings at last 3 visits", role="clinician"))
+            for m in bp[-3:]:
+                assert m.effective.date().isoformat() in lead, (m.effective, lead)
+            assert bp[-4].effective.date().isoformat() not in lead if len(bp) > 3 else True
+    assert checked >= 6, checked
