@@ -30,7 +30,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
             r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b|"
             # a year said as twelve months: "more than 12 months ago", ">12 months", "over twelve months old"
-            r"(\b(older|more|over|longer) than |>\s*|\bover )(12|twelve) months?\b|\b(12|twelve) months? (old|passed|since)\b",
+            # (a bare "over 12 months" is a span, "wt change over 12 months"; "over 12 months ago" is old)
+            r"(\b(older|more|over|longer) than |>\s*)(12|twelve) months?\b|\bover (12|twelve) months? (ago|old)\b|"
+            r"\b(12|twelve) months? (old|passed|since)\b",
         ),
         (
             # (a record high is the extreme, not the range: "A1C - all-time high?", "record low hr?")

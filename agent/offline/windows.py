@@ -214,6 +214,14 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         rf"\b(last|past|previous|recent|within the last|in the last|over the last) {_N}( of)? {_UNIT}\b", text
     ):
         return Window(_back(today, _count(m.group(2)), m.group(4)), today, m.group(0))
+    # "wt change over 12 months", "BP across 2 years": that span back from today
+    if m := re.search(rf"\b(over|across|within) {_N} {_UNIT}\b(?! (ago|old|back)\b)", text):
+        return Window(_back(today, _count(m.group(2)), m.group(3)), today, m.group(0))
+    # clinicians' shorthand for a span: "6/12" six months, "2/52" two weeks, "3/7" three days
+    # ("any abx in last 6/12", "abnormal labs last 12/12"); read only after a word that says a span
+    if m := re.search(r"\b(last|past|previous|within|over|in the last|over the last|within the last) (\d{1,2})/(12|52|7)\b", text):
+        unit = {"12": "months", "52": "weeks", "7": "days"}[m.group(3)]
+        return Window(_back(today, int(m.group(2)), unit), today, m.group(0))
     if m := re.search(rf"\b{_N}( of)? {_UNIT} (ago|back)\b", text):
         return Window(_back(today, _count(m.group(1)), m.group(3)), today, m.group(0))
     if m := re.search(r"\b(past|last|previous) (hour|day|24 hours|week|fortnight|month|year|decade)\b", text):

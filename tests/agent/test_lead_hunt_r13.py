@@ -14,9 +14,13 @@ tuning as `tune_frozen8`):
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
+from dateutil.relativedelta import relativedelta
+
 from agent.offline import OfflineAgent
+from agent.offline.request import read_request
 from evals.paraphrase.suite import ABSENT_CONDITIONS, ABSENT_DRUGS
 from evals.truth import EIE
 from evals.vocab import condition_name, drug_name
@@ -207,3 +211,27 @@ def test_the_last_n_readings_are_the_newest_n_values(cohort):
                 assert m.effective.date().isoformat() in lead, (m.effective, lead)
             assert bp[-4].effective.date().isoformat() not in lead if len(bp) > 3 else True
     assert checked >= 6, checked
+
+
+def test_a_span_said_as_over_n_months_or_in_clinicians_shorthand_is_a_window():
+    """ "wt change over 12 months" read as "is it older than a year?"; "last 6/12" and "last 12/12"
+    (six and twelve months) were not read at all."""
+    today = dt.date(2026, 12, 6)
+    for text, months in (
+        ("wt change over 12 months", 12),
+        ("all abnormal labs last 12/12", 12),
+        ("any abx in last 6/12", 6),
+        ("bp trend over 2 years", 24),
+    ):
+        request = read_request(text, today)
+        assert request.window is not None and request.window.since == today - relativedelta(months=months), (
+            text
+        )
+        assert request.operation != "older_than_year", text
+    for text in (
+        "is my a1c over 12 months old",
+        "was my last flu jab more than 12 months ago",
+        "bp > 12 months old",
+    ):
+        assert read_request(text, today).operation == "older_than_year", text
+    assert read_request("my bp was 140/90", today).window is None
