@@ -362,9 +362,10 @@ def _prescribers(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     """Who prescribed the medicine (or the medicines for a condition): the prescriber(s) lead,
     each prescription cited; a prescription without one says so rather than naming nobody."""
     if topic.concept is not None:
-        what = f"{v.your} {topic.concept.name}"
+        noun = topic.concept.name
     else:
-        what = f"{v.your} medicines for {topic.reason.name if topic.reason else 'that'}"
+        noun = f"medicines for {topic.reason.name if topic.reason else 'that'}"
+    what = f"{v.your} {noun}"
     rows = _newest_first(rows)
     if not rows:
         if topic.concept is not None and topic.concept.kind not in CERTAIN_KINDS:
@@ -372,7 +373,7 @@ def _prescribers(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
                 f"I could not find '{topic.concept.said}' among the medication names in {v.record}.",
                 True,
             )
-        return (f"{v.record.capitalize()} has no prescription of {what.split(' ', 1)[1]}: I searched every prescription, active and past.", True)  # fmt: skip
+        return (f"{v.record.capitalize()} has no prescription of {noun}: I searched every prescription, active and past.", True)  # fmt: skip
     by: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by.setdefault(r.get("requester") or "", []).append(r)
@@ -466,6 +467,14 @@ def _reason(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     if not with_reason:
         r = rows[0]
         return (f"{v.record.capitalize()} does not say what {r['name']} is for: no reason is recorded with the prescription [{r['handle']}].", False)  # fmt: skip
+    if len({r["name"] for r in with_reason}) > 1:
+        # a class ("which heart medicine was it and what was it for"): each medicine with its own
+        # reason, never every reason under the first medicine's name
+        by_drug: dict[tuple[str, str], list[str]] = {}
+        for r in with_reason:
+            by_drug.setdefault((r["name"], str(r["reason"])), []).append(r["handle"])
+        parts = "; ".join(f"{name} for {why} [{', '.join(hs[:FOCUSED])}]" for (name, why), hs in by_drug.items())
+        return (f"{c.name[0].upper() + c.name[1:]} in {v.record}, each with its recorded reason: {parts}.", False)
     reasons: dict[str, list[str]] = {}
     for r in with_reason:
         reasons.setdefault(str(r["reason"]), []).append(r["handle"])

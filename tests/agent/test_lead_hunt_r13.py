@@ -27,6 +27,7 @@ from evals.vocab import condition_name, drug_name
 from tests.agent.conftest import COHORT_NOW
 from tests.agent.test_lead_hunt_r8 import _events, _lead
 from tools.catalog import build_registry
+from tools.lexicon import load_lexicon
 
 WEIGHT, BMI = "29463-7", "39156-5"
 
@@ -235,3 +236,65 @@ def test_a_span_said_as_over_n_months_or_in_clinicians_shorthand_is_a_window():
     ):
         assert read_request(text, today).operation == "older_than_year", text
     assert read_request("my bp was 140/90", today).window is None
+
+
+def test_medicine_classes_said_in_shorthand_are_classes(cohort):
+    """ "on any ACEi or ARB?", "who started her on the SSRI", "any abx", "pt on anticoagulation?",
+    "used to be on a heart medicine": "I can't answer that", a leaflet or the whole list."""
+    agent, records = _agent(cohort)
+    lexicon = load_lexicon()
+    cases = (
+        ("on any ACEi?", "ace inhibitors"),
+        ("is she on an ARB", "angiotensin receptor blockers"),
+        ("any SSRI on file?", "ssri antidepressants"),
+        ("any abx ever?", "antibiotics"),
+        ("pt on anticoagulation?", "blood thinners"),
+        ("was i ever on a heart medicine", "heart medicines"),
+    )
+    seen_yes = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for question, name in cases:
+            members = lexicon.classes[name].members
+            mine = [
+                m
+                for m in record.medications
+                if m.status != EIE and any(x in m.display.lower() for x in members)
+            ]
+            lead = _lead(_events(agent, pid, question, role="clinician"))
+            assert "can't answer" not in lead and "leaflet" not in lead, (question, lead)
+            if mine:
+                assert _yes(lead) or lead.startswith("No, not now"), (pid, question, lead)
+                assert any(drug_name(m.display).split()[0].lower() in lead.lower() for m in mine), (
+                    question,
+                    lead,
+                )
+                seen_yes += 1
+            else:
+                assert _no(lead) and "searched every prescription" in lead, (pid, question, lead)
+    assert seen_yes >= 3, seen_yes
+
+
+def test_a_class_asked_what_for_names_each_medicine_with_its_own_reason(cohort):
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        lead = _lead(
+            _events(
+                agent,
+                pid,
+                "the nurse mentioned i used to be on a heart medicine, which one was it and what was it for",
+            )
+        )
+        members = load_lexicon().classes["heart medicines"].members
+        mine = {
+            drug_name(m.display)
+            for m in record.medications
+            if m.reason_code and any(x in m.display.lower() for x in members)
+        }
+        if len(mine) > 1:
+            for name in mine:
+                assert name.split()[0].lower() in lead.lower(), (name, lead)
+            checked += 1
+    assert checked >= 1
