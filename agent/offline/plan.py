@@ -456,6 +456,27 @@ def mention_topic(text: str) -> str | None:
     return topic if mention_words(topic) else None
 
 
+def past_period(request: Request) -> bool:
+    """The question names a period of the past ("before covid", "in 2019", "last spring"): the
+    record has what happened then; a leaflet has no dates ("what was I taking before covid" reached
+    the COVID-19 vaccine leaflet)."""
+    w = request.window
+    if w is None or w.soft:
+        return False
+    return (w.until is not None and w.until < request.today) or (
+        w.since is not None and w.since < request.today - dt.timedelta(days=7)
+    )
+
+
+def when_words_out(request: Request) -> str:
+    """The question's words without its window's: they say when, not what is asked about
+    ("what was I taking before covid" asks for medicines, not about a covid diagnosis)."""
+    w = request.window
+    if w is None or not w.said or f" {w.said} " not in f" {request.text} ":
+        return request.text
+    return " ".join(f" {request.text} ".replace(f" {w.said} ", " ").split())
+
+
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept when those words read as
     an operation themselves: "white blood cell count" or "platelet count" is a test, not a request
@@ -735,7 +756,7 @@ class Planner:
         if asks_to_cancel(question) and "list_appointments" in self.available:
             return self._cancel_offer(question)
         request = read_request(question, today)
-        linking = link(request.text, vocab, STOP)
+        linking = link(when_words_out(request), vocab, STOP)
         if (mention := self._mention_plan(request, linking)) is not None:
             return mention
         intents = self._wording_intents(question, linking)
@@ -777,6 +798,7 @@ class Planner:
             and request.operation not in RECORD_OPERATIONS
             and not OWN_STAYS.search(request.text)
             and not (OWN_RECORD.search(request.text) and any(i in RECORD_SECTIONS or i == "encounters" for i in intents))
+            and not past_period(request)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -794,9 +816,14 @@ class Planner:
                 if plan is not None:
                     return plan
             if not intents and self.embeddings is not None and not request.follow_up:
-                nearest = self.embeddings.nearest(question)
-                if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
-                    intents = [nearest[0]]
+                if past_period(request):  # a period of the past: the nearest record section
+                    sims = self.embeddings.similarities(when_words_out(request))
+                    best = max((k for k in sims if k in RECORD_SECTIONS), key=lambda k: sims[k], default=None)
+                    intents = [best] if best else []
+                else:
+                    nearest = self.embeddings.nearest(question)
+                    if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
+                        intents = [nearest[0]]
             if not intents or intents == ["leaflets"]:
                 probe = self._leaflet_probe(question, request, linking)
                 if record_concepts:
@@ -820,7 +847,7 @@ class Planner:
             return Plan("clarify", message=f"the {label} section cannot be searched in this build.")
         wording = scoped_wording(question)
         request = read_request(wording, today)
-        linking = link(request.text, vocab or Vocabulary(), STOP)
+        linking = link(when_words_out(request), vocab or Vocabulary(), STOP)
         linking = Linking([c for c in linking.concepts if c.section == section], linking.unlinked)
         return self._read_plan([section], wording, request, linking)
 

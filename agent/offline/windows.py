@@ -108,9 +108,28 @@ def _month(name: str, today: dt.date) -> tuple[dt.date, dt.date]:
     return start, start + relativedelta(months=1, days=-1)
 
 
+# "before covid", "pre-pandemic": up to the day before the WHO called COVID-19 a pandemic (WHO
+# Director-General's opening remarks at the media briefing on COVID-19, 11 March 2020)
+PANDEMIC_DECLARED = dt.date(2020, 3, 11)
+_BEFORE_PANDEMIC = re.compile(
+    r"\b(before|prior to|pre) (the )?(covid(-19| 19)?|coronavirus|corona|pandemic|lockdowns?)( (pandemic|outbreak|hit|started|began|lockdowns?))?\b|"
+    r"\bpre-?(covid|pandemic|lockdown)\b"
+)
+# "this (flu) season": the influenza season now under way, counted from 1 August (US flu vaccines
+# ship from late July and August, and CDC's season runs from about October to May: CDC, "Who Needs
+# a Flu Vaccine and When", https://www.cdc.gov/flu/vaccines/vaccinations.html)
+FLU_SEASON_START = (8, 1)
+_THIS_SEASON = re.compile(r"\b(this|the current|current|this year s) (flu |influenza )?season\b")
+
+
 def _named_period(text: str, today: dt.date) -> Window | None:
     """Periods named without a date: "this month", "since last year", "since the spring",
-    "last summer", "in March", "since Christmas"."""
+    "last summer", "in March", "since Christmas", "before covid", "this flu season"."""
+    if m := _BEFORE_PANDEMIC.search(text):
+        return Window(None, PANDEMIC_DECLARED - dt.timedelta(days=1), m.group(0))
+    if m := _THIS_SEASON.search(text):
+        start = dt.date(today.year, *FLU_SEASON_START)
+        return Window(start if start <= today else start - relativedelta(years=1), today, m.group(0))
     if m := re.search(r"\bthis (month|week)\b", text):
         start = today.replace(day=1) if m.group(1) == "month" else today - dt.timedelta(days=today.weekday())
         return Window(start, today, m.group(0))

@@ -298,3 +298,58 @@ def test_a_class_asked_what_for_names_each_medicine_with_its_own_reason(cohort):
                 assert name.split()[0].lower() in lead.lower(), (name, lead)
             checked += 1
     assert checked >= 1
+
+
+def test_a_period_named_by_an_event_or_a_season_is_a_window():
+    """ "what was i taking before covid" → "No. Your record has no covid-19"; "influenza vax this
+    season?" → "Yes" for a dose of a season long gone."""
+    today = dt.date(2026, 12, 6)
+    for text in (
+        "what was i taking before covid",
+        "which vaccines did i get pre-pandemic",
+        "meds prior to the covid pandemic",
+    ):
+        w = read_request(text, today).window
+        assert w is not None and w.since is None and w.until == dt.date(2020, 3, 10), text
+    w = read_request("influenza vax this season?", today).window
+    assert w is not None and w.since == dt.date(2026, 8, 1) and w.until == today
+    w = read_request("flu jab this season", dt.date(2026, 3, 1)).window
+    assert w is not None and w.since == dt.date(2025, 8, 1)
+    assert read_request("what did i have in the spring", today).window.since == dt.date(2026, 3, 1)
+
+
+def test_before_covid_asks_the_record_of_that_time_not_about_covid(cohort):
+    agent, records = _agent(cohort)
+    cutoff = dt.datetime(2020, 3, 11, tzinfo=dt.UTC)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        given = [
+            i
+            for i in record.immunizations
+            if i.status == "completed" and i.occurrence and i.occurrence < cutoff
+        ]
+        lead = _lead(_events(agent, pid, "which vaccines did i get before covid"))
+        assert "covid" not in lead.lower().split(":")[0], lead
+        if given:
+            assert str(len(given)) in lead and not _no(lead), (len(given), lead)
+            checked += 1
+    assert checked >= 2
+
+
+def test_a_flu_dose_this_season_is_one_given_since_the_season_began(cohort):
+    agent, records = _agent(cohort)
+    start = dt.datetime(2026, 8, 1, tzinfo=dt.UTC)
+    asked = {True: 0, False: 0}
+    for record in records:
+        pid = record.patient.patient_id
+        flu = [
+            i for i in record.immunizations if i.status == "completed" and "influenza" in i.display.lower()
+        ]
+        if not flu:
+            continue
+        this = [i for i in flu if start <= i.occurrence <= COHORT_NOW]
+        lead = _lead(_events(agent, pid, "influenza vax this season?", role="clinician"))
+        assert _yes(lead) if this else _no(lead), (pid, [i.occurrence for i in flu], lead)
+        asked[bool(this)] += 1
+    assert asked[False] >= 2, asked
