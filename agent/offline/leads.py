@@ -537,6 +537,8 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     c = topic.concept
     if c.kind == "system":
         return _system(c, rows, v)
+    if topic.operation in ("count", "cleared") and rows:
+        return _episodes(topic, rows, v)
     if (lead := dated(topic, rows)) is not None:
         return lead
     active = [r for r in rows if r.get("active")]
@@ -560,6 +562,33 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
             True,
         )
     return (f"I could not find '{c.said}' among the conditions in {v.record}.", True)
+
+
+def _episodes(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """A condition's episodes: "how many times have I had strep throat" counts them (each dated and
+    cited, newest first); "when did my sinus infection clear up" is the newest episode's end."""
+    c = topic.concept
+    assert c is not None
+    named = set(c.record_names)
+    if named and any(r.get("name") in named for r in rows):  # "diabetes" is not "prediabetes"
+        rows = [r for r in rows if r.get("name") in named]
+    rows = sorted({r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("onset") or ""), reverse=True)
+
+    def span(r: dict[str, Any]) -> str:
+        end = _day(r.get("abatement")) if r.get("abatement") else ("still active" if r.get("active") else "no end date")
+        return f"{r['name']}, {_day(r.get('onset'))} → {end} [{r['handle']}]"
+
+    if topic.operation == "count":
+        listed = "; ".join(span(r) for r in rows[:FOCUSED])
+        more = f"; and {counted(len(rows) - FOCUSED, 'more', 'more')} {_cite_all(rows[FOCUSED:])}" if len(rows) > FOCUSED else ""
+        return (f"{counted(len(rows), 'episode')} of {c.name} in {v.record}, newest first: {listed}{more}.", False)
+    r = rows[0]
+    n = f" ({counted(len(rows), 'episode')} in all)" if len(rows) > 1 else ""
+    if r.get("abatement"):
+        return (f"{v.Your} most recent {c.name}, {r['name']} recorded {_day(r.get('onset'))}, is recorded as resolved on {_day(r['abatement'])} [{r['handle']}]{n}.", False)  # fmt: skip
+    if r.get("active"):
+        return (f"{r['name']} has not cleared up in {v.record}: it is recorded as active since {_day(r.get('onset'))} [{r['handle']}]{n}.", False)  # fmt: skip
+    return (f"{r['name']}, recorded {_day(r.get('onset'))}, is {r.get('clinical_status') or 'not active'}, with no resolution date recorded [{r['handle']}]{n}.", False)  # fmt: skip
 
 
 def _system(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:

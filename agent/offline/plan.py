@@ -619,19 +619,28 @@ AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
 
+# a condition's end asked for ("when did my sinus infection clear up", "when was the bronchitis resolved")
+CLEARED_ASKED = re.compile(
+    r"\b(clear(ed|s)? up|cleared|resolved?|resolution|go(ne)? away|went away|got better|get better|heal(ed)?|"
+    r"was (it )?over|ended|end)\b"
+)
+
+
 def date_operation(section: str, request: Request) -> str:
     """What a question about one named thing asks: its first date, its latest date, or whether
     it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
     date for the rest."""
     op = request.operation
+    if section == "conditions" and op in ("when", "earliest", "latest") and CLEARED_ASKED.search(request.text):
+        return "cleared"  # "when did my sinus infection clear up": the resolution date, not the onset
     if op == "earliest":
         return "earliest"
     if op == "when":
         return "earliest" if section == "conditions" and not LAST_WORDS.search(request.text) else "last"
     if op == "latest" and section in ("immunizations", "procedures") and LAST_WORDS.search(request.text):
         return "last"
-    if op == "count" and section in ("immunizations", "procedures"):
-        return "count"  # "how many covid vaccines have I had?": the number leads
+    if op == "count" and section in ("immunizations", "procedures", "conditions"):
+        return "count"  # "how many covid vaccines have I had?", "how many episodes of bronchitis": the number leads
     return "exists"
 
 

@@ -353,3 +353,46 @@ def test_a_flu_dose_this_season_is_one_given_since_the_season_began(cohort):
         assert _yes(lead) if this else _no(lead), (pid, [i.occurrence for i in flu], lead)
         asked[bool(this)] += 1
     assert asked[False] >= 2, asked
+
+
+def _episodes_of(record, word: str):
+    return [
+        c
+        for c in record.conditions
+        if word in c.display.lower()
+        and c.verification_status not in (EIE, "refuted")
+        and c.onset <= COHORT_NOW
+    ]
+
+
+def test_a_condition_counted_or_asked_when_it_cleared_reads_its_episodes(cohort):
+    """ "how many episodes of acute bronchitis" → "Not now: … resolved" with no count; "how many
+    times have i had strep throat" → a viral pharyngitis; "when did my sinus infection clear up"
+    → the first onset."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for word, said in (
+            ("bronchitis", "acute bronchitis"),
+            ("sinusitis", "sinusitis"),
+            ("streptococcal", "strep throat"),
+        ):
+            episodes = sorted(_episodes_of(record, word), key=lambda c: c.onset)
+            lead = _lead(_events(agent, pid, f"how many times have i had {said}"))
+            if not episodes:
+                assert _no(lead), (said, lead)
+                continue
+            assert re.match(rf"{len(episodes)} episodes? of", lead), (said, len(episodes), lead)
+            if word == "streptococcal":
+                assert "viral" not in lead.lower(), lead
+            newest = episodes[-1]
+            lead = _lead(_events(agent, pid, f"when did my {said} clear up"))
+            if newest.abatement is not None and newest.abatement <= COHORT_NOW:
+                assert newest.abatement.date().isoformat() in lead and "resolved" in lead, (
+                    said,
+                    newest.abatement,
+                    lead,
+                )
+            checked += 1
+    assert checked >= 4, checked
