@@ -396,3 +396,40 @@ def test_a_condition_counted_or_asked_when_it_cleared_reads_its_episodes(cohort)
                 )
             checked += 1
     assert checked >= 4, checked
+
+
+A1C = "4548-4"
+
+
+def test_basic_spanish_record_questions_are_read(cohort):
+    """ "cual ha sido mi a1c mas alta" → the latest A1C; "cuantas veces he ido a urgencias", "que
+    procedimientos me han hecho", "me pusieron la vacuna de la gripe este año?" → "I can't answer
+    that"; "quiero hacer una cita con mi doctor" → the booking leaflet, no slots."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for question in (
+            "que procedimientos me han hecho",
+            "me puedes dar un resumen de mi historial medico",
+        ):
+            lead = _lead(_events(agent, pid, question))
+            assert "can't answer" not in lead and "leaflet" not in lead, (question, lead)
+        er = [e for e in record.encounters if (e.class_code or "").lower() == "emer" and e.status != EIE]
+        lead = _lead(_events(agent, pid, "cuantas veces he ido a urgencias"))
+        assert re.search(rf"\b{len(er)} emergency visits?\b", lead), (len(er), lead)
+        a1c = _series(record, A1C)
+        if a1c:
+            lead = _lead(_events(agent, pid, "cual ha sido mi a1c mas alta"))
+            assert f"{max(m.value for m in a1c):g}" in lead and "highest" in lead, lead
+            checked += 1
+        flu = [
+            i
+            for i in record.immunizations
+            if i.status == "completed"
+            and "influenza" in i.display.lower()
+            and i.occurrence.year == COHORT_NOW.year
+        ]
+        lead = _lead(_events(agent, pid, "me pusieron la vacuna de la gripe este año?"))
+        assert _yes(lead) if flu else _no(lead), (pid, lead)
+    assert checked >= 2
