@@ -115,6 +115,7 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     )
 
 
+DIAGNOSIS_WORDS = re.compile(r"\b(diagnos\w*|dx)\b")
 SURGERY_WORDS = re.compile(r"\b(surger(y|ies)|surgical|operations?|operated)\b")
 ROW_NOUN = {"medication": "prescription", "condition": "condition", "immunization": "vaccine", "procedure": "procedure"}
 
@@ -128,11 +129,18 @@ def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     dated_rows = [r for r in rows if r.get(key) and r.get("status") != "entered-in-error"]
     if not dated_rows:
         return None  # the section's own lead says what the record holds
+    diagnosed = [r for r in dated_rows if "(disorder)" in str(r.get("name"))]
+    noun = ROW_NOUN[kind]
+    if kind == "condition" and diagnosed and DIAGNOSIS_WORDS.search(normalise(topic.question)):
+        # "my first diagnosis", "newest dx": a disorder, not a social finding ("Part-time employment")
+        dated_rows, noun = diagnosed, "diagnosis"
     first = topic.operation == "earliest_row"
     pick = min if first else max
     r = pick(dated_rows, key=lambda row: str(row[key]))
     verb = ROW_VERB[kind]
     total = next((o.result.total for o in outcomes if o.result.ok and o.result.total), len(dated_rows))
+    if noun == "diagnosis":
+        total = len(dated_rows)
     of = f" (of {total} in {v.record})" if total and total > 1 else ""
     same_day = [x for x in dated_rows if _day(x[key]) == _day(r[key]) and x is not r]
     # every row of that day cited at its count, the first three named
@@ -143,7 +151,7 @@ def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         if kind == "procedure" and SURGERY_WORDS.search(normalise(topic.question))
         else ""
     )
-    return (f"{caveat}{v.Your} {'first' if first else 'most recent'} recorded {ROW_NOUN[kind]} is {r.get(ROW_NAME[kind]) or 'unnamed'}, {verb} on {_day(r[key])} [{r['handle']}]{of}{also}.", False)  # fmt: skip
+    return (f"{caveat}{v.Your} {'first' if first else 'most recent'} recorded {noun} is {r.get(ROW_NAME[kind]) or 'unnamed'}, {verb} on {_day(r[key])} [{r['handle']}]{of}{also}.", False)  # fmt: skip
 
 
 def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lead | None:

@@ -165,11 +165,13 @@ def threshold_of(text: str) -> tuple[str, float] | None:
 # the first or newest ROW of a section, no thing named: "the very first medicine they put me on",
 # "the most recent thing they diagnosed me with", "my first surgery" ("my latest med list" is the list)
 _ROW_NOUNS = (
-    r"(prescriptions?|medications?|medicines?|meds|rx|pills?|tablets?|drugs?|diagnos\w*|conditions?|illness\w*|"
+    r"(prescriptions?|medications?|medicines?|meds|rx|pills?|tablets?|drugs?|diagnos\w*|dx|conditions?|illness\w*|"
     r"procedures?|surger(y|ies)|operations?|vaccines?|vaccinations?|shots?|jabs?|immuni[sz]ations?)"
 )
-_FIRST_ROW = re.compile(rf"\b(first|earliest|oldest)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history)\b)")
-_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
+# up to three words between ("the newest thing i've been diagnosed with"), never "the last time …"
+_BETWEEN = r"( (?!time\b)\w+){0,3}"
+_FIRST_ROW = re.compile(rf"\b(first|earliest|oldest){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history)\b)")
+_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
 
 
 def row_ordinal(text: str) -> str | None:

@@ -433,3 +433,34 @@ def test_basic_spanish_record_questions_are_read(cohort):
         lead = _lead(_events(agent, pid, "me pusieron la vacuna de la gripe este año?"))
         assert _yes(lead) if flu else _no(lead), (pid, lead)
     assert checked >= 2
+
+
+def test_the_newest_or_first_diagnosis_is_a_disorder_picked_by_date(cohort):
+    """ "whats the newest thing ive been diagnosed with", "newest dx" → the active conditions, no
+    pick; "what was my first ever diagnosis" → "Part-time employment (finding)"."""
+    agent, records = _agent(cohort)
+    for record in records:
+        pid = record.patient.patient_id
+        disorders = [
+            c
+            for c in record.conditions
+            if "(disorder)" in c.display
+            and c.verification_status not in (EIE, "refuted")
+            and c.onset <= COHORT_NOW
+        ]
+        if not disorders:
+            continue
+        newest = max(c.onset for c in disorders).date().isoformat()
+        first = min(c.onset for c in disorders).date().isoformat()
+        for question, role, day in (
+            ("whats the newest thing ive been diagnosed with", "patient", newest),
+            ("newest dx", "clinician", newest),
+            ("what was my first ever diagnosis on here", "patient", first),
+            ("first dx?", "clinician", first),
+        ):
+            lead = _lead(_events(agent, pid, question, role=role))
+            assert day in lead and "diagnosis is" in lead and "(finding)" not in lead.split("[")[0], (
+                question,
+                day,
+                lead,
+            )
