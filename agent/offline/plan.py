@@ -478,11 +478,11 @@ def when_words_out(request: Request) -> str:
 
 
 def without_concept_words(request: Request, linking: Linking) -> Request:
-    """The operation read again without the words that named a concept when those words read as
-    an operation themselves: "white blood cell count" or "platelet count" is a test, not a request
-    to count. A name that says no operation stays where it is: taking "weight" out of "the top
-    weight number they've got on file" left "the top number" (the systolic idiom), and the highest
-    weight was answered with the latest one (lead, round thirteen: paraphrase frozen8)."""
+    """The operation read again without the words that named a concept: "white blood cell
+    count" or "platelet count" is a test, not a request to count. A highest or lowest said around
+    the name stays: taking "weight" out of "the top weight number they've got on file" left "the
+    top number" (the systolic idiom), and the highest weight was answered with the latest one
+    (lead, round thirteen: paraphrase frozen8)."""
     if request.operation == "due":
         return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
     text = f" {request.text} "
@@ -490,11 +490,15 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
         text = text.replace(f" {request.window.said} ", " ")
     for c in linking.concepts:
         # a word that names the measure AND the operation ("heaviest", "how heavy") keeps saying both
-        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in (*SUPERLATIVES, "list"):
+        if (" " in c.said or len(c.said) > 3) and operation_of(c.said) not in SUPERLATIVES:
             text = text.replace(f" {c.said} ", " ")
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":
         return request
+    if request.operation in SUPERLATIVES and operation not in SUPERLATIVES and operation_of(
+        " ".join(c.said for c in linking.concepts)
+    ) not in SUPERLATIVES:
+        return request  # the superlative's words were around the name, not in it
     return replace(request, operation=operation)
 
 
