@@ -139,9 +139,8 @@ def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
     r = pick(dated_rows, key=lambda row: str(row[key]))
     verb = ROW_VERB[kind]
     total = next((o.result.total for o in outcomes if o.result.ok and o.result.total), len(dated_rows))
-    if noun == "diagnosis":
-        total = len(dated_rows)
-    of = f" (of {total} in {v.record})" if total and total > 1 else ""
+    # (diagnoses are a part of the rows read: no total is said for them)
+    of = f" (of {total} in {v.record})" if total and total > 1 and noun != "diagnosis" else ""
     same_day = [x for x in dated_rows if _day(x[key]) == _day(r[key]) and x is not r]
     # every row of that day cited at its count, the first three named
     named = ", ".join(str(x.get(ROW_NAME[kind])) for x in same_day[:3]) + (", …" if len(same_day) > 3 else "")
