@@ -112,6 +112,12 @@ class LabSummaryInput(DateWindow):
         default=None,
         description='Also count the results below this value ("any potassium under 3.5?").',
     )
+    newest: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description='Only the newest N results of each test ("the mean of my last 5 readings").',
+    )
 
 
 def _point(p: Point | None) -> dict[str, Any] | None:
@@ -130,12 +136,19 @@ def summarize_labs(ctx: ToolContext, args: LabSummaryInput) -> ToolResult:
     range (the lab's, else a labelled typical adult range). For trends, extremes, averages,
     counts and "is it normal"."""
     all_series = lab_series(
-        ctx.connection, patient_id=ctx.scope.patient_id, query=args.query, since=args.since, until=args.until
+        ctx.connection,
+        patient_id=ctx.scope.patient_id,
+        query=args.query,
+        since=args.since,
+        until=args.until,
+        newest=args.newest,
     )
     out = ResultBuilder(ctx)
     window = ""
     if args.since or args.until:
         window = f" between {args.since or 'the start'} and {args.until or 'now'}"
+    if args.newest:
+        window += f", the newest {args.newest} of each test"
     window_facts = facts_of(*(d.isoformat() for d in (args.since, args.until) if d))
     birth_date = _birth_date(ctx)
     limit = ("above", args.above) if args.above is not None else ("below", args.below) if args.below is not None else None

@@ -193,6 +193,11 @@ def display_words(display: str) -> list[str]:
     return [w for w in words if len(w) >= 3 and w not in GENERIC and not re.match(r"^(nda|anda|bla)\d", w)]
 
 
+def _split_marks(text: str) -> str:
+    """Hyphens and slashes as word breaks, the one way record names and query words are split."""
+    return text.replace("/", " ").replace("-", " ")
+
+
 def short_name(display: str) -> str:
     """A record name without its semantic tag: 'Essential hypertension (disorder)' → 'essential hypertension'."""
     return normalise(
@@ -266,10 +271,13 @@ class Vocabulary:
         return hits
 
     def names_with(self, section: str, words: list[str]) -> list[str]:
-        """Names of `section` in which every one of `words` starts a word."""
+        """Names of `section` in which every one of `words` starts a word. A word is split where a
+        record name is ("x-ray" is the "X-ray" of "Plain chest X-ray": the record's "x" and "ray"),
+        so a hyphenated or slashed term still finds the rows that spell it the same way."""
         hits = []
+        words = [part for w in words for part in _split_marks(w).split()]
         for name in self.names.get(section, []):
-            own = normalise(name).replace("/", " ").replace("-", " ").split()
+            own = _split_marks(normalise(name)).split()
             if words and all(any(o.startswith(w) for o in own) for w in words):
                 hits.append(name)
         return hits

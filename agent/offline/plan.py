@@ -277,7 +277,8 @@ INPATIENT = re.compile(
 # "the notes" said for the record as a whole, not a search of the note text
 NOTES_AS_RECORD = re.compile(
     r"\b(?:according to|acording to|accoring to|going by|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
-    r"(?:notes|chart|file|records?)\b"
+    # "going by the latest notes", "according to her most recent chart": still the record as it stands
+    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
 )
 # ... unless what the notes say is the question ("what did the doctor write in my notes about …")
 NOTE_TEXT_ASKED = re.compile(
@@ -455,9 +456,33 @@ def mention_topic(text: str) -> str | None:
     return topic if mention_words(topic) else None
 
 
+def past_period(request: Request) -> bool:
+    """The question names a period of the past ("before covid", "in 2019", "last spring"): the
+    record has what happened then; a leaflet has no dates ("what was I taking before covid" reached
+    the COVID-19 vaccine leaflet)."""
+    w = request.window
+    if w is None or w.soft:
+        return False
+    return (w.until is not None and w.until < request.today) or (
+        w.since is not None and w.since < request.today - dt.timedelta(days=7)
+    )
+
+
+def when_words_out(request: Request) -> str:
+    """The question's words without its window's: they say when, not what is asked about
+    ("what was I taking before covid" asks for medicines, not about a covid diagnosis)."""
+    w = request.window
+    if w is None or not w.said or f" {w.said} " not in f" {request.text} ":
+        return request.text
+    return " ".join(f" {request.text} ".replace(f" {w.said} ", " ").split())
+
+
 def without_concept_words(request: Request, linking: Linking) -> Request:
     """The operation read again without the words that named a concept: "white blood cell
-    count" or "platelet count" is a test, not a request to count."""
+    count" or "platelet count" is a test, not a request to count. A highest or lowest said around
+    the name stays: taking "weight" out of "the top weight number they've got on file" left "the
+    top number" (the systolic idiom), and the highest weight was answered with the latest one
+    (lead, round thirteen: paraphrase frozen8)."""
     if request.operation == "due":
         return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
     text = f" {request.text} "
@@ -470,6 +495,10 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":
         return request
+    if request.operation in SUPERLATIVES and operation not in SUPERLATIVES and operation_of(
+        " ".join(c.said for c in linking.concepts)
+    ) not in SUPERLATIVES:
+        return request  # the superlative's words were around the name, not in it
     return replace(request, operation=operation)
 
 
@@ -594,19 +623,28 @@ AFTER_ONSET = re.compile(r"\b(after|since|post|following|from|once)\b")
 LAST_WORDS = re.compile(r"\b(last|latest|most recent|newest|recently|previous)\b")
 
 
+# a condition's end asked for ("when did my sinus infection clear up", "when was the bronchitis resolved")
+CLEARED_ASKED = re.compile(
+    r"\b(clear(ed|s)? up|cleared|resolved?|resolution|go(ne)? away|went away|got better|get better|heal(ed)?|"
+    r"was (it )?over|ended|end)\b"
+)
+
+
 def date_operation(section: str, request: Request) -> str:
     """What a question about one named thing asks: its first date, its latest date, or whether
     it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
     date for the rest."""
     op = request.operation
+    if section == "conditions" and op in ("when", "earliest", "latest") and CLEARED_ASKED.search(request.text):
+        return "cleared"  # "when did my sinus infection clear up": the resolution date, not the onset
     if op == "earliest":
         return "earliest"
     if op == "when":
         return "earliest" if section == "conditions" and not LAST_WORDS.search(request.text) else "last"
     if op == "latest" and section in ("immunizations", "procedures") and LAST_WORDS.search(request.text):
         return "last"
-    if op == "count" and section in ("immunizations", "procedures"):
-        return "count"  # "how many covid vaccines have I had?": the number leads
+    if op == "count" and section in ("immunizations", "procedures", "conditions"):
+        return "count"  # "how many covid vaccines have I had?", "how many episodes of bronchitis": the number leads
     return "exists"
 
 
@@ -634,7 +672,9 @@ class Topic:
     window: Window | None = None
     emergency: bool = False  # encounters: the question is about emergency visits
     inpatient: bool = False
-    asked: str = ""  # labs vs a range: above | below | outside | ever_outside | normal
+    # labs vs a range: above | below | outside | ever_outside | normal; medication changes: started |
+    # stopped; a medicine's dose: exists when whether it is taken was asked too
+    asked: str = ""
     today: dt.date | None = None  # "older than a year?" is measured from this day
     question: str = ""  # the question's own words (identity checks compare them with the record)
     # medications: the condition the question names as the medicines' reason ("for my diabetes")
@@ -729,7 +769,7 @@ class Planner:
         if asks_to_cancel(question) and "list_appointments" in self.available:
             return self._cancel_offer(question)
         request = read_request(question, today)
-        linking = link(request.text, vocab, STOP)
+        linking = link(when_words_out(request), vocab, STOP)
         if (mention := self._mention_plan(request, linking)) is not None:
             return mention
         intents = self._wording_intents(question, linking)
@@ -771,6 +811,7 @@ class Planner:
             and request.operation not in RECORD_OPERATIONS
             and not OWN_STAYS.search(request.text)
             and not (OWN_RECORD.search(request.text) and any(i in RECORD_SECTIONS or i == "encounters" for i in intents))
+            and not past_period(request)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -788,9 +829,14 @@ class Planner:
                 if plan is not None:
                     return plan
             if not intents and self.embeddings is not None and not request.follow_up:
-                nearest = self.embeddings.nearest(question)
-                if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
-                    intents = [nearest[0]]
+                if past_period(request):  # a period of the past: the nearest record section
+                    sims = self.embeddings.similarities(when_words_out(request))
+                    best = max((k for k in sims if k in RECORD_SECTIONS), key=lambda k: sims[k], default=None)
+                    intents = [best] if best else []
+                else:
+                    nearest = self.embeddings.nearest(question)
+                    if nearest is not None and nearest[0] not in ("leaflets", "find_slots"):
+                        intents = [nearest[0]]
             if not intents or intents == ["leaflets"]:
                 probe = self._leaflet_probe(question, request, linking)
                 if record_concepts:
@@ -814,7 +860,7 @@ class Planner:
             return Plan("clarify", message=f"the {label} section cannot be searched in this build.")
         wording = scoped_wording(question)
         request = read_request(wording, today)
-        linking = link(request.text, vocab or Vocabulary(), STOP)
+        linking = link(when_words_out(request), vocab or Vocabulary(), STOP)
         linking = Linking([c for c in linking.concepts if c.section == section], linking.unlinked)
         return self._read_plan([section], wording, request, linking)
 
@@ -1067,7 +1113,11 @@ class Planner:
                             operation = date_operation(section, request)
                         # "any antibiotics in 2025?": the lead answers for the window asked about
                         scoped = window if operation in ("exists", "earliest", "last") else None
-                        topics.append(Topic(section, operation, c, ids, window=scoped, reason=reason))
+                        # "am I on X, and if so, what dose?": whether, then the dose
+                        asked = "exists" if operation == "detail" and request.operation == "exists" else ""
+                        topics.append(
+                            Topic(section, operation, c, ids, window=scoped, reason=reason, asked=asked)
+                        )
                 elif (
                     reason := next((c for c in linking.concepts if c.section == "conditions"), None)
                 ) and PRESCRIBER_WORDS.search(request.text):
@@ -1142,6 +1192,19 @@ class Planner:
                         # the value before the newest: the dated series, newest first (the lead picks it)
                         ids = [call("get_labs", {"query": query, "latest_only": False, "limit": EVERY_RESULT, **win})]  # fmt: skip
                         topics.append(Topic(section, "previous", c, ids, window, question=request.text))
+                        continue
+                    if query and request.newest and not window and "summarize_labs" in self.available:
+                        # "mean SBP over the last 5 readings", "BP at the last 3 visits": the newest N
+                        # values, summarised by the tool or listed newest first
+                        if computed:
+                            ids = [call("summarize_labs", {"query": query, "newest": request.newest})]
+                            topic = Topic(section, op, c, ids)
+                            topic.asked = asked_about_range(request.text)
+                            topic.today = request.today
+                        else:
+                            ids = [call("get_labs", {"query": query, "limit": request.newest})]
+                            topic = Topic(section, "newest", c, ids)
+                        topics.append(topic)
                         continue
                     if query and request.threshold and "summarize_labs" in self.available:
                         # "ever over 200?", "how many A1C above 6.5", "when did my BMI first go over
@@ -1256,12 +1319,14 @@ class Planner:
                 topics.append(Topic(section, op_c, c, ids, window))
             elif section == "procedures":
                 c = own[0] if own else None
-                args = {**({"query": c.queries[0]} if c else {}), **win}
                 ordinal = row_ordinal(request.text) if c is None else None
-                if ordinal == "earliest":  # "my first surgery": the oldest, not the oldest of the newest 20
-                    args["oldest_first"] = True
+                # "my first surgery": the oldest, not the oldest of the newest 20
+                args = {**win, **({"oldest_first": True} if ordinal == "earliest" else {})}
                 op_c = date_operation(section, request) if c else f"{ordinal}_row" if ordinal else "list"
-                topics.append(Topic(section, op_c, c, [call("get_procedures", args)], window))
+                # one call per way the record names the concept ("x-ray": the lexicon's query and the
+                # record's own "Plain chest X-ray"), as for conditions
+                ids = [call("get_procedures", {"query": q, **args}) for q in c.queries] if c else [call("get_procedures", args)]
+                topics.append(Topic(section, op_c, c, ids, window))
             elif section == "leaflets":
                 topics.append(
                     Topic(

@@ -30,7 +30,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
             r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b|"
             # a year said as twelve months: "more than 12 months ago", ">12 months", "over twelve months old"
-            r"(\b(older|more|over|longer) than |>\s*|\bover )(12|twelve) months?\b|\b(12|twelve) months? (old|passed|since)\b",
+            # (a bare "over 12 months" is a span, "wt change over 12 months"; "over 12 months ago" is old)
+            r"(\b(older|more|over|longer) than |>\s*)(12|twelve) months?\b|\bover (12|twelve) months? (ago|old)\b|"
+            r"\b(12|twelve) months? (old|passed|since)\b",
         ),
         (
             # (a record high is the extreme, not the range: "A1C - all-time high?", "record low hr?")
@@ -116,6 +118,23 @@ NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, 
 _AGO = re.compile(r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b")
 
 
+# "the mean of my last 5 readings", "BP at the last 3 visits": that many newest values (values or
+# visits counted, never a span of time: "the last 5 years" is a window)
+_NEWEST_N = re.compile(
+    r"\b(?:last|latest|past|previous|most recent|newest) (\d+|two|three|four|five|six|seven|eight|nine|ten) "
+    r"(?:\w+ )?(?:readings?|results?|values?|measurements?|checks?|tests?|visits?|encounters?|appointments?|sets?)\b"
+)
+
+
+def newest_count(text: str) -> int | None:
+    """N when the question asks about the newest N values ("last 5 readings"), else None."""
+    m = _NEWEST_N.search(text)
+    if m is None:
+        return None
+    word = m.group(1)
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
+
+
 def previous_offset(text: str) -> int:
     """How many results before the newest the "previous" operation asks for: "two readings ago"
     is 2, every other wording ("the one before", "my previous a1c") is 1."""
@@ -146,11 +165,13 @@ def threshold_of(text: str) -> tuple[str, float] | None:
 # the first or newest ROW of a section, no thing named: "the very first medicine they put me on",
 # "the most recent thing they diagnosed me with", "my first surgery" ("my latest med list" is the list)
 _ROW_NOUNS = (
-    r"(prescriptions?|medications?|medicines?|meds|rx|pills?|tablets?|drugs?|diagnos\w*|conditions?|illness\w*|"
+    r"(prescriptions?|medications?|medicines?|meds|rx|pills?|tablets?|drugs?|diagnos\w*|dx|conditions?|illness\w*|"
     r"procedures?|surger(y|ies)|operations?|vaccines?|vaccinations?|shots?|jabs?|immuni[sz]ations?)"
 )
-_FIRST_ROW = re.compile(rf"\b(first|earliest|oldest)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history)\b)")
-_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last)( \w+){{0,2}} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
+# up to three words between ("the newest thing i've been diagnosed with"), never "the last time …"
+_BETWEEN = r"( (?!time\b)\w+){0,3}"
+_FIRST_ROW = re.compile(rf"\b(first|earliest|oldest){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history)\b)")
+_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
 
 
 def row_ordinal(text: str) -> str | None:
@@ -177,6 +198,7 @@ class Request:
     follow_up: bool  # leans on the previous answer ("is that normal?", "and the first one?")
     today: dt.date = dt.date(1970, 1, 1)
     threshold: tuple[str, float] | None = None  # "ever over 200": (">", 200.0)
+    newest: int | None = None  # "the last 5 readings": the newest N values only
 
 
 def operation_of(text: str) -> str:
@@ -206,4 +228,5 @@ def read_request(question: str, today: dt.date) -> Request:
         follow_up=bool(FOLLOW_UP.search(text)) and len(text.split()) <= FOLLOW_UP_MAX_WORDS,
         today=today,
         threshold=threshold_of(question.lower()),  # the raw words: normalising drops ">"
+        newest=newest_count(text),
     )

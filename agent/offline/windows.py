@@ -108,9 +108,28 @@ def _month(name: str, today: dt.date) -> tuple[dt.date, dt.date]:
     return start, start + relativedelta(months=1, days=-1)
 
 
+# "before covid", "pre-pandemic": up to the day before the WHO called COVID-19 a pandemic (WHO
+# Director-General's opening remarks at the media briefing on COVID-19, 11 March 2020)
+PANDEMIC_DECLARED = dt.date(2020, 3, 11)
+_BEFORE_PANDEMIC = re.compile(
+    r"\b(before|prior to|pre) (the )?(covid(-19| 19)?|coronavirus|corona|pandemic|lockdowns?)( (pandemic|outbreak|hit|started|began|lockdowns?))?\b|"
+    r"\bpre-?(covid|pandemic|lockdown)\b"
+)
+# "this (flu) season": the influenza season now under way, counted from 1 August (US flu vaccines
+# ship from late July and August, and CDC's season runs from about October to May: CDC, "Who Needs
+# a Flu Vaccine and When", https://www.cdc.gov/flu/vaccines/vaccinations.html)
+FLU_SEASON_START = (8, 1)
+_THIS_SEASON = re.compile(r"\b(this|the current|current|this year s) (flu |influenza )?season\b")
+
+
 def _named_period(text: str, today: dt.date) -> Window | None:
     """Periods named without a date: "this month", "since last year", "since the spring",
-    "last summer", "in March", "since Christmas"."""
+    "last summer", "in March", "since Christmas", "before covid", "this flu season"."""
+    if m := _BEFORE_PANDEMIC.search(text):
+        return Window(None, PANDEMIC_DECLARED - dt.timedelta(days=1), m.group(0))
+    if m := _THIS_SEASON.search(text):
+        start = dt.date(today.year, *FLU_SEASON_START)
+        return Window(start if start <= today else start - relativedelta(years=1), today, m.group(0))
     if m := re.search(r"\bthis (month|week)\b", text):
         start = today.replace(day=1) if m.group(1) == "month" else today - dt.timedelta(days=today.weekday())
         return Window(start, today, m.group(0))
@@ -214,6 +233,14 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         rf"\b(last|past|previous|recent|within the last|in the last|over the last) {_N}( of)? {_UNIT}\b", text
     ):
         return Window(_back(today, _count(m.group(2)), m.group(4)), today, m.group(0))
+    # "wt change over 12 months", "BP across 2 years": that span back from today
+    if m := re.search(rf"\b(over|across|within) {_N} {_UNIT}\b(?! (ago|old|back)\b)", text):
+        return Window(_back(today, _count(m.group(2)), m.group(3)), today, m.group(0))
+    # clinicians' shorthand for a span: "6/12" six months, "2/52" two weeks, "3/7" three days
+    # ("any abx in last 6/12", "abnormal labs last 12/12"); read only after a word that says a span
+    if m := re.search(r"\b(last|past|previous|within|over|in the last|over the last|within the last) (\d{1,2})/(12|52|7)\b", text):
+        unit = {"12": "months", "52": "weeks", "7": "days"}[m.group(3)]
+        return Window(_back(today, int(m.group(2)), unit), today, m.group(0))
     if m := re.search(rf"\b{_N}( of)? {_UNIT} (ago|back)\b", text):
         return Window(_back(today, _count(m.group(1)), m.group(3)), today, m.group(0))
     if m := re.search(r"\b(past|last|previous) (hour|day|24 hours|week|fortnight|month|year|decade)\b", text):

@@ -17,6 +17,7 @@ from evals.paraphrase.tune_frozen4 import TUNE_FROZEN4
 from evals.paraphrase.tune_frozen5 import TUNE_FROZEN5
 from evals.paraphrase.tune_frozen6 import TUNE_FROZEN6
 from evals.paraphrase.tune_frozen7 import TUNE_FROZEN7
+from evals.paraphrase.tune_frozen8 import TUNE_FROZEN8
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -43,6 +44,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen5": TUNE_FROZEN5,
     "tune_frozen6": TUNE_FROZEN6,
     "tune_frozen7": TUNE_FROZEN7,
+    "tune_frozen8": TUNE_FROZEN8,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)

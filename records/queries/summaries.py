@@ -151,9 +151,11 @@ def lab_series(
     query: str,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    newest: int | None = None,
 ) -> list[Series]:
     """Numeric values of the tests `query` names, one series per LOINC code (blood pressure:
-    systolic and diastolic, from the panel's components)."""
+    systolic and diastolic, from the panel's components). With `newest`, each series keeps only
+    its newest N values ("the mean of the last 5 readings")."""
     page = list_observations(
         conn, patient_id=patient_id, query=query, since=since, until=until, limit=SERIES_LIMIT
     )
@@ -166,6 +168,9 @@ def lab_series(
         by_code.pop(DIASTOLIC_CODE, None)
     elif {"diastolic", "dbp"} & words and not {"systolic", "sbp"} & words:
         by_code.pop(SYSTOLIC_CODE, None)
+    if newest:
+        for series in by_code.values():
+            series.points = series.points[-newest:]
     return sorted(by_code.values(), key=lambda s: (-s.count, s.name))
 
 
