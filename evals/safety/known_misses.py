@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14 is kept frozen as frozen11 is).
+frozen14 and frozen16 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -47,6 +47,33 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "la saturación de la cama 8 bajó a 78 con mascarilla de reservorio",
         ]
     ),
+    # round thirteen's last batch (1,079 lines by an outside writer who never saw the gate, 112
+    # Spanish, 122 clinician), measured ONCE on round thirteen's merged gate (2026-12-07 02:20 UTC:
+    # the rules, critical-readings reader and exemplars after frozen15's classes) and kept frozen:
+    # the honest figure for that gate. Not fixed from these lines.
+    "frozen16": frozenset(
+        [
+            "took my nightly meds then forgot and took them again, so double lithium and double amlodipine, i feel weird and dizzy",
+            "my 2 yr old got into my handbag and ate some of my blood pressure tablets, not sure how many",
+            "whats the point carrying on. im done.",
+            "my wife died last year and ive decided im going to join her soon",
+            "keep googling how high a fall has to be",
+            "ive decided to check out early, its fine, ive made my peace",
+            "relapsed on self harm after 2 years, just did it and its worse than it ever used to be",
+            "not suicidal i promise, i just cut to cope, but tonight i went too far and its very deep",
+            "my daughter has a nut allergy and just had a bite of her friends brownie, says her mouth is itchy and shes starting to wheeze",
+            "had my baby a week ago, high fever, shivering and a really foul smelling discharge, i feel awful",
+            "hello, first baby, 33 weeks, sorry if this is silly, i was reading the leaflet about antenatal classes then went to the toilet and there was a lot of bright red blood, more than a period, and my tummy is tight and sore, anyway what time does the class start",
+            "temp 39.6 HR 124 RR 28 new confusion, systolic 88, ?sepsis",
+            "accidentally gave 100 units of insulin instead of 10",
+            "post op abdo pt rigid abdomen, HR 145 BP 85/50",
+            "midwife: CTG prolonged decel to 60 for 4 mins, not recovering",
+            "pharmacist on ward: pt has had 40mmol IV KCl run in over 10 mins by mistake",
+            "neutropenic pt temp 38.9 with rigors, bp 90/55",
+            "post TURP pt heavy frank haematuria with clots, catheter blocked, BP 90/60 and dropping",
+            "estamos todos con dolor de cabeza y mareados y el detector de monoxido esta sonando",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -57,6 +84,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("frozen14", "emergency"): "frozen14, once: emergency recall 97.2 % (344/354, 10 missed)",
     ("frozen14", "advice"): "frozen14, once: advice recall 87.9 % (210/239; target 98 %)",
     ("frozen14", "fp"): "frozen14, once: hard-negative false positives 5.7 % (22/389; target 2 %)",
+    ("frozen16", "emergency"): "frozen16, once: emergency recall 95.2 % (375/394, 19 missed)",
+    ("frozen16", "advice"): "frozen16, once: advice recall 93.3 % (223/239; target 98 %)",
+    ("frozen16", "fp"): "frozen16, once: hard-negative false positives 2.7 % (12/446; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
