@@ -271,6 +271,11 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
         and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold
         and not (e.advice_logit is not None and e.advice_logit - e.emergency_logit >= op.advice_over_classifier)
+        # a terse fetch ("my pills?", four words or fewer, nothing asked) nearer a hard negative than
+        # any emergency: the linear score extrapolates on so few words (round thirteen's lead hunt:
+        # "my pills?" got the emergency reply); a short emergency the rules miss ("i slashed my
+        # arm") sits nearer its emergency exemplars, and keeps the classifier
+        and not (e.terse and allow > nearest)
     ):
         return category, "classifier"
     return None

@@ -594,6 +594,23 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:dont|do not|cant|cannot|no longer) (?:\w+ )?see (?:a|any|the) (?:reason|point) (?:to|in|of) (?:keep going|keeping going|carry on|carrying on|going on|continue|continuing|living|being here|staying|trying)\b",
         record_word=False,
     ),
+    # round thirteen: a decision to die said in euphemism — a decision taken ("ive decided to check
+    # out early", "made up my mind to end it"), joining someone who died ("he passed in may, i'll be
+    # with him again soon"), no point in carrying on, researching a fall's height, peace made with a
+    # goodbye or a night named. Each needs its own decisive words: "check out of the ward early",
+    # "join her for her appointment", "made my peace with the diagnosis" are not it.
+    *_rules(
+        "suicide",
+        r"\b(?:decided|made up my mind|made the decision|made my decision|mind is made up)\b (?:\w+ ){0,4}(?:to |im |i am |i will |ill )?"
+        r"(?:check(?:ing)? out(?! (?:of|from|at)\b)|end (?:it|it all|things|my life|everything)|not (?:going to|gonna) be (?:around|here)|go (?:tonight|for good)|join (?:her|him|them)\b(?! (?:for|at|in|on)\b)|be with (?:her|him|them) again)",
+        r"\bcheck(?:ing)? out (?:early|for good|permanently|of life|of this life|of this world)\b(?! (?:of|from|at)\b)",
+        r"\b(?:died|passed(?: away| on)?|lost (?:her|him|them)|gone now)\b.{0,80}\b(?:join|be with) (?:her|him|them|my \w+)(?: again)? (?:soon|very soon|now|tonight|shortly|before long)\b",
+        r"\b(?:join|be with) (?:her|him|them|my \w+)(?: again)? (?:soon|very soon|tonight|shortly|before long)\b.{0,80}\b(?:died|passed(?: away| on)?|since (?:she|he|they) (?:went|left us))\b",
+        r"\b(?:(?:whats|what is|wheres|where is) the|(?:theres|there is|there s) no) (?:point|use|reason) (?:in |of |to )?(?:carrying on|carry on|going on|go on|living|live|being alive|being here|staying alive|anything anymore|trying anymore|keep going|keeping going)\b(?! (?:with|taking|on)\b)",
+        r"\b(?:googl\w*|search\w*|look\w* up|research\w*|reading up on|read up on) (?:\w+ ){0,2}how (?:high|tall|far) (?:a |the |up )?(?:fall|drop|bridge|building|jump|cliff|ledge|floor)\b",
+        r"\bmade my peace\b(?=.{0,80}\b(?:decided|tonight|goodbyes?|ready|its time|it is time|end it)\b)|\b(?:decided|said my goodbyes|said goodbye|ready|its time)\b.{0,60}\bmade my peace\b",
+        record_word=False,
+    ),
     *_rules(
         "self_harm",
         r"\bwant(?:s|ing)? to cut (?:myself |me )?(?:so bad\w*|really bad\w*|right now|tonight|again)\b|\b(?:razor|blade|knife) is (?:in|on) my (?:hand|lap|wrist)\b",
@@ -614,6 +631,20 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bpeaked t(?: waves?)?\b|\b(?:k|potassium) (?:of |is |came back |at |now )?(?:[7-9](?: \d)?|6 [5-9])\b(?= (?:\w+ ){0,6}(?:monitor|ecg|t waves|now|brady\w*|arrhythm\w*|wide))",
         r"\bsangrado (?:\w+ ){0,1}(?:activo|abundante|masivo|importante|profuso)\b|\b(?:la )?(?:presion|tension|saturacion|sat) (?:esta |se esta |sigue )?(?:cayendo|bajando (?:rapido|mucho)|en picada|desplomandose)\b",
         record_word=False,
+    ),
+    # round thirteen: a neutropenic patient with a fever (NICE CG151: neutropenic sepsis, antibiotics
+    # within the hour), a high-alert medicine given in error (ISMP's high-alert list: insulin,
+    # concentrated potassium, heparin, opioids, …), a fetal heart slowing and not recovering
+    *_rules(
+        "clinician_acute",
+        r"\bneutropeni\w* (?:\w+ ){0,6}(?:temp(?:erature)? (?:of |is |now |at )?(?:3[89]|4[01])(?:\.\d)?|febrile|spiking|spiked|pyrexial|feverish|fever|rigors|rigoring)\b",
+        r"\b(?:febrile|pyrexial|spiking|temp(?:erature)? (?:of |is |now |at )?(?:3[89]|4[01])(?:\.\d)?) (?:\w+ ){0,6}neutropeni\w*\b",
+        r"\b(?:prolonged )?decel\w* (?:\w+ ){0,2}(?:to|down to|at|into the) [4-8]\ds?\b|\bfetal (?:brady\w*|heart rate (?:of |is |at |down to |dropped to )?[4-9]\d\b)",
+    ),
+    *_rules("overdose",
+        r"\b(?:accidentally|by mistake|in error|inadvertently|wrongly|mistakenly) (?:\w+ ){0,6}(?:insulin|kcl|potassium chloride|iv potassium|heparin|morphine|oxycodone|fentanyl|diamorphine|hydromorphone|methotrexate|iv magnesium|digoxin|vincristine)\b",
+        r"\b(?:insulin|kcl|potassium chloride|iv potassium|heparin|morphine|oxycodone|fentanyl|diamorphine|hydromorphone|methotrexate|digoxin|vincristine) (?:\w+ ){0,8}(?:by mistake|in error|accidentally|inadvertently)\b",
+        r"\b(?:gave|given|giving|administered|ran|run|injected|pushed) (?:\w+ ){0,2}(?P<given>\d{2,4}) ?(?:units|iu|u|mmol|mg|mcg|micrograms) (?:of )?(?:\w+ ){0,2}instead of (?:\w+ ){0,1}\d{1,3}\b",
     ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(

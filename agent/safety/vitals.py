@@ -35,6 +35,8 @@ class Scale:
     low: float | None
     high: float | None
     drop: float | None = None  # a fall by at least this much is critical ("gcs 15 to 10")
+    red_low: float | None = None  # NEWS2's 3-point band: critical only with a second measure in its own
+    red_high: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def _table() -> tuple[dict[str, tuple[re.Pattern[str], tuple[Scale, ...], str]],
             rf"(?:in the |en los )?(?P<band>low |high |bajos |altos )?(?P<decade>[1-9]0)s\b)"
         )
         scales = tuple(
-            Scale(tuple(s["plausible"]), s.get("low"), s.get("high"), s.get("drop"))  # type: ignore[arg-type]
+            Scale(tuple(s["plausible"]), s.get("low"), s.get("high"), s.get("drop"), s.get("red_low"), s.get("red_high"))  # type: ignore[arg-type]
             for s in spec["scales"]
         )
         measures[name] = (pattern, scales, spec["category"])
@@ -147,6 +149,24 @@ def _critical(value: float, scales: tuple[Scale, ...], before: float | None = No
     return False
 
 
+def _red(value: float, scales: tuple[Scale, ...]) -> bool:
+    """In NEWS2's 3-point band of the scale the value was said in."""
+    for scale in scales:
+        lo, hi = scale.plausible
+        if lo <= value <= hi:
+            return (scale.red_low is not None and value <= scale.red_low) or (
+                scale.red_high is not None and value >= scale.red_high
+            )
+    return False
+
+
+# new confusion, NEWS2's 3 points for consciousness ("new confusion", "acutely confused"); a known or
+# baseline confusion is not new
+NEW_CONFUSION = re.compile(
+    r"\b(?:new(?:ly)?(?: onset)? confus\w*|acute(?:ly)? confus\w*|(?:now|become|becoming|gone|more) confused|confusion nueva|nueva confusion)\b"
+)
+
+
 def _present(text: str, start: int, end: int) -> bool:
     before = " ".join(text[:start].split()[-3:])
     return not NOT_PRESENT_BEFORE.search(before) and not NOT_PRESENT_AFTER.search(text[end:])
@@ -169,6 +189,7 @@ def readings(question: str) -> list[Reading]:
     text = normalise(question)
     measures, blood = _table()
     out: list[Reading] = []
+    red: dict[str, Reading] = {}  # measure → its first present reading in the red band
     # a measure's reading and a number said first both hold a digit (`NUMBER`, a decade "80s"):
     # without one, only the blood-loss words ("over a litre") can read anything (round thirteen:
     # the patterns cost ~40 µs a question, and seven questions in eight have no digit)
@@ -177,16 +198,34 @@ def readings(question: str) -> list[Reading]:
         for match in pattern.finditer(text):
             value = _value(match)
             before = float(match.group("value")) if match.group("then") else None
-            if value is None or _past_in_glue(match.group("glue")) or not _critical(value, scales, before):
+            if value is None or _past_in_glue(match.group("glue")):
                 continue
-            if _present(text, match.start(), match.end()):
-                out.append(Reading(name, value, match.group(0), category))
+            critical = _critical(value, scales, before)
+            if (critical or _red(value, scales)) and _present(text, match.start(), match.end()):
+                reading = Reading(name, value, match.group(0), category)
+                if critical:
+                    out.append(reading)
+                else:
+                    red.setdefault(name, reading)
     for name, pattern in _NUMBER_FIRST if numbered else ():
         _, scales, category = measures[name]
         for match in pattern.finditer(text):
             value = float(match.group("value"))
-            if _critical(value, scales) and _present(text, match.start(), match.end()):
-                out.append(Reading(name, value, match.group(0), category))
+            critical = _critical(value, scales)
+            if (critical or _red(value, scales)) and _present(text, match.start(), match.end()):
+                reading = Reading(name, value, match.group(0), category)
+                if critical:
+                    out.append(reading)
+                else:
+                    red.setdefault(name, reading)
+    if red:
+        confusion = NEW_CONFUSION.search(text)
+        if confusion and _present(text, confusion.start(), confusion.end()):
+            red.setdefault("new confusion", Reading("new confusion", 3.0, confusion.group(0), "unconscious"))
+    if len(red) >= 2:
+        # two measures in their red band (see critical_values.yaml): the first one said stands for both
+        first, *rest = sorted(red.values(), key=lambda r: text.find(r.text))
+        out.append(Reading("two NEWS2 red scores", float(len(red)), " + ".join(r.text for r in (first, *rest)), first.category))
     out.extend(_blood_loss(text, blood))
     unique = {(r.measure, r.value): r for r in out}  # "sats 78% on 15l" is read by two patterns
     return sorted(unique.values(), key=lambda r: text.find(r.text))
