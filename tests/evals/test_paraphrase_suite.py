@@ -25,7 +25,8 @@ def test_every_fact_kind_is_asked_at_least_five_ways_in_each_role(kind, role, ge
     texts = [q.text for q in questions]
     assert len(set(texts)) >= 5
     assert not [t for t in texts if "{" in t or "}" in t], "every slot is filled"
-    assert all(t[0].isupper() for t in texts)
+    # capitalised as written; a clinician's shorthand may open with a sign ("? known X — on pt's …")
+    assert not [t for t in texts if t[0].islower()]
 
 
 def test_the_held_out_parts_share_no_wording_with_the_tuning_part():
