@@ -74,7 +74,7 @@ def _compiled(rule: str | Requiring) -> re.Pattern[str] | Requiring:
 
 PAIN = r"(?:pain|pains|painful|hurts?|hurting|ache|aching|tight|tightness|pressure|crushing|crushed|squeez\w*|burning|heavy|heaviness|agony|killing)"
 PEOPLE = r"(?:he|she|they|hes|shes|theyre|him|her|my (?:\w+ )?(?:dad|father|mum|mom|mother|husband|wife|son|daughter|baby|toddler|child|kid|grandma|grandmother|grandpa|grandad|grandfather|friend|brother|sister|partner|neighbour|neighbor|roommate|boyfriend|girlfriend|uncle|aunt|little one|boy|girl|patient)|the (?:baby|patient|kid|child)|someone|a man|a woman)"
-KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ year old|\d+ yo)|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe)|^(?:baby|toddler|the little one|little one)(?! aspirin))"
+KID = r"(?:my (?:\w+ )?(?:child|son|daughter|toddler|baby|kid|boy|girl|little one|\d+ (?:year|years|yr|yrs|month|months|mo) old|\d+ ?(?:yo|y/o|y o))|the (?:baby|kids?|child|toddler)|he|she|mi (?:hijo|hija|nino|nina|bebe)|^(?:baby|toddler|the little one|little one)(?! aspirin))"
 INGEST = (
     r"(?:swallowed|swallowing|swallow|drank|drunk|drinking|ate|eaten|eating|chewed|chewing|got into|ingested|licked|sucked on|sucked|"
     r"(?:se |me |le )?(?:ha |han |he )?(?:tomo|tomado|trago|tragado|comio|comido|bebio|bebido|chupo|chupado|mordio|tome|trague|bebi|comi)|se lo (?:tomo|bebio|trago|comio))"
@@ -646,6 +646,24 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:insulin|kcl|potassium chloride|iv potassium|heparin|morphine|oxycodone|fentanyl|diamorphine|hydromorphone|methotrexate|digoxin|vincristine) (?:\w+ ){0,8}(?:by mistake|in error|accidentally|inadvertently)\b",
         r"\b(?:gave|given|giving|administered|ran|run|injected|pushed) (?:\w+ ){0,2}(?P<given>\d{2,4}) ?(?:units|iu|u|mmol|mg|mcg|micrograms) (?:of )?(?:\w+ ){0,2}instead of (?:\w+ ){0,1}\d{1,3}\b",
     ),
+    # round thirteen, after frozen16 (fresh wordings in tests/agent/test_safety_round13b.py): a cut
+    # gone too deep, self-harm "just done"; a known food allergy met with a breathing or swelling
+    # sign; a fever with an offensive discharge after a birth (puerperal sepsis, RCOG GTG 64b)
+    *_rules(
+        "self_harm",
+        r"\bcut\w* (?:\w+ ){0,8}(?:too deep|very deep|really deep|so deep|way too deep|too far and|gaping|wont stop bleeding|cant stop the bleeding)\b",
+        r"\bself ?harm\w* (?:\w+ ){0,6}(?:just (?:did it|done it|did|now)|tonight|again tonight|right now)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\b(?:nut|peanut|tree nut|egg|milk|dairy|shellfish|fish|sesame|wasp|bee|latex|penicillin) allerg\w* (?:\w+ ){0,20}(?:starting to wheeze|wheezing|wheezy|wheeze|throat (?:is |feels )?(?:tight|closing|swelling)|lips? (?:are |is )?(?:swelling|swollen|puffing up)|tongue (?:is )?swell\w*|struggling to breathe|cant breathe|floppy)\b",
+    ),
+    *_rules(
+        "pregnancy",
+        r"\b(?:had (?:my|the|a|our) baby|gave birth|given birth|delivered|since the birth|postpartum|post partum|since my c ?section|since my caesarean)\b (?:\w+ ){0,10}(?:high (?:fever|temp\w*)|fever|shivering|shivery|rigors|shaking)\b (?:\w+ ){0,8}(?:foul|smelly|offensive|horrible smelling|bad smelling)\b",
+        record_word=False,
+    ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(
         "chest_pain",
@@ -767,7 +785,7 @@ PRESENT_STATE = re.compile(
 ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
     r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
-    r"suddenly|all of a sudden|just (?:started|now|happened)|started|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
+    r"suddenly|all of a sudden|just (?:started|now|happened)|started|starting to|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora|"
     # a symptom that will not go away is happening now ("un dolor fuerte en el pecho que no se me pasa")
     r"wont go away|wont ease|not going away|no se (?:me |le )?(?:pasa|quita|va))\b|"

@@ -2,6 +2,8 @@
 the lead hunt showed, in fresh wordings (none is a line of frozen16 or of any tuning file).
 
 - a decision to die said in euphemism ("decided to check out for good", joining someone who died);
+- a child's age said "2 yr old" or "18 month old", a cut gone too deep, self-harm "just done", a
+  known food allergy met with a wheeze or a swelling, a fever with an offensive discharge after a birth;
 - a clinician's two NEWS2 red parameters reported together ("rr 30 and bp 86/50"), a neutropenic
   fever, a high-alert medicine given in error, a fetal heart slowing;
 - the other way round, a terse fetch ("my pills?") nearer a hard negative than any emergency no
@@ -44,6 +46,24 @@ SAME_WORDS_ORDINARY = [
     "theres no point going on with the physio, can i cancel it",
 ]
 
+PATIENT_EMERGENCIES = [
+    ("my 18 month old got into the bathroom cabinet and chewed some of my blood pressure pills", "poisoning"),
+    ("my 4 yr old ate a few of grandmas heart tablets from her bag", "poisoning"),
+    ("i cut myself tonight and its way too deep, wont stop bleeding", "self_harm"),
+    ("self harmed again just now after a year clean, its bad", "self_harm"),
+    ("my son has a peanut allergy and just ate a cookie, his lips are swelling and hes wheezy", "anaphylaxis"),
+    ("egg allergy, she had some cake at the party and is starting to wheeze", "anaphylaxis"),
+    ("gave birth 5 days ago and now have a fever and a horrible smelling discharge", "pregnancy"),
+]
+
+PATIENT_RECORD_QUESTIONS = [
+    "what does my notes say about my self harm in 2019",
+    "is my peanut allergy listed on my record",
+    "had my baby 3 weeks ago, when is my postnatal check",
+    "does the leaflet say how long bleeding lasts after i had my baby",
+    "my 2 year old's vaccinations, are they up to date",
+]
+
 WARD_EMERGENCIES = [
     "rr 30 and bp 86/50, looks grey",
     "hr 138 sats 90% on air",
@@ -83,6 +103,17 @@ def test_a_decision_to_die_said_in_euphemism_is_an_emergency(text: str) -> None:
 def test_the_same_words_in_an_ordinary_question_are_no_emergency(text: str) -> None:
     verdict = check(text, "patient")
     assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(("text", "category"), PATIENT_EMERGENCIES)
+def test_a_patients_emergency_of_these_classes_is_one(text: str, category: str) -> None:
+    verdict = check(text, "patient")
+    assert verdict is not None and (verdict.kind, verdict.category) == ("emergency", category), (text, verdict)
+
+
+@pytest.mark.parametrize("text", PATIENT_RECORD_QUESTIONS)
+def test_a_patients_record_question_with_the_same_words_passes(text: str) -> None:
+    assert check(text, "patient") is None, text
 
 
 @pytest.mark.parametrize("text", WARD_EMERGENCIES)
