@@ -13,11 +13,11 @@ import datetime as dt
 import re
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from knowledge.embeddings import load_embedder
 from tools.planted import withhold_planted
-from tools.registry import ToolContext, Toolset
+from tools.registry import ToolContext, ToolInput, Toolset
 from tools.render import counted
 from tools.results import ToolResult
 
@@ -34,8 +34,9 @@ def passage_facts(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).strip() for m in _FACT.finditer(text) if m.group(0).strip()))
 
 
-class SearchLeafletsInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SearchLeafletsInput(ToolInput):
+    # ToolInput: unknown fields and NUL characters are refused (a query '0\x00' failed inside
+    # PostgreSQL as an internal error: found by tests/tools/test_isolation.py's property)
 
     query: str = Field(
         min_length=2,
@@ -45,8 +46,7 @@ class SearchLeafletsInput(BaseModel):
     limit: int = Field(default=5, ge=1, le=10)
 
 
-class SearchNotesInput(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SearchNotesInput(ToolInput):
 
     query: str = Field(min_length=2, max_length=500, description="What to look for.")
     since: dt.date | None = Field(default=None, description="On or after this day.")

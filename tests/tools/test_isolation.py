@@ -180,3 +180,14 @@ def test_injection_strings_leave_the_data_intact(db, population):
     assert counts() == before
     with db.admin.connect() as conn:
         assert conn.execute(text("SELECT current_setting('app.patient_id', true)")).scalar() in (None, "")
+
+
+@pytest.mark.parametrize("tool", ["search_leaflets", "search_notes"])
+@pytest.mark.parametrize("query", ["0\x00", "metformin\x00 dose", "\x00\x00"])
+def test_a_nul_in_a_search_query_is_a_bad_argument_not_an_internal_error(call, tool: str, query: str) -> None:
+    """The property above found `search_leaflets("0\\x00")` failing inside PostgreSQL (an internal
+    error, "could not be looked up right now"): the search inputs now refuse NUL as every other
+    tool's input does, naming the field."""
+    result = call("pat-a", tool, query=query)
+    assert not result.ok and result.error_kind == "bad_argument", result.text
+    assert "query" in result.text
