@@ -121,7 +121,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     for topic in plan.topics:
         mine = [by_id[i] for i in topic.call_ids if i in by_id]
         used |= {o.call.id for o in mine}
-        lead = lead_for(topic, mine, voice) if mine else None
+        # (a "since <event>" topic whose event is not in the record still says so)
+        lead = lead_for(topic, mine, voice) if mine or topic.event is not None else None
         unmatched = unmatched_words(plan, topic)
         if unmatched:
             said = ", ".join(f"'{w}'" for w in unmatched)
@@ -132,6 +133,9 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if topic.event is not None and topic.event.kind == "birthday":
+            # the birth date is said and cited in the lead; the profile's address is not the answer
+            shown = [o for o in shown if o.call.id not in topic.event_ids]
         if topic.concept is not None and topic.concept.kind == "system" and lead is not None:
             # a body system is searched by several words; its lead says what was searched, and only
             # the searches that found rows are shown ("no conditions matching 'renal'" is noise)
@@ -221,7 +225,7 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history", "written"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

@@ -19,7 +19,7 @@ from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
-from agent.offline.plan import Topic
+from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
 from tools.render import counted, fmt_num
@@ -234,6 +234,8 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         return _prescribers(topic, rows, v)
     if topic.operation == "reason" and topic.concept is not None:
         return _reason(topic, rows, v)
+    if topic.operation == "stopped" and topic.concept is not None:
+        return _stopped(topic, rows, v)
     if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
@@ -246,6 +248,16 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 f"{counted(len(rows), 'prescription')} in {v.record} {'relates' if len(rows) == 1 else 'relate'} to {topic.concept.name} ({len(active)} active now).",
                 False,
             )
+        if topic.window is not None and topic.operation == "list" and topic.asked == "count":
+            # "how many prescriptions did i get in the past 18 months": the number written in the
+            # window leads; those written before and still running in it are said apart
+            written = _newest_first([r for r in rows if _in_window(topic, r.get("authored_on"))])
+            earlier = [r for r in rows if _running_in(topic, r) and r not in written]
+            # (said without a number: the paragraph's count is the prescriptions written in the window)
+            also = " Prescriptions written earlier and still running in it are not counted." if earlier else ""
+            if not written:
+                return (f"0 prescriptions were written{_when(topic)} (I counted those written in it, searching every prescription, active and past).{also}", False)  # fmt: skip
+            return (f"{counted(len(written), 'prescription')} {'was' if len(written) == 1 else 'were'} written{_when(topic)} (counting those written in it): {_prescriptions(written)}.{also}", False)  # fmt: skip
         if topic.window is not None and topic.operation == "list":
             # "what pills was i taking back in 2018": the prescriptions running then, not all of them
             running = _newest_first([r for r in rows if _running_in(topic, r)])
@@ -307,6 +319,43 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
         return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _stopped(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """ "When did they stop my blood pressure tablet?": each drug's end date (its newest
+    prescription's), or that it is still active; never a prescribing date as the answer."""
+    c = topic.concept
+    assert c is not None
+    kept = [r for r in rows if r.get("status") != "entered-in-error"]
+    if not kept:
+        return _never_prescribed(c, v) if c.kind in CERTAIN_KINDS else (f"I could not find '{c.said}' among the medication names in {v.record}.", True)  # fmt: skip
+    parts, active = [], 0
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for r in kept:
+        by_name.setdefault(str(r.get("name")), []).append(r)
+    for name, mine in by_name.items():
+        live = [r for r in mine if r.get("active")]
+        if live:
+            active += 1
+            r = max(live, key=lambda x: str(x.get("authored_on")))
+            earlier = [x for x in mine if not x.get("active")]
+            also = (
+                f" (an earlier prescription of it, from {_day(earlier[0].get('authored_on'))}, is {_state(earlier[0])} [{earlier[0]['handle']}])"
+                if len(earlier) == 1
+                else f" ({counted(len(earlier), 'earlier prescription')} of it ended {_cite_all(earlier)})"
+                if earlier
+                else ""
+            )
+            parts.append(f"{name} has not been stopped: it is still active, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{also}")  # fmt: skip
+            continue
+        ended = [r for r in mine if r.get("ended_at")]
+        if ended:
+            r = max(ended, key=lambda x: str(x["ended_at"]))
+            parts.append(f"{name} ended on {_day(r['ended_at'])} [{r['handle']}]")
+        else:
+            r = max(mine, key=lambda x: str(x.get("authored_on")))
+            parts.append(f"{name} is {r.get('status') or 'not active'} with no stop date recorded; it was last prescribed {_day(r.get('authored_on'))} [{r['handle']}]")  # fmt: skip
+    return ("; ".join(parts) + ".", False)
 
 
 def _prescriptions(rows: list[dict[str, Any]]) -> str:
@@ -755,7 +804,54 @@ def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> 
     return (f"{v.Your} {name} {which} was {_value(r)}, taken {_day(r['effective'])} [{r['handle']}]; the latest is {latest}.", False)  # fmt: skip
 
 
-def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _since_event(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "Has my A1C gone down since starting metformin?", "weight since my 40th birthday": the
+    results from the event's day, the event cited; an event the record does not hold is said so,
+    with what was searched, and no change is given (the last two values are not "since" it)."""
+    event, anchor = topic.event, topic.anchor
+    assert event is not None
+    name = topic.concept.name if topic.concept else "result"
+    if event.kind != "birthday" and anchor is None:
+        which = "medicine" if event.kind == "start" else "diagnosis"
+        return (f"I can't tell from the question which {which} to count from ('{event.said}'), so I give no {name} change: ask again naming it (e.g. \"since starting metformin\").", True)  # fmt: skip
+    found = event_day(topic, outcomes)
+    if found is None:
+        if event.kind == "birthday":
+            return (f"{v.record.capitalize()} holds no birth date, so I can't count from {v.your} {_ordinal(event.years)} birthday and give no {name} change.", True)  # fmt: skip
+        assert anchor is not None
+        if event.kind == "start":
+            searched = f"has no prescription of {anchor.name}: I searched every prescription, active and past"
+            start = f"{v.you} started {anchor.name}"
+        else:
+            searched = f"has no diagnosis of {anchor.name}: I searched every condition, active and past"
+            start = f"{anchor.name} was diagnosed"
+        return (f"{v.record.capitalize()} {searched}. So there is no date when {start} to measure {v.your} {name} from, and I give no change since it.", True)  # fmt: skip
+    day, row = found
+    h = f" [{row['handle']}]" if row.get("handle") else ""
+    if event.kind == "birthday":
+        born = f"born {_day(row.get('birth_date'))}{h}"
+        if topic.today is not None and day > topic.today:
+            return (f"{v.Your} {_ordinal(event.years)} birthday has not come yet ({born}), so there is no {name} change since it to give.", True)  # fmt: skip
+        counted_from = f"{v.your} {_ordinal(event.years)} birthday ({born})"
+    elif event.kind == "start":
+        counted_from = f"the first prescription of {anchor.name if anchor else 'it'}, {_day(row.get('authored_on'))}{h}"
+    else:
+        counted_from = f"the first diagnosis of {anchor.name if anchor else 'it'}, {_day(row.get('onset'))}{h}"
+    rest = [o for o in outcomes if o.call.id not in topic.event_ids]
+    lead = _labs(topic, rest, v, from_event=False) if rest else None
+    if lead is None:
+        return (f"{v.record.capitalize()} has no {name} results since {counted_from}.", True)
+    return (f"{lead[0]} Counted from {counted_from}.", lead[1])
+
+
+def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event: bool = True) -> Lead | None:
+    if from_event and topic.event is not None:
+        return _since_event(topic, outcomes, v)
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
     if topic.latest_beyond_window and len(outcomes) == 2:

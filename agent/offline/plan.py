@@ -54,7 +54,7 @@ from agent.offline.request import (
     row_ordinal,
 )
 from agent.offline.spelling import respell, rule_words
-from agent.offline.windows import Window, slot_window
+from agent.offline.windows import Event, Window, slot_window
 from agent.scoping import SECTION_LABELS
 from tools.search_tools import mention_words
 
@@ -326,6 +326,10 @@ CHANGE_WORDS = re.compile(
 # which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
 STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
 STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
+# a medicine's own start or end asked for by date ("when did i start metformin", "what date was
+# the lisinopril stopped"): never "new" ("when did i get my new inhaler" is the newest)
+START_ASKED = re.compile(r"\b(start(ed|ing)?|began|begin|begun|put (me |her |him |them )?on|commenced)\b")
+WHEN_ASKED = re.compile(r"^(when|what date|which date|on what day|since when)\b|\bwhen (was|did|were|had|have|has)\b|\b(date|dated)\b")
 RECORD_SECTIONS = (
     "medications",
     "conditions",
@@ -637,6 +641,13 @@ def date_operation(section: str, request: Request) -> str:
     op = request.operation
     if section == "conditions" and op in ("when", "earliest", "latest") and CLEARED_ASKED.search(request.text):
         return "cleared"  # "when did my sinus infection clear up": the resolution date, not the onset
+    if section == "medications" and op in ("when", "latest", "earliest") and WHEN_ASKED.search(request.text):
+        # "when did they stop my blood pressure tablet": the end date (or still active), not a
+        # prescribing date; "when did i start metformin": the first start ever, not the newest
+        if STOPPED_WORDS.search(request.text):
+            return "stopped"
+        if START_ASKED.search(request.text):
+            return "earliest"
     if op == "earliest":
         return "earliest"
     if op == "when":
@@ -682,6 +693,41 @@ class Topic:
     # labs in a window: the second call holds the newest result of the whole history, said when
     # the window is empty ("what's my weight today?" → none today, the latest is 80 kg on …)
     latest_beyond_window: bool = False
+    # labs "since starting metformin", "since my 40th birthday": the event the window starts at,
+    # the medicine or condition that dates it, and the calls that read it (phase one)
+    event: Event | None = None
+    anchor: Concept | None = None
+    event_ids: list[str] = field(default_factory=list)
+
+
+def event_day(topic: Topic, outcomes: Sequence[ToolOutcome]) -> tuple[dt.date, dict[str, Any]] | None:
+    """The day a "since <event>" period starts and the row that dates it: the medicine's first
+    prescription, the condition's first onset, the birth date plus the years said. None when the
+    record does not hold the event (or the birthday is still to come)."""
+    event = topic.event
+    rows = [r for o in outcomes if o.call.id in topic.event_ids and o.result.ok for r in o.result.rows]
+    if event is None or not rows:
+        return None
+    if event.kind == "birthday":
+        row = next((r for r in rows if r.get("kind") == "patient" and r.get("birth_date")), None)
+        if row is None:
+            return None
+        born = dt.date.fromisoformat(str(row["birth_date"])[:10])
+        return born + relativedelta(years=event.years), row
+    key, kind = ("authored_on", "medication") if event.kind == "start" else ("onset", "condition")
+    named = set(topic.anchor.record_names) if topic.anchor else set()
+    dated = [
+        r
+        for r in rows
+        if r.get("kind") == kind
+        and r.get(key)
+        and r.get("status") != "entered-in-error"
+        and (not named or kind == "medication" or r.get("name") in named)
+    ]
+    if not dated:
+        return None
+    first = min(dated, key=lambda r: str(r[key]))
+    return dt.date.fromisoformat(str(first[key])[:10]), first
 
 
 @dataclass
@@ -1053,9 +1099,12 @@ class Planner:
         if window and window.until:
             win["until"] = window.until.isoformat()
         sections = self._sections(intents, linking, request)
+        event, anchor, event_ids = self._event_lookups(sections, request, linking, call)
         for section in sections:
             own = linking.of(section)
             op = request.operation
+            if event is not None and (section == "profile" or (anchor is not None and own == [anchor])):
+                continue  # the event's own lookup dates the period: read in the labs topic
             if section == "medications":
                 if op == "conflict" and "check_drug_allergies" in self.available:
                     topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
@@ -1141,6 +1190,8 @@ class Planner:
                             [call("get_medications", args)],
                             # "what was i taking in 2018": the lead keeps the prescriptions of that period
                             window=window if reason is None and not ordinal else None,
+                            # "how many prescriptions did i get in the past 18 months": those written then
+                            asked="count" if op == "count" else "",
                         )
                     )
             elif section == "conditions":
@@ -1182,6 +1233,16 @@ class Planner:
                 for c in lab_concepts[:2]:
                     query = c.queries[0] if c else None
                     computed = op in ("max", "min", "mean", "count", "change", "trend", "range", "earliest", "summary", "older_than_year")  # fmt: skip
+                    if query and event is not None:
+                        # "has my a1c gone down since starting metformin": the series from the event's
+                        # day (phase two, once phase one has dated it); no event, no change
+                        topic = Topic(section, op if computed else "trend", c, [*event_ids, f"offline_then_{len(topics) + 1}"])  # fmt: skip
+                        topic.event, topic.anchor, topic.event_ids = event, anchor, list(event_ids)
+                        topic.asked = asked_about_range(request.text)
+                        topic.today = request.today
+                        topics.append(topic)
+                        then = "since_event"
+                        continue
                     if query and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:
                         cutoff = (request.today - relativedelta(years=1)).isoformat()
                         ids = [call("summarize_labs", {"query": query}), call("get_labs", {"query": query, "until": cutoff, "latest_only": True})]  # fmt: skip
@@ -1343,9 +1404,36 @@ class Planner:
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 
+    def _event_lookups(
+        self, sections: list[str], request: Request, linking: Linking, call: Any
+    ) -> tuple[Event | None, Concept | None, list[str]]:
+        """Phase one of "since <event>" for lab results: the calls that date the event (the
+        medicine's prescriptions, the condition's episodes, the birth date)."""
+        event = request.event
+        if event is None or "labs" not in sections or not linking.of("labs") or "summarize_labs" not in self.available:
+            return None, None, []
+        if event.kind == "birthday":
+            return event, None, [call("get_patient_profile", {})]
+        section = "medications" if event.kind == "start" else "conditions"
+        anchor = next((c for c in linking.concepts if c.section == section), None)
+        if anchor is None:
+            return event, None, []  # "since starting the new tablets": which one is not said
+        tool = "get_medications" if section == "medications" else "get_conditions"
+        return event, anchor, [call(tool, {"status": "all", "query": q}) for q in anchor.queries]
+
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
         """Phase two: the notes written at the visit phase one found (by date, not similarity);
-        the prescriptions started from a diagnosis's first onset."""
+        the prescriptions started from a diagnosis's first onset; lab results since an event."""
+        if plan.then == "since_event":
+            later = []
+            for topic in plan.topics:
+                found = event_day(topic, outcomes) if topic.event is not None else None
+                if found is None or topic.concept is None or found[0] > plan.request.today:  # type: ignore[union-attr]
+                    continue
+                topic.window = Window(found[0], None, topic.event.said)  # type: ignore[union-attr]
+                args = {"query": topic.concept.queries[0], "since": found[0].isoformat()}
+                later.append(ToolCall(topic.call_ids[-1], "summarize_labs", args))
+            return later
         if plan.then == "meds_after_onset":
             topic = next(t for t in plan.topics if t.operation == "changes_after")
             named = set(topic.concept.record_names) if topic.concept else set()

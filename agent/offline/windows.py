@@ -164,6 +164,44 @@ def _named_period(text: str, today: dt.date) -> Window | None:
     return None
 
 
+# a period counted from an event the record dates, not the calendar: "since starting metformin",
+# "since i was put on lisinopril", "since my 40th birthday", "since i turned 50", "since being
+# diagnosed (with diabetes)". The day is the record's (the first prescription's start, the birth
+# date plus those years, the diagnosis's first onset): read by the planner, never guessed here.
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "start" (a medicine named in the question) | "birthday" | "diagnosis"
+    said: str  # the words it was read from ("since starting metformin")
+    years: int = 0  # birthday: the age turned
+
+
+_SINCE = r"\b(?:since|after|from|following)"
+_WHO = r"(?:(?:i|she|he|they|the patient|we) (?:was |were |got |have been |has been |had been )?)?"
+_EVENT_START = re.compile(
+    rf"{_SINCE} {_WHO}(?:first )?(?:start(?:ed|ing)?|began|beginning|begun|going on|went on|being put on|put on|"
+    r"(?:was|were|got|been|being) (?:started|put) on|(?:was|were|got) prescribed|being prescribed|taking|took)\b"
+)
+_EVENT_BIRTHDAY = re.compile(
+    rf"{_SINCE} (?:(?:my|her|his|their|the patient s) (?P<n>\d{{1,3}})(?:st|nd|rd|th)? birthday|"
+    rf"{_WHO}(?:turn(?:ed|ing)) (?P<m>\d{{1,3}})|(?:the )?age (?:of )?(?P<a>\d{{1,3}}))\b"
+)
+_EVENT_DIAGNOSIS = re.compile(
+    rf"{_SINCE} {_WHO}(?:(?:being|was|were|got|been|getting) )?(?:(?:my|her|his|their|the|first) )?(?:diagnos\w*|dx)\b"
+)
+
+
+def read_event(question: str) -> Event | None:
+    """The event a "since …" period is counted from, when the question names one."""
+    text = normalise(question)
+    if m := _EVENT_BIRTHDAY.search(text):
+        return Event("birthday", m.group(0), int(m.group("n") or m.group("m") or m.group("a")))
+    if m := _EVENT_DIAGNOSIS.search(text):
+        return Event("diagnosis", m.group(0))
+    if m := _EVENT_START.search(text):
+        return Event("start", m.group(0))
+    return None
+
+
 def read_window(question: str, today: dt.date) -> Window | None:
     """The time window a question about the record names, or None. A day-month phrase without
     a year that would lie in the future ("between 3 and 9 December", asked in November) is
