@@ -753,6 +753,52 @@ def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return summaries[0]
 
 
+def _group_of(topic: Topic, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The series of a group of tests asked about as one ("lipid panel", "which cholesterol
+    number"): every test's own summary, when the question names no single one of them."""
+    summaries = [r for r in rows if "count" in r and r.get("latest")]
+    if len({str(r.get("code")) for r in summaries}) < 2 or topic.concept is None:
+        return []
+    words = [w for w in topic.concept.queries[0].lower().split() if len(w) >= 3]
+    named = [r for r in summaries if words and all(w in str(r.get("name", "")).lower() for w in words)]
+    return [] if len(named) == 1 else summaries
+
+
+def _group_range(topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """ "Which cholesterol number is out of range?": each test of the group against its own
+    range (never the total alone), those outside first."""
+    name = topic.concept.name if topic.concept else "results"
+
+    def said(s: dict[str, Any]) -> str:
+        unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
+        last = s["latest"]
+        h = _handle_of(outcomes, last.get("record_id")) or f" [{s['handle']}]"
+        where = s.get("latest_position")
+        if not s.get("ref_label") or where not in ("above", "below", "within"):
+            return f"{s.get('name')} {fmt_num(last['value'])}{unit} on {last['date']} (no range recorded){h}"
+        # (the handle after the range: the row cited for the value and its range alike)
+        return f"{s.get('name')} {fmt_num(last['value'])}{unit} on {last['date']} ({where} the range {_range_text(s, unit)}){h}"
+
+    ranged = [s for s in group if s.get("ref_label") and s.get("latest_position") in ("above", "below", "within")]
+    outside = [s for s in ranged if s["latest_position"] != "within"]
+    inside = [s for s in group if s not in outside]
+    asked = topic.asked
+    if asked == "above":
+        yes = any(s["latest_position"] == "above" for s in outside)
+    elif asked == "below":
+        yes = any(s["latest_position"] == "below" for s in outside)
+    elif asked == "normal":
+        yes = bool(ranged) and not outside
+    else:  # "which one is out of range", "anything abnormal"
+        yes = bool(outside)
+    verdict = "Yes" if yes else "No"
+    if outside:
+        head = f"{verdict}: {len(outside)} of {v.your} latest {name} results {'is' if len(outside) == 1 else 'are'} outside {'its' if len(outside) == 1 else 'their'} range: " + "; ".join(said(s) for s in outside)  # fmt: skip
+        rest = f". The others: {'; '.join(said(s) for s in inside)}." if inside else "."
+        return (head + rest, False)
+    return (f"{verdict}: none of {v.your} latest {name} results is outside its range: " + "; ".join(said(s) for s in group) + ".", False)  # fmt: skip
+
+
 def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
     """My last blood test: the newest draw date of the laboratory results, and each result drawn
     that day (the newest of every test, so a result of that day is that test's newest)."""
@@ -926,6 +972,8 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event
         return _threshold_lead(topic, series_for(topic, rows), name, outcomes, v)
     if panel and topic.operation == "range":
         return _panel_range(topic, panel, outcomes, v)
+    if not panel and topic.operation == "range" and (group := _group_of(topic, rows)):
+        return _group_range(topic, group, outcomes, v)
     if panel and topic.operation == "count" and len({p["count"] for p in panel}) == 1:
         sys_, dia = (p["latest"] for p in panel)
         unit = f" {panel[0]['unit']}" if panel[0].get("unit") else ""

@@ -208,3 +208,40 @@ def test_prescriptions_counted_in_a_window_are_those_written_in_it(cohort):
             checked += 1
             differs += bool(running)
     assert checked >= 12 and differs >= 3, (checked, differs)
+
+
+# --- 11. which number of a group of tests is out of range: each test against its own range ---------
+
+LIPIDS = {"2093-3": "total", "2571-8": "triglycerides", "18262-6": "ldl", "2085-9": "hdl"}
+
+
+def test_which_cholesterol_number_is_out_of_range_judges_each_test(cohort):
+    """ "which cholesterol number is out of range" → "No, within range" from the total alone while
+    the triglycerides were above theirs."""
+    agent, records = _agent(cohort)
+    asked = {True: 0, False: 0}
+    for record in records:
+        pid = record.patient.patient_id
+        latest = {}
+        for m in record.measurements:
+            live = m.code in LIPIDS and m.status not in (EIE, "cancelled") and m.effective <= COHORT_NOW
+            if live and (m.code not in latest or m.effective > latest[m.code].effective):
+                latest[m.code] = m
+        if len(latest) < 2 or any(m.ref_low is None and m.ref_high is None for m in latest.values()):
+            continue
+        outside = [
+            m
+            for m in latest.values()
+            if (m.ref_low is not None and m.value < m.ref_low) or (m.ref_high is not None and m.value > m.ref_high)
+        ]
+        for question, role in (
+            ("which cholesterol number is out of range", "patient"),
+            ("are any of my cholesterol numbers abnormal?", "patient"),
+            ("which of her lipid panel results are outside the normal range", "clinician"),
+        ):
+            lead = _lead(_events(agent, pid, question, role=role))
+            assert _verdict(lead) == ("Yes" if outside else "No"), (pid, question, [(m.code, m.value) for m in outside], lead)
+            for m in outside:
+                assert f"{m.value:g}" in lead, (m.code, m.value, lead)
+            asked[bool(outside)] += 1
+    assert asked[True] >= 3, asked
