@@ -133,6 +133,12 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if topic.operation == "latest" and topic.concept is not None and topic.concept.kind == "term":
+            shown = [o for o in mine if o.result.rows] or mine[:1]  # the visit types that have visits
+        if topic.operation == "count" and topic.concept is not None and topic.concept.section == "encounters":
+            # a kind of visit counted type by type: each type's visits in the window that has any
+            counts = mine[: len(mine) // 2] if topic.window is not None and len(mine) > 1 else mine
+            shown = [o for o in counts if o.result.ok and o.result.total] or mine[:1]
         if topic.event is not None and topic.event.kind == "birthday":
             # the birth date is said and cited in the lead; the profile's address is not the answer
             shown = [o for o in shown if o.call.id not in topic.event_ids]

@@ -1211,14 +1211,22 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
         if topic.concept is not None and topic.concept.section == "encounters":
-            # visits of one type ("urgent care clinic"): counted by the visit's type, each cited
+            # visits of one type ("urgent care clinic") or kind ("checkups": each of its types counted
+            # apart, windowed counts first): counted by the visit's type, each cited
             name = topic.concept.name
+            n = len(per_call) // 2 if topic.window is not None and len(per_call) > 1 else len(per_call)
+            windowed = {"total": sum(c[0]["summary"]["total"] for c in per_call[:n] if c)}
+            overall = {"total": sum(c[0]["summary"]["total"] for c in per_call[n:] if c)} if n < len(per_call) else windowed
+            inside = [r for c in per_call[:n] for r in c]
+            outside = [r for c in per_call[n:] for r in c]
+            per_call = [inside, outside]
             if not windowed["total"] and overall["total"] and topic.window is not None:
                 cites = "".join(f"[{r['handle']}]" for r in per_call[-1][:FOCUSED])
                 return (f"None{when}; {v.record} has {counted(overall['total'], name + ' visit')} outside it {cites}.", False)  # fmt: skip
             if not windowed["total"]:
                 return (f"No: {v.record} has no {name} visit{when}. I searched the type of every visit.", False)  # fmt: skip
-            cites = "".join(f"[{r['handle']}]" for r in per_call[0][:FOCUSED])
+            # every counted visit cited, so the number said is the visits it stands for
+            cites = "".join(f"[{r['handle']}]" for r in per_call[0])
             return (f"{v.record.capitalize()} has {counted(windowed['total'], name + ' visit')}{when} (counted by the visit's type) {cites}.", False)  # fmt: skip
         if topic.concept is not None:  # visits for one reason: what was counted, each visit cited
             name = topic.concept.name
@@ -1242,13 +1250,16 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
             f"{v.record.capitalize()} has {counted(n, 'visit')}{_when(topic)}" + (":" if n else "."),
             False,
         )
+    if not rows and topic.concept is not None and topic.concept.section == "encounters":
+        return (f"No: {v.record} has no {topic.concept.name} visit{_when(topic)}. I searched the type of every visit.", False)  # fmt: skip
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
     if topic.operation == "latest":
-        r = rows[0]
+        r = max(rows, key=lambda x: str(x.get("start") or ""))  # each type of a kind asked apart
         reason = f" for {r['reason']}" if r.get("reason") else ""
         who = f" with {r['practitioner']}" if r.get("practitioner") else ""
-        return (f"{v.Your} last visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
+        kind = f"{topic.concept.name} " if topic.concept is not None and topic.concept.section == "encounters" else ""
+        return (f"{v.Your} last {kind}visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
     return None
 
 

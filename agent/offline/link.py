@@ -343,6 +343,10 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
                         names.append(name)
                         queries.append(short_name(name))
         return Concept(entry.section, entry.name, tuple(queries), said, entry.kind, tuple(names))
+    if entry.section == "encounters":
+        # a kind of visit ("checkup"): looked up by each visit type it covers
+        term = next(t for t in lex.terms if t.section == "encounters" and t.name == entry.name)
+        return Concept("encounters", entry.name, term.types or (entry.query,), said, entry.kind)
     names = tuple(n for n in vocab.names.get("labs", []) if _names_lab(n, entry))
     return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)
 

@@ -634,6 +634,19 @@ CLEARED_ASKED = re.compile(
 )
 
 
+def visit_types(kind: Concept | None) -> tuple[str, ...]:
+    """The visit types a kind of visit is counted by: a lexicon kind ("checkup") covers each type
+    it lists; a record's own type ("urgent care clinic") is itself."""
+    if kind is None:
+        return ()
+    return kind.queries if kind.kind == "term" else (kind.name,)
+
+
+def visit_queries(kind: Concept | None) -> list[dict[str, str]]:
+    """get_encounters' query per visit type of the kind asked about ([{}]: any visit)."""
+    return [{"query": t} for t in visit_types(kind)] or [{}]
+
+
 def date_operation(section: str, request: Request) -> str:
     """What a question about one named thing asks: its first date, its latest date, or whether
     it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
@@ -1035,7 +1048,8 @@ class Planner:
     # -- reading the record ----------------------------------------------------------------
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
-        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s != "notes"]
+        # (a kind of visit, "my last checkup", says whose notes: the visit's notes answer)
+        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s not in ("notes", "encounters")]
         if WHOLE_RECORD.search(request.text) and not structured and set(record_intents) <= {"conditions", "encounters"}:
             return list(WHOLE_RECORD_SECTIONS)  # "brief summary of this patient": the record's core, cited
         if "notes" in record_intents and structured and notes_mean_the_record(request.text):
@@ -1305,7 +1319,8 @@ class Planner:
                     bool(EMERGENCY.search(request.text)),
                     bool(INPATIENT.search(request.text)),
                 )
-                typed = bool(own) and op in ("count", "exists")  # "any urgent care visits?"
+                # "any urgent care visits?", "wellness visits since 2020": visits of that kind, counted
+                typed = bool(own) and (op in ("count", "exists") or (op == "list" and own[0].kind == "term"))
                 if (
                     emergency or inpatient or op == "count" or typed
                 ) and "count_encounters" in self.available:
@@ -1316,17 +1331,22 @@ class Planner:
                     if kind is not None:  # "how many times have I been to urgent care": that visit type
                         why = {"visit_type": kind.name}
                         reason = kind
-                    ids = [call("count_encounters", {**win, **why})]
+                    # a kind of visit the lexicon names ("checkups") covers several visit types: one
+                    # count per type, summed by the lead (windowed counts first, then the whole history)
+                    kinds = [{"visit_type": t} for t in visit_types(kind)] if kind is not None else [why]
+                    ids = [call("count_encounters", {**win, **k}) for k in kinds]
                     if window:
-                        ids.append(call("count_encounters", why))
+                        ids += [call("count_encounters", k) for k in kinds]
                     # asked=op: "how many ER trips" gets a number as its lead, not "No: … 0 visits"
                     topic = Topic(
                         section, "count", reason if why else None, ids, window, emergency, inpatient, asked=op
                     )
                     topics.append(topic)
                 elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):
-                    ids = [call("get_encounters", {"limit": 1, **win})]
-                    topics.append(Topic(section, "latest", None, ids, window))
+                    # "why did i go to urgent care last time": the newest visit of that kind
+                    kind = own[0] if own else None
+                    ids = [call("get_encounters", {"limit": 1, **q, **win}) for q in visit_queries(kind)]
+                    topics.append(Topic(section, "latest", kind, ids, window))
                     if op == "summary" and "get_notes_by_date" in self.available:
                         then = "notes_of_visit"
                 else:
@@ -1343,6 +1363,7 @@ class Planner:
                 elif (
                     (op == "latest" or NEWEST_NOTE.search(request.text))
                     and not LAST_VISIT.search(request.text)
+                    and not linking.of("encounters")  # "at my last urgent care visit": that visit's notes
                     and not topic_words
                     and "get_notes_by_date" in self.available
                 ):
@@ -1351,8 +1372,10 @@ class Planner:
                     ids = [call("get_notes_by_date", {"limit": 1, **win})]
                     topics.append(Topic(section, "latest", None, ids, window))
                 elif LAST_VISIT.search(request.text) or op == "latest":
-                    ids = [call("get_encounters", {"limit": 1, **win})]
-                    topics.append(Topic("encounters", "latest", None, ids, window))
+                    # "the plan in the notes from my last checkup": the newest visit of that kind
+                    kind = next(iter(linking.of("encounters")), None)
+                    ids = [call("get_encounters", {"limit": 1, **q, **win}) for q in visit_queries(kind)]
+                    topics.append(Topic("encounters", "latest", kind, ids, window))
                     then = "notes_of_visit"
                     then_query = notes_query(question) if topic_words else None
                 else:
@@ -1450,15 +1473,15 @@ class Planner:
             return [ToolCall(ident, "get_medication_changes", {"since": min(onsets)})]
         if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
-        for o in outcomes:
-            if o.call.name == "get_encounters" and o.result.ok and o.result.rows:
-                day = str(o.result.rows[0].get("start") or "")[:10]
-                if day and plan.then_query and "search_notes" in self.available:
-                    args = {"query": plan.then_query, "since": day, "until": day}
-                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
-                if day:
-                    args = {"since": day, "until": day, "limit": 1}
-                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
+        # the newest visit found (of any kind, or of each type of the kind asked about)
+        visits = [r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows]
+        day = max((str(r.get("start") or "")[:10] for r in visits), default="")
+        if day and plan.then_query and "search_notes" in self.available:
+            args = {"query": plan.then_query, "since": day, "until": day}
+            return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
+        if day:
+            args = {"since": day, "until": day, "limit": 1}
+            return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
         return []
 
     # -- intent choice -------------------------------------------------------------------

@@ -245,3 +245,72 @@ def test_which_cholesterol_number_is_out_of_range_judges_each_test(cohort):
                 assert f"{m.value:g}" in lead, (m.code, m.value, lead)
             asked[bool(outside)] += 1
     assert asked[True] >= 3, asked
+
+
+# --- 7 and 8. a kind of visit named ("checkups", "wellness visits", "urgent care") ----------------
+
+CHECKUP_TYPES = ("general examination", "check up", "well child")
+
+
+def _visits(record, *types: str):
+    return sorted(
+        (
+            e
+            for e in record.encounters
+            if e.status not in ("cancelled", EIE)
+            and e.start
+            and e.start <= COHORT_NOW
+            and any(t in (e.type_display or "").lower() for t in types)
+        ),
+        key=lambda e: e.start,
+    )
+
+
+def test_checkups_and_wellness_visits_are_counted_by_their_visit_type(cohort):
+    """ "how many checkups have i had in the past 3 years", "wellness visits since 2020" → every
+    visit of any kind counted."""
+    agent, records = _agent(cohort)
+    today = COHORT_NOW.date()
+    checked = differs = 0
+    for record in records:
+        pid = record.patient.patient_id
+        checkups = _visits(record, *CHECKUP_TYPES)
+        every = [e for e in record.encounters if e.status not in ("cancelled", EIE) and e.start <= COHORT_NOW]
+        for question, role, since in (
+            ("how many checkups have i had in the past 3 years", "patient", today - relativedelta(years=3)),
+            ("number of wellness visits since 2020?", "patient", dt.date(2020, 1, 1)),
+            ("how many annual physicals has she had", "clinician", None),
+        ):
+            n = len([e for e in checkups if since is None or e.start.date() >= since])
+            lead = _lead(_events(agent, pid, question, role=role))
+            if n:
+                assert re.search(rf"\b{n} checkup visits?\b", lead), (pid, question, n, lead)
+            else:
+                assert _verdict(lead) == "No" or lead.startswith("None"), (pid, question, lead)
+            checked += 1
+            differs += n != len([e for e in every if since is None or e.start.date() >= since])
+    assert checked >= 12 and differs >= 6, (checked, differs)
+
+
+def test_the_last_visit_of_a_named_kind_is_the_newest_of_that_kind(cohort):
+    """ "why did i go to urgent care last time" → the last visit of any kind; "what was the plan in
+    the notes from my last checkup" → a death-certification visit."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for types, questions in (
+            (("urgent care",), ("why did i go to urgent care last time", "when was her most recent urgent care visit?")),
+            (CHECKUP_TYPES, ("when was my last checkup", "what did the doctor write at my last wellness visit")),
+        ):
+            visits = _visits(record, *types)
+            for question in questions:
+                role = "clinician" if " her " in question else "patient"
+                lead = _lead(_events(agent, pid, question, role=role))
+                if not visits:
+                    assert _verdict(lead) == "No", (pid, question, lead)
+                    continue
+                newest = visits[-1].start.date().isoformat()
+                assert newest in lead and "last" in lead, (pid, question, newest, lead)
+                checked += 1
+    assert checked >= 8, checked
