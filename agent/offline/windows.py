@@ -142,11 +142,14 @@ def _named_period(text: str, today: dt.date) -> Window | None:
         else:
             start = today - dt.timedelta(days=today.weekday() + 7)
         return Window(start, None, m.group(0))
-    if m := re.search(rf"\b(since|after|from) (the )?(last |this )?({_SEASON_NAME})\b", text):
-        start, _ = _season(m.group(4), today, ended=m.group(3) == "last ")
-        return Window(start, None, m.group(0))
-    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the) ({_SEASON_NAME})\b", text):
-        start, end = _season(m.group(2), today, ended=m.group(1) == "last")
+    # "since last spring" runs to today; "readings from last spring" are that season's ("from the
+    # spring on" runs to today again)
+    season = re.search(rf"\b(since|after|from) (the )?(last |this )?({_SEASON_NAME})( on| onwards?)?\b", text)
+    if season and (season.group(1) != "from" or season.group(5)):
+        start, _ = _season(season.group(4), today, ended=season.group(3) == "last ")
+        return Window(start, None, season.group(0))
+    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the|from the|from last|from this|from) ({_SEASON_NAME})\b", text):
+        start, end = _season(m.group(2), today, ended=m.group(1).endswith("last"))
         return Window(start, min(end, today), m.group(0))
     if m := re.search(rf"\b(since|after|from) (the start of |the beginning of )?({_MONTH_NAME})\b", text):
         return Window(_month(m.group(3), today)[0], None, m.group(0))

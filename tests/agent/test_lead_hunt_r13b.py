@@ -314,3 +314,44 @@ def test_the_last_visit_of_a_named_kind_is_the_newest_of_that_kind(cohort):
                 assert newest in lead and "last" in lead, (pid, question, newest, lead)
                 checked += 1
     assert checked >= 8, checked
+
+
+# --- 9. "from last spring" is that season, not since it ---------------------------------------------
+
+
+def test_readings_from_last_season_are_that_seasons():
+    """ "bp readings from last spring" → since 2026-03-01: June's and August's readings given as spring's."""
+    from agent.offline.request import read_request
+
+    today = dt.date(2026, 12, 6)
+    for text, since, until in (
+        ("bp readings from last spring", dt.date(2026, 3, 1), dt.date(2026, 5, 31)),
+        ("my weight from last summer?", dt.date(2026, 6, 1), dt.date(2026, 8, 31)),
+        ("labs from the spring", dt.date(2026, 3, 1), dt.date(2026, 5, 31)),
+        ("what was my a1c last spring", dt.date(2026, 3, 1), dt.date(2026, 5, 31)),
+    ):
+        w = read_request(text, today).window
+        assert w is not None and (w.since, w.until) == (since, until), (text, w)
+    asked_in_april = read_request("bp readings from last spring", dt.date(2026, 4, 10)).window
+    assert asked_in_april is not None and asked_in_april.since == dt.date(2025, 3, 1)
+    assert asked_in_april.until == dt.date(2025, 5, 31)
+    for text in ("bp since last spring", "weight from last spring onwards"):
+        w = read_request(text, today).window
+        assert w is not None and w.since == dt.date(2026, 3, 1) and w.until is None, (text, w)
+
+
+def test_readings_from_last_spring_cite_only_that_seasons_readings(cohort):
+    agent, records = _agent(cohort)
+    since, until = dt.date(2026, 3, 1), dt.date(2026, 5, 31)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        lead = _lead(_events(agent, pid, "weight readings from last spring"))
+        inside = [m for m in record.measurements if m.code == WEIGHT and since <= m.effective.date() <= until]
+        days = re.findall(r"\d{4}-\d\d-\d\d", lead)
+        if inside:
+            assert days and all(since.isoformat() <= d <= until.isoformat() for d in days), (pid, lead)
+            checked += 1
+        else:
+            assert lead.startswith("No"), (pid, lead)
+    assert checked >= 1, checked
