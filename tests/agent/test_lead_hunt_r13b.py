@@ -355,3 +355,31 @@ def test_readings_from_last_spring_cite_only_that_seasons_readings(cohort):
         else:
             assert lead.startswith("No"), (pid, lead)
     assert checked >= 1, checked
+
+
+# --- 5. a condition asked "still listed / ongoing / active" is the condition's status ---------------
+
+
+def test_a_condition_asked_still_listed_as_ongoing_is_its_status(cohort):
+    """ "is my back pain still listed as ongoing" → the latest 0-10 pain score."""
+    from tests.agent.test_lead_hunt_r13 import _current_conditions
+
+    agent, records = _agent(cohort)
+    asked = {True: 0, False: 0}
+    wordings = (
+        ("patient", "is my {x} still listed as ongoing"),
+        ("clinician", "is her {x} still marked as active?"),
+        ("patient", "does my record still show {x} as an ongoing problem"),
+    )
+    for record in records:
+        pid = record.patient.patient_id
+        every = " ".join(c.display.lower() for c in record.conditions)
+        cases = [(x, True) for x in _current_conditions(record)[:1]]
+        cases += [(x, False) for x in ("back pain", "neck pain") if x not in every]
+        for x, truth in cases:
+            for role, wording in wordings:
+                lead = _lead(_events(agent, pid, wording.format(x=x), role=role))
+                assert "pain severity" not in lead.lower() and "score" not in lead.lower(), (pid, x, lead)
+                assert _verdict(lead) == ("Yes" if truth else "No"), (pid, x, wording, lead)
+                asked[truth] += 1
+    assert asked[True] >= 6 and asked[False] >= 6, asked
