@@ -170,6 +170,7 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "profile": _profile,
         "appointments": _appointments,
         "notes": _notes,
+        "care_plans": _care_plans,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -1261,6 +1262,53 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
         kind = f"{topic.concept.name} " if topic.concept is not None and topic.concept.section == "encounters" else ""
         return (f"{v.Your} last {kind}visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
     return None
+
+
+# --- care plans --------------------------------------------------------------------------------
+
+
+def _care_plans(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "What care plans am I on?": the active plans, each cited; "do I have a diabetes care
+    plan?", "date diabetic care plan initiated": the plans addressing that condition (by the
+    condition the plan addresses or its own name), yes or no, and when each began."""
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "care_plan"]
+    active = [r for r in rows if r.get("status") == "active"]
+
+    def said(r: dict[str, Any]) -> str:
+        since = f"started {_day(r.get('start'))}" if r.get("start") else "start not recorded"
+        ended = f", ended {_day(r.get('end'))}" if r.get("end") else ""
+        return f"{r.get('name')} ({r.get('status') or 'status unknown'}, {since}{ended}) [{r['handle']}]"
+
+    c = topic.concept
+    if c is None:
+        if not rows:
+            return (f"{v.record.capitalize()} has no care plans.", True)
+        if not active:
+            return (f"{v.you.capitalize()} {v.have} no active care plan; {v.record} lists {counted(len(rows), 'past care plan')}:", False)  # fmt: skip
+        past = " (past ones are listed below too)" if len(rows) > len(active) else ""
+        return (f"{v.you.capitalize()} {v.have} {counted(len(active), 'care plan')} marked active{past}: " + "; ".join(said(r) for r in active) + ".", False)  # fmt: skip
+    words = {w for q in c.queries for w in normalise(q).split() if len(w) >= 4}
+    names = {normalise(n) for n in c.record_names}
+
+    def addresses(r: dict[str, Any]) -> bool:
+        text = normalise(" ".join([str(r.get("name") or ""), *map(str, r.get("addresses") or [])]))
+        own = {normalise(str(a)) for a in r.get("addresses") or []}
+        return bool(own & names) or any(re.search(rf"\b{re.escape(w)}", text) for w in words)
+
+    mine = sorted((r for r in rows if addresses(r)), key=lambda r: str(r.get("start") or ""))
+    # a plan addressing the condition itself outranks one only named like it (a "Diabetes self
+    # management plan" for prediabetes is not the diabetes plan when there is one for diabetes)
+    exact = [r for r in mine if {normalise(str(a)) for a in r.get("addresses") or []} & names]
+    mine = exact or mine
+    if not mine:
+        return (f"No: none of {v.your} {counted(len(rows), 'care plan')} addresses {c.name}. I searched every care plan, active and past.", False)  # fmt: skip
+    if topic.operation == "earliest":
+        first = mine[0]
+        return (f"{v.Your} {c.name} care plan, {first.get('name')}, was started on {_day(first.get('start'))} [{first['handle']}]" + (f" (the first of {counted(len(mine), 'plan')} for it {_cite_all(mine)})" if len(mine) > 1 else "") + ".", False)  # fmt: skip
+    live = [r for r in mine if r.get("status") == "active"]
+    if live:
+        return (f"Yes: {counted(len(live), 'active care plan')} for {c.name}: " + "; ".join(said(r) for r in live) + ".", False)  # fmt: skip
+    return (f"Not now: {v.record} has {counted(len(mine), 'past care plan')} for {c.name}, none active: " + "; ".join(said(r) for r in mine) + ".", False)  # fmt: skip
 
 
 # --- notes -------------------------------------------------------------------------------------

@@ -326,6 +326,8 @@ CHANGE_WORDS = re.compile(
 # which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
 STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
 STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
+# care plans named as such (the care_plans intent's words, without the looser "my plan")
+CARE_PLAN_SAID = re.compile(r"\b(care ?plans?|plans? of care|treatment plans?|self.?management( plans?)?|care goals?)\b")
 # a medicine's own start or end asked for by date ("when did i start metformin", "what date was
 # the lisinopril stopped"): never "new" ("when did i get my new inhaler" is the newest)
 START_ASKED = re.compile(r"\b(start(ed|ing)?|began|begin|begun|put (me |her |him |them )?on|commenced)\b")
@@ -1048,6 +1050,10 @@ class Planner:
     # -- reading the record ----------------------------------------------------------------
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
+        if "care_plans" in record_intents and CARE_PLAN_SAID.search(request.text):
+            # "what care plans am i on", "do i have a diabetes care plan": the plans answer (a
+            # condition named is the plan's subject, and "am i on" is no medicine question)
+            return ["care_plans"]
         # (a kind of visit, "my last checkup", says whose notes: the visit's notes answer)
         structured = [s for s in linking.sections if s in RECORD_SECTIONS and s not in ("notes", "encounters")]
         if WHOLE_RECORD.search(request.text) and not structured and set(record_intents) <= {"conditions", "encounters"}:
@@ -1417,6 +1423,13 @@ class Planner:
                         section, "list", None, [call("search_leaflets", {"query": leaflet_query(question)})]
                     )
                 )
+            elif section == "care_plans":
+                # every plan, active and past; the lead picks those for a condition named
+                subject = next((c for c in linking.concepts if c.section == "conditions"), None)
+                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else "list"
+                topic = Topic(section, operation, subject, [call("get_care_plans", {"status": "all"})], question=request.text)  # fmt: skip
+                topic.today = request.today
+                topics.append(topic)
             else:
                 intent = INTENT_BY_NAME[section]
                 topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)

@@ -383,3 +383,57 @@ def test_a_condition_asked_still_listed_as_ongoing_is_its_status(cohort):
                 assert _verdict(lead) == ("Yes" if truth else "No"), (pid, x, wording, lead)
                 asked[truth] += 1
     assert asked[True] >= 6 and asked[False] >= 6, asked
+
+
+# --- 6. care plans are their own section -----------------------------------------------------------
+
+
+def _care_plans(db, pid: str):
+    with db.admin.connect() as conn:
+        return conn.exec_driver_sql(
+            "SELECT p.category_display, p.status, p.period_start, "
+            "coalesce(array_agg(c.display) FILTER (WHERE c.display IS NOT NULL), '{}') "
+            "FROM care_plans p LEFT JOIN conditions c ON c.patient_id = p.patient_id "
+            "AND c.id = ANY(p.addresses_condition_ids) WHERE p.patient_id = %(p)s "
+            "GROUP BY p.id, p.category_display, p.status, p.period_start",
+            {"p": pid},
+        ).fetchall()
+
+
+def test_care_plans_asked_for_are_the_care_plans(cohort):
+    """ "what care plans am i on" → the medications; "do i have a diabetes care plan", "date
+    diabetic care plan initiated" → the diabetes condition, no plan cited."""
+    db, _ = cohort
+    agent, records = _agent(cohort)
+    asked = {"list": 0, "yes": 0, "no": 0, "date": 0}
+    for record in records:
+        pid = record.patient.patient_id
+        plans = _care_plans(db, pid)
+        active = [p for p in plans if p[1] == "active"]
+        for question, role in (("what care plans am i on", "patient"), ("list her care plans", "clinician")):
+            lead = _lead(_events(agent, pid, question, role=role))
+            assert "medication" not in lead.lower() and "prescri" not in lead.lower(), (pid, question, lead)
+            if active:
+                assert re.search(rf"\b{len(active)} care plans? marked active\b", lead), (pid, question, lead)
+                asked["list"] += 1
+        for x in ("diabetes", "asthma", "hypertension"):
+            mine = [p for p in plans if any(re.search(rf"\b{x}", str(a).lower()) for a in p[3])]
+            for question, role in (
+                (f"do i have a {x} care plan", "patient"),
+                (f"is there a care plan for her {x}?", "clinician"),
+            ):
+                lead = _lead(_events(agent, pid, question, role=role))
+                if mine:
+                    live = [p for p in mine if p[1] == "active"]
+                    assert _verdict(lead) == ("Yes" if live else None) or lead.startswith("Not now"), (pid, question, lead)
+                    assert "care plan" in lead, lead
+                    asked["yes"] += 1
+                elif not any(x in str(p[0]).lower() for p in plans):
+                    assert _verdict(lead) == "No" and "care plan" in lead, (pid, question, lead)
+                    asked["no"] += 1
+            if mine:
+                first = min(p[2] for p in mine).date().isoformat()
+                lead = _lead(_events(agent, pid, f"date {x} care plan initiated", role="clinician"))
+                assert first in lead and "care plan" in lead, (pid, first, lead)
+                asked["date"] += 1
+    assert asked["list"] >= 4 and asked["yes"] >= 2 and asked["no"] >= 4 and asked["date"] >= 1, asked
