@@ -11,7 +11,7 @@ from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
 from agent.offline.leads import Voice, lead_for, outside_reference
 from agent.offline.parse import WHOLE_RECORD
-from agent.offline.plan import Plan
+from agent.offline.plan import EVERYTHING_TAKEN, Plan
 from agent.scoping import ScopeUse
 from tools.registry import Registry
 from tools.render import fmt_num
@@ -227,11 +227,13 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if _whole_record(plan):
         return []  # "a one paragraph hpi style overview": the words say the form, not a thing to find
+    if topic.section == "medications" and plan.request is not None and EVERYTHING_TAKEN.search(plan.request.text):
+        return []  # "everything i'm taking (for my pharmacist)": the whole list is what was asked
     return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history", "written"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history", "written", "everything", "including", "included", "doses", "dose"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

@@ -326,6 +326,11 @@ CHANGE_WORDS = re.compile(
 # which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
 STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
 STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
+# the whole medicine list asked for ("everything i'm currently taking", "all my meds including …")
+EVERYTHING_TAKEN = re.compile(
+    r"\b(everything|every (medicine|medication|med|pill|tablet|prescription|thing)|all (of )?(my|her|his|their|the patient s) "
+    r"(current )?(meds|medicines|medications|pills|tablets|prescriptions|drugs)|(full|complete|whole) (list|med list|medication list))\b"
+)
 # care plans named as such (the care_plans intent's words, without the looser "my plan")
 CARE_PLAN_SAID = re.compile(r"\b(care ?plans?|plans? of care|treatment plans?|self.?management( plans?)?|care goals?)\b")
 # a medicine's own start or end asked for by date ("when did i start metformin", "what date was
@@ -1122,6 +1127,10 @@ class Planner:
         event, anchor, event_ids = self._event_lookups(sections, request, linking, call)
         for section in sections:
             own = linking.of(section)
+            if section == "medications" and EVERYTHING_TAKEN.search(request.text):
+                # "everything i'm taking, including inhalers and creams": the whole list; the kinds
+                # named are what it should include, not a filter
+                own = [c for c in own if c.kind != "class"]
             op = request.operation
             if event is not None and (section == "profile" or (anchor is not None and own == [anchor])):
                 continue  # the event's own lookup dates the period: read in the labs topic
@@ -1196,9 +1205,11 @@ class Planner:
                     topics.append(Topic(section, "prescriber", None, ids, reason=reason))
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
-                    current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
+                    current = re.search(r"\b(take|taking|current|currently|now|still|active)\b", request.text)
                     ordinal = row_ordinal(request.text) if reason is None else None
-                    status = "all" if request.history or window or ordinal or (reason and not current) else "active"
+                    # "everything i'm currently taking, including …": the "including" is no history
+                    history = request.history and not (current and EVERYTHING_TAKEN.search(request.text))
+                    status = "all" if history or window or ordinal or (reason and not current) else "active"
                     args: dict[str, Any] = {"status": status}
                     if reason is not None:
                         args["query"] = reason.queries[0]

@@ -437,3 +437,32 @@ def test_care_plans_asked_for_are_the_care_plans(cohort):
                 assert first in lead and "care plan" in lead, (pid, first, lead)
                 asked["date"] += 1
     assert asked["list"] >= 4 and asked["yes"] >= 2 and asked["no"] >= 4 and asked["date"] >= 1, asked
+
+
+# --- 10. "everything i'm taking" is the whole active list, whatever kinds it names ------------------
+
+
+def test_everything_currently_taken_is_the_whole_active_list(cohort):
+    """ "a list of everything im currently taking including inhalers and creams, with the doses" →
+    one inhaler (or "No … inhalers" and no metformin)."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        live = [m for m in record.medications if m.status != EIE and m.authored_on and m.authored_on <= COHORT_NOW and _live(m)]
+        for question, role in (
+            ("my pharmacist wants everything im currently taking including inhalers and creams, with the doses", "patient"),
+            ("can you list all my current meds, including any inhalers or patches?", "patient"),
+            ("everything she is currently taking incl. inhalers, with doses", "clinician"),
+        ):
+            events = _events(agent, pid, question, role=role)
+            lead = _lead(events)
+            answer = events[-1].answer
+            if live:
+                assert re.match(rf"(You have|The patient has) {len(live)} active medications?", lead), (pid, question, lead)
+                for m in live:
+                    assert m.display.split(" [")[0][:30] in answer, (pid, question, m.display)
+                checked += 1
+            else:
+                assert "no active medications" in lead, (pid, question, lead)
+    assert checked >= 6, checked
