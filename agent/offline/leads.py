@@ -800,16 +800,24 @@ def _group_range(topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[T
     return (f"{verdict}: none of {v.your} latest {name} results is outside its range: " + "; ".join(said(s) for s in group) + ".", False)  # fmt: skip
 
 
-def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
+def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead:
     """My last blood test: the newest draw date of the laboratory results, and each result drawn
     that day (the newest of every test, so a result of that day is that test's newest)."""
     dated = [r for r in rows if r.get("effective")]
     if not dated:
         return (f"No laboratory results are recorded in {v.record}: I searched every lab result.", True)
+    # a measured value, not a certificate entry (a cause of death is filed as a "laboratory" row)
+    measured = [r for r in dated if isinstance(r.get("value"), int | float) or r.get("systolic") is not None]
+    dated = measured or dated
     day = max(_day(r["effective"]) for r in dated)
     drawn = [r for r in dated if _day(r["effective"]) == day]
     cites = "".join(f"[{r['handle']}]" for r in drawn if r.get("handle"))
-    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
+    who = (
+        f" ({v.record.capitalize()} does not say who ordered it.)"
+        if re.search(r"\bwho\b", normalise(question)) and not any(r.get("requester") for r in drawn)
+        else ""
+    )
+    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day.{who} The results:", False)
 
 
 _DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*)\b")
@@ -909,7 +917,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event
             return (f"No {name} result is recorded{_when(topic)}. The most recent {name} in {v.record} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].", True)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     if topic.operation == "last_draw":
-        return _last_draw(rows, v)
+        return _last_draw(rows, v, topic.question)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
     if topic.operation == "previous" and rows:

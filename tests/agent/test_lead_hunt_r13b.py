@@ -466,3 +466,33 @@ def test_everything_currently_taken_is_the_whole_active_list(cohort):
             else:
                 assert "no active medications" in lead, (pid, question, lead)
     assert checked >= 6, checked
+
+
+# --- (also left wrong) the last blood test is the newest measured draw ------------------------------
+
+
+def test_the_last_blood_test_is_a_measured_draw_not_a_certificate_entry(cohort):
+    """ "who ordered my last blood test" → a cause-of-death certificate entry as the last blood
+    test, and the orderer not said."""
+    from tests.agent.test_offline_round7 import SURVEY, VITAL_CODES
+
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        labs = [
+            m
+            for m in record.measurements
+            if m.code not in VITAL_CODES and m.effective <= COHORT_NOW and not SURVEY.search(m.display)
+        ]
+        if not labs:
+            continue
+        newest = max(m.effective for m in labs).date().isoformat()
+        for question in ("who ordered my last blood test", "when were my last bloods taken"):
+            lead = _lead(_events(agent, pid, question))
+            day = re.match(r"Your last blood test was on (\d{4}-\d{2}-\d{2})", lead)
+            assert day and day.group(1) == newest, (pid, question, newest, lead)
+            if question.startswith("who"):
+                assert "who ordered" in lead, lead
+            checked += 1
+    assert checked >= 6, checked
