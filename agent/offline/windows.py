@@ -318,6 +318,16 @@ def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
         return today, today + dt.timedelta(days=6 - today.weekday())
     if re.search(r"\bnext month\b", text):
         return today + dt.timedelta(days=1), today + dt.timedelta(days=31)
+    # clinicians' shorthand for when a follow-up is due: "f/u 3/12" (in three months), "review in
+    # 6/52" (six weeks), "in 2 months": two weeks of slots from then
+    m = re.search(r"\b(?:in|f/?u|follow.?up|review|rv|see|book)\s+(\d{1,2})/(12|52|7)\b", text) or re.search(
+        rf"\bin {_N} (weeks?|months?)( time)?\b", text
+    )
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else NUMBERS[m.group(1)]
+        unit = {"12": "months", "52": "weeks", "7": "days"}.get(m.group(2), m.group(2))
+        start = today + (relativedelta(months=n) if unit.startswith("month") else dt.timedelta(weeks=n) if unit.startswith("week") else dt.timedelta(days=n))  # fmt: skip
+        return start, start + dt.timedelta(days=13)
     said = _read_window(question, today)  # "between 10 and 16 December", "from 3 to 9 March 2027"
     if said is not None and said.since and said.until and said.said.startswith(("between", "from")):
         since, until = said.since, said.until

@@ -496,3 +496,33 @@ def test_the_last_blood_test_is_a_measured_draw_not_a_certificate_entry(cohort):
                 assert "who ordered" in lead, lead
             checked += 1
     assert checked >= 6, checked
+
+
+# --- booking wordings ---------------------------------------------------------------------------------
+
+
+def test_a_blood_pressure_appointment_is_general_practice_and_f_u_3_12_is_in_three_months():
+    """ "can i get an appointment next week about my blood pressure" → phlebotomy (blood test)
+    slots; "book f/u 3/12 diabetes review" → slots for the next two weeks."""
+    from agent.offline.parse import specialty_in
+    from agent.offline.windows import slot_window
+    from records.queries.appointments import resolve_specialties
+
+    specialties = ["General Practice", "Phlebotomy (Blood Tests)", "Endocrinology and Diabetes", "Cardiology"]
+    for question in (
+        "can i get an appointment next week about my blood pressure",
+        "book me in for a bp check",
+        "i need to see someone about my high blood pressure",
+    ):
+        targets, _ = resolve_specialties(specialty_in(question), specialties)
+        assert targets == {"General Practice"}, (question, targets)
+    assert resolve_specialties("blood test", specialties)[0] == {"Phlebotomy (Blood Tests)"}
+    today = dt.date(2026, 12, 7)
+    for question, start in (
+        ("book f/u 3/12 diabetes review", dt.date(2027, 3, 7)),
+        ("review in 6/52 please", dt.date(2027, 1, 18)),
+        ("book me a check up in 2 months", dt.date(2027, 2, 7)),
+    ):
+        since, until = slot_window(question, today)
+        assert since == start and until == start + dt.timedelta(days=13), (question, since, until)
+    assert slot_window("book a gp appointment next week", today) == (dt.date(2026, 12, 14), dt.date(2026, 12, 20))
