@@ -1438,7 +1438,7 @@ class Planner:
                 # every plan, active and past; the lead picks those for a condition named
                 subject = next((c for c in linking.concepts if c.section == "conditions"), None)
                 operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else "list"
-                topic = Topic(section, operation, subject, [call("get_care_plans", {"status": "all"})], question=request.text)  # fmt: skip
+                topic = Topic(section, operation, subject, [call("get_care_plans", {})], question=request.text)  # fmt: skip
                 topic.today = request.today
                 topics.append(topic)
             else:
