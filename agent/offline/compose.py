@@ -11,7 +11,7 @@ from agent.events import Searched
 from agent.execution import ToolCall, ToolOutcome
 from agent.offline.leads import Voice, lead_for, outside_reference
 from agent.offline.parse import WHOLE_RECORD
-from agent.offline.plan import Plan
+from agent.offline.plan import EVERYTHING_TAKEN, Plan
 from agent.scoping import ScopeUse
 from tools.registry import Registry
 from tools.render import fmt_num
@@ -121,7 +121,8 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     for topic in plan.topics:
         mine = [by_id[i] for i in topic.call_ids if i in by_id]
         used |= {o.call.id for o in mine}
-        lead = lead_for(topic, mine, voice) if mine else None
+        # (a "since <event>" topic whose event is not in the record still says so)
+        lead = lead_for(topic, mine, voice) if mine or topic.event is not None else None
         unmatched = unmatched_words(plan, topic)
         if unmatched:
             said = ", ".join(f"'{w}'" for w in unmatched)
@@ -132,6 +133,15 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
             own.append(lead[0])
             abstained.append(lead[1])
         shown = mine[:1] if topic.operation == "count" and len(mine) > 1 else mine
+        if topic.operation == "latest" and topic.concept is not None and topic.concept.kind == "term":
+            shown = [o for o in mine if o.result.rows] or mine[:1]  # the visit types that have visits
+        if topic.operation == "count" and topic.concept is not None and topic.concept.section == "encounters":
+            # a kind of visit counted type by type: each type's visits in the window that has any
+            counts = mine[: len(mine) // 2] if topic.window is not None and len(mine) > 1 else mine
+            shown = [o for o in counts if o.result.ok and o.result.total] or mine[:1]
+        if topic.event is not None and topic.event.kind == "birthday":
+            # the birth date is said and cited in the lead; the profile's address is not the answer
+            shown = [o for o in shown if o.call.id not in topic.event_ids]
         if topic.concept is not None and topic.concept.kind == "system" and lead is not None:
             # a body system is searched by several words; its lead says what was searched, and only
             # the searches that found rows are shown ("no conditions matching 'renal'" is noise)
@@ -217,11 +227,13 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if _whole_record(plan):
         return []  # "a one paragraph hpi style overview": the words say the form, not a thing to find
+    if topic.section == "medications" and plan.request is not None and EVERYTHING_TAKEN.search(plan.request.text):
+        return []  # "everything i'm taking (for my pharmacist)": the whole list is what was asked
     return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
 
 
 # words that say what is asked of a section (a date, any kind), not which thing in it
-_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history"})  # fmt: skip
+_ASKING_WORDS = frozenset({"date", "dates", "dated", "time", "times", "when", "kind", "sort", "type", "anything", "something", "test", "tests", "result", "results", "done", "recorded", "whats", "newest", "latest", "measured", "measurement", "measurements", "checked", "taken", "drawn", "bloods", "reading", "readings", "numbers", "showed", "show", "surgical", "history", "written", "everything", "including", "included", "doses", "dose"})  # fmt: skip
 
 
 def searched_line(plan: Plan) -> str:

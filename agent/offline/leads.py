@@ -19,7 +19,7 @@ from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
-from agent.offline.plan import Topic
+from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
 from tools.render import counted, fmt_num
@@ -170,6 +170,7 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         "profile": _profile,
         "appointments": _appointments,
         "notes": _notes,
+        "care_plans": _care_plans,
     }.get(topic.section)
     return fn(topic, outcomes, voice) if fn else None
 
@@ -234,6 +235,8 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         return _prescribers(topic, rows, v)
     if topic.operation == "reason" and topic.concept is not None:
         return _reason(topic, rows, v)
+    if topic.operation == "stopped" and topic.concept is not None:
+        return _stopped(topic, rows, v)
     if topic.operation not in ("exists", "earliest", "last", "detail") or topic.concept is None:
         active = [r for r in rows if r.get("active")]
         if topic.concept is not None:  # medications for a condition (the reason)
@@ -246,6 +249,16 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
                 f"{counted(len(rows), 'prescription')} in {v.record} {'relates' if len(rows) == 1 else 'relate'} to {topic.concept.name} ({len(active)} active now).",
                 False,
             )
+        if topic.window is not None and topic.operation == "list" and topic.asked == "count":
+            # "how many prescriptions did i get in the past 18 months": the number written in the
+            # window leads; those written before and still running in it are said apart
+            written = _newest_first([r for r in rows if _in_window(topic, r.get("authored_on"))])
+            earlier = [r for r in rows if _running_in(topic, r) and r not in written]
+            # (said without a number: the paragraph's count is the prescriptions written in the window)
+            also = " Prescriptions written earlier and still running in it are not counted." if earlier else ""
+            if not written:
+                return (f"0 prescriptions were written{_when(topic)} (I counted those written in it, searching every prescription, active and past).{also}", False)  # fmt: skip
+            return (f"{counted(len(written), 'prescription')} {'was' if len(written) == 1 else 'were'} written{_when(topic)} (counting those written in it): {_prescriptions(written)}.{also}", False)  # fmt: skip
         if topic.window is not None and topic.operation == "list":
             # "what pills was i taking back in 2018": the prescriptions running then, not all of them
             running = _newest_first([r for r in rows if _running_in(topic, r)])
@@ -307,6 +320,43 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
         return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+
+
+def _stopped(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
+    """ "When did they stop my blood pressure tablet?": each drug's end date (its newest
+    prescription's), or that it is still active; never a prescribing date as the answer."""
+    c = topic.concept
+    assert c is not None
+    kept = [r for r in rows if r.get("status") != "entered-in-error"]
+    if not kept:
+        return _never_prescribed(c, v) if c.kind in CERTAIN_KINDS else (f"I could not find '{c.said}' among the medication names in {v.record}.", True)  # fmt: skip
+    parts, active = [], 0
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for r in kept:
+        by_name.setdefault(str(r.get("name")), []).append(r)
+    for name, mine in by_name.items():
+        live = [r for r in mine if r.get("active")]
+        if live:
+            active += 1
+            r = max(live, key=lambda x: str(x.get("authored_on")))
+            earlier = [x for x in mine if not x.get("active")]
+            also = (
+                f" (an earlier prescription of it, from {_day(earlier[0].get('authored_on'))}, is {_state(earlier[0])} [{earlier[0]['handle']}])"
+                if len(earlier) == 1
+                else f" ({counted(len(earlier), 'earlier prescription')} of it ended {_cite_all(earlier)})"
+                if earlier
+                else ""
+            )
+            parts.append(f"{name} has not been stopped: it is still active, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{also}")  # fmt: skip
+            continue
+        ended = [r for r in mine if r.get("ended_at")]
+        if ended:
+            r = max(ended, key=lambda x: str(x["ended_at"]))
+            parts.append(f"{name} ended on {_day(r['ended_at'])} [{r['handle']}]")
+        else:
+            r = max(mine, key=lambda x: str(x.get("authored_on")))
+            parts.append(f"{name} is {r.get('status') or 'not active'} with no stop date recorded; it was last prescribed {_day(r.get('authored_on'))} [{r['handle']}]")  # fmt: skip
+    return ("; ".join(parts) + ".", False)
 
 
 def _prescriptions(rows: list[dict[str, Any]]) -> str:
@@ -704,16 +754,70 @@ def series_for(topic: Topic, rows: list[dict[str, Any]]) -> dict[str, Any]:
     return summaries[0]
 
 
-def _last_draw(rows: list[dict[str, Any]], v: Voice) -> Lead:
+def _group_of(topic: Topic, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The series of a group of tests asked about as one ("lipid panel", "which cholesterol
+    number"): every test's own summary, when the question names no single one of them."""
+    summaries = [r for r in rows if "count" in r and r.get("latest")]
+    if len({str(r.get("code")) for r in summaries}) < 2 or topic.concept is None:
+        return []
+    words = [w for w in topic.concept.queries[0].lower().split() if len(w) >= 3]
+    named = [r for r in summaries if words and all(w in str(r.get("name", "")).lower() for w in words)]
+    return [] if len(named) == 1 else summaries
+
+
+def _group_range(topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """ "Which cholesterol number is out of range?": each test of the group against its own
+    range (never the total alone), those outside first."""
+    name = topic.concept.name if topic.concept else "results"
+
+    def said(s: dict[str, Any]) -> str:
+        unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
+        last = s["latest"]
+        h = _handle_of(outcomes, last.get("record_id")) or f" [{s['handle']}]"
+        where = s.get("latest_position")
+        if not s.get("ref_label") or where not in ("above", "below", "within"):
+            return f"{s.get('name')} {fmt_num(last['value'])}{unit} on {last['date']} (no range recorded){h}"
+        # (the handle after the range: the row cited for the value and its range alike)
+        return f"{s.get('name')} {fmt_num(last['value'])}{unit} on {last['date']} ({where} the range {_range_text(s, unit)}){h}"
+
+    ranged = [s for s in group if s.get("ref_label") and s.get("latest_position") in ("above", "below", "within")]
+    outside = [s for s in ranged if s["latest_position"] != "within"]
+    inside = [s for s in group if s not in outside]
+    asked = topic.asked
+    if asked == "above":
+        yes = any(s["latest_position"] == "above" for s in outside)
+    elif asked == "below":
+        yes = any(s["latest_position"] == "below" for s in outside)
+    elif asked == "normal":
+        yes = bool(ranged) and not outside
+    else:  # "which one is out of range", "anything abnormal"
+        yes = bool(outside)
+    verdict = "Yes" if yes else "No"
+    if outside:
+        head = f"{verdict}: {len(outside)} of {v.your} latest {name} results {'is' if len(outside) == 1 else 'are'} outside {'its' if len(outside) == 1 else 'their'} range: " + "; ".join(said(s) for s in outside)  # fmt: skip
+        rest = f". The others: {'; '.join(said(s) for s in inside)}." if inside else "."
+        return (head + rest, False)
+    return (f"{verdict}: none of {v.your} latest {name} results is outside its range: " + "; ".join(said(s) for s in group) + ".", False)  # fmt: skip
+
+
+def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead:
     """My last blood test: the newest draw date of the laboratory results, and each result drawn
     that day (the newest of every test, so a result of that day is that test's newest)."""
     dated = [r for r in rows if r.get("effective")]
     if not dated:
         return (f"No laboratory results are recorded in {v.record}: I searched every lab result.", True)
+    # a measured value, not a certificate entry (a cause of death is filed as a "laboratory" row)
+    measured = [r for r in dated if isinstance(r.get("value"), int | float) or r.get("systolic") is not None]
+    dated = measured or dated
     day = max(_day(r["effective"]) for r in dated)
     drawn = [r for r in dated if _day(r["effective"]) == day]
     cites = "".join(f"[{r['handle']}]" for r in drawn if r.get("handle"))
-    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day:", False)
+    who = (
+        f" ({v.record.capitalize()} does not say who ordered it.)"
+        if re.search(r"\bwho\b", normalise(question)) and not any(r.get("requester") for r in drawn)
+        else ""
+    )
+    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day.{who} The results:", False)
 
 
 _DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*)\b")
@@ -755,7 +859,54 @@ def _previous(topic: Topic, rows: list[dict[str, Any]], name: str, v: Voice) -> 
     return (f"{v.Your} {name} {which} was {_value(r)}, taken {_day(r['effective'])} [{r['handle']}]; the latest is {latest}.", False)  # fmt: skip
 
 
-def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _since_event(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "Has my A1C gone down since starting metformin?", "weight since my 40th birthday": the
+    results from the event's day, the event cited; an event the record does not hold is said so,
+    with what was searched, and no change is given (the last two values are not "since" it)."""
+    event, anchor = topic.event, topic.anchor
+    assert event is not None
+    name = topic.concept.name if topic.concept else "result"
+    if event.kind != "birthday" and anchor is None:
+        which = "medicine" if event.kind == "start" else "diagnosis"
+        return (f"I can't tell from the question which {which} to count from ('{event.said}'), so I give no {name} change: ask again naming it (e.g. \"since starting metformin\").", True)  # fmt: skip
+    found = event_day(topic, outcomes)
+    if found is None:
+        if event.kind == "birthday":
+            return (f"{v.record.capitalize()} holds no birth date, so I can't count from {v.your} {_ordinal(event.years)} birthday and give no {name} change.", True)  # fmt: skip
+        assert anchor is not None
+        if event.kind == "start":
+            searched = f"has no prescription of {anchor.name}: I searched every prescription, active and past"
+            start = f"{v.you} started {anchor.name}"
+        else:
+            searched = f"has no diagnosis of {anchor.name}: I searched every condition, active and past"
+            start = f"{anchor.name} was diagnosed"
+        return (f"{v.record.capitalize()} {searched}. So there is no date when {start} to measure {v.your} {name} from, and I give no change since it.", True)  # fmt: skip
+    day, row = found
+    h = f" [{row['handle']}]" if row.get("handle") else ""
+    if event.kind == "birthday":
+        born = f"born {_day(row.get('birth_date'))}{h}"
+        if topic.today is not None and day > topic.today:
+            return (f"{v.Your} {_ordinal(event.years)} birthday has not come yet ({born}), so there is no {name} change since it to give.", True)  # fmt: skip
+        counted_from = f"{v.your} {_ordinal(event.years)} birthday ({born})"
+    elif event.kind == "start":
+        counted_from = f"the first prescription of {anchor.name if anchor else 'it'}, {_day(row.get('authored_on'))}{h}"
+    else:
+        counted_from = f"the first diagnosis of {anchor.name if anchor else 'it'}, {_day(row.get('onset'))}{h}"
+    rest = [o for o in outcomes if o.call.id not in topic.event_ids]
+    lead = _labs(topic, rest, v, from_event=False) if rest else None
+    if lead is None:
+        return (f"{v.record.capitalize()} has no {name} results since {counted_from}.", True)
+    return (f"{lead[0]} Counted from {counted_from}.", lead[1])
+
+
+def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event: bool = True) -> Lead | None:
+    if from_event and topic.event is not None:
+        return _since_event(topic, outcomes, v)
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
     if topic.latest_beyond_window and len(outcomes) == 2:
@@ -766,7 +917,7 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
             return (f"No {name} result is recorded{_when(topic)}. The most recent {name} in {v.record} is {_value(r)}, taken {_day(r.get('effective'))} [{r['handle']}].", True)  # fmt: skip
     rows = [r for r in _rows(outcomes) if r.get("kind") == "observation"]
     if topic.operation == "last_draw":
-        return _last_draw(rows, v)
+        return _last_draw(rows, v, topic.question)
     name = topic.concept.name if topic.concept else "result"
     when = _when(topic)
     if topic.operation == "previous" and rows:
@@ -830,6 +981,8 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | Non
         return _threshold_lead(topic, series_for(topic, rows), name, outcomes, v)
     if panel and topic.operation == "range":
         return _panel_range(topic, panel, outcomes, v)
+    if not panel and topic.operation == "range" and (group := _group_of(topic, rows)):
+        return _group_range(topic, group, outcomes, v)
     if panel and topic.operation == "count" and len({p["count"] for p in panel}) == 1:
         sys_, dia = (p["latest"] for p in panel)
         unit = f" {panel[0]['unit']}" if panel[0].get("unit") else ""
@@ -1067,14 +1220,22 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
             f"{k} {n}" for k, n in sorted(windowed["by_class"].items(), key=lambda kv: -kv[1])
         )
         if topic.concept is not None and topic.concept.section == "encounters":
-            # visits of one type ("urgent care clinic"): counted by the visit's type, each cited
+            # visits of one type ("urgent care clinic") or kind ("checkups": each of its types counted
+            # apart, windowed counts first): counted by the visit's type, each cited
             name = topic.concept.name
+            n = len(per_call) // 2 if topic.window is not None and len(per_call) > 1 else len(per_call)
+            windowed = {"total": sum(c[0]["summary"]["total"] for c in per_call[:n] if c)}
+            overall = {"total": sum(c[0]["summary"]["total"] for c in per_call[n:] if c)} if n < len(per_call) else windowed
+            inside = [r for c in per_call[:n] for r in c]
+            outside = [r for c in per_call[n:] for r in c]
+            per_call = [inside, outside]
             if not windowed["total"] and overall["total"] and topic.window is not None:
                 cites = "".join(f"[{r['handle']}]" for r in per_call[-1][:FOCUSED])
                 return (f"None{when}; {v.record} has {counted(overall['total'], name + ' visit')} outside it {cites}.", False)  # fmt: skip
             if not windowed["total"]:
                 return (f"No: {v.record} has no {name} visit{when}. I searched the type of every visit.", False)  # fmt: skip
-            cites = "".join(f"[{r['handle']}]" for r in per_call[0][:FOCUSED])
+            # every counted visit cited, so the number said is the visits it stands for
+            cites = "".join(f"[{r['handle']}]" for r in per_call[0])
             return (f"{v.record.capitalize()} has {counted(windowed['total'], name + ' visit')}{when} (counted by the visit's type) {cites}.", False)  # fmt: skip
         if topic.concept is not None:  # visits for one reason: what was counted, each visit cited
             name = topic.concept.name
@@ -1098,14 +1259,64 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
             f"{v.record.capitalize()} has {counted(n, 'visit')}{_when(topic)}" + (":" if n else "."),
             False,
         )
+    if not rows and topic.concept is not None and topic.concept.section == "encounters":
+        return (f"No: {v.record} has no {topic.concept.name} visit{_when(topic)}. I searched the type of every visit.", False)  # fmt: skip
     if not rows:
         return (f"{v.record.capitalize()} has no visits{_when(topic)}.", True)
     if topic.operation == "latest":
-        r = rows[0]
+        r = max(rows, key=lambda x: str(x.get("start") or ""))  # each type of a kind asked apart
         reason = f" for {r['reason']}" if r.get("reason") else ""
         who = f" with {r['practitioner']}" if r.get("practitioner") else ""
-        return (f"{v.Your} last visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
+        kind = f"{topic.concept.name} " if topic.concept is not None and topic.concept.section == "encounters" else ""
+        return (f"{v.Your} last {kind}visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
     return None
+
+
+# --- care plans --------------------------------------------------------------------------------
+
+
+def _care_plans(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
+    """ "What care plans am I on?": the active plans, each cited; "do I have a diabetes care
+    plan?", "date diabetic care plan initiated": the plans addressing that condition (by the
+    condition the plan addresses or its own name), yes or no, and when each began."""
+    rows = [r for r in _rows(outcomes) if r.get("kind") == "care_plan"]
+    active = [r for r in rows if r.get("status") == "active"]
+
+    def said(r: dict[str, Any]) -> str:
+        since = f"started {_day(r.get('start'))}" if r.get("start") else "start not recorded"
+        ended = f", ended {_day(r.get('end'))}" if r.get("end") else ""
+        return f"{r.get('name')} ({r.get('status') or 'status unknown'}, {since}{ended}) [{r['handle']}]"
+
+    c = topic.concept
+    if c is None:
+        if not rows:
+            return (f"{v.record.capitalize()} has no care plans.", True)
+        if not active:
+            return (f"{v.you.capitalize()} {v.have} no active care plan; {v.record} lists {counted(len(rows), 'past care plan')}:", False)  # fmt: skip
+        past = " (past ones are listed below too)" if len(rows) > len(active) else ""
+        return (f"{v.you.capitalize()} {v.have} {counted(len(active), 'care plan')} marked active{past}: " + "; ".join(said(r) for r in active) + ".", False)  # fmt: skip
+    words = {w for q in c.queries for w in normalise(q).split() if len(w) >= 4}
+    names = {normalise(n) for n in c.record_names}
+
+    def addresses(r: dict[str, Any]) -> bool:
+        text = normalise(" ".join([str(r.get("name") or ""), *map(str, r.get("addresses") or [])]))
+        own = {normalise(str(a)) for a in r.get("addresses") or []}
+        return bool(own & names) or any(re.search(rf"\b{re.escape(w)}", text) for w in words)
+
+    mine = sorted((r for r in rows if addresses(r)), key=lambda r: str(r.get("start") or ""))
+    # a plan addressing the condition itself outranks one only named like it (a "Diabetes self
+    # management plan" for prediabetes is not the diabetes plan when there is one for diabetes)
+    exact = [r for r in mine if {normalise(str(a)) for a in r.get("addresses") or []} & names]
+    mine = exact or mine
+    if not mine:
+        return (f"No: none of {v.your} {counted(len(rows), 'care plan')} addresses {c.name}. I searched every care plan, active and past.", False)  # fmt: skip
+    if topic.operation == "earliest":
+        first = mine[0]
+        return (f"{v.Your} {c.name} care plan, {first.get('name')}, was started on {_day(first.get('start'))} [{first['handle']}]" + (f" (the first of {counted(len(mine), 'plan')} for it {_cite_all(mine)})" if len(mine) > 1 else "") + ".", False)  # fmt: skip
+    live = [r for r in mine if r.get("status") == "active"]
+    if live:
+        return (f"Yes: {counted(len(live), 'active care plan')} for {c.name}: " + "; ".join(said(r) for r in live) + ".", False)  # fmt: skip
+    return (f"Not now: {v.record} has {counted(len(mine), 'past care plan')} for {c.name}, none active: " + "; ".join(said(r) for r in mine) + ".", False)  # fmt: skip
 
 
 # --- notes -------------------------------------------------------------------------------------

@@ -662,6 +662,10 @@ _SPECIALIST = {
     "check-up": "general practice",
     "checkup": "general practice",
     "physical": "general practice",
+    # a blood pressure check is a GP's, not a blood test's
+    "blood pressure": "general practice",
+    "bp": "general practice",
+    "hypertension": "general practice",
 }
 _SLOT_NOISE = frozenset(
     [

@@ -54,7 +54,7 @@ from agent.offline.request import (
     row_ordinal,
 )
 from agent.offline.spelling import respell, rule_words
-from agent.offline.windows import Window, slot_window
+from agent.offline.windows import Event, Window, slot_window
 from agent.scoping import SECTION_LABELS
 from tools.search_tools import mention_words
 
@@ -326,6 +326,17 @@ CHANGE_WORDS = re.compile(
 # which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
 STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
 STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
+# the whole medicine list asked for ("everything i'm currently taking", "all my meds including …")
+EVERYTHING_TAKEN = re.compile(
+    r"\b(everything|every (medicine|medication|med|pill|tablet|prescription|thing)|all (of )?(my|her|his|their|the patient s) "
+    r"(current )?(meds|medicines|medications|pills|tablets|prescriptions|drugs)|(full|complete|whole) (list|med list|medication list))\b"
+)
+# care plans named as such (the care_plans intent's words, without the looser "my plan")
+CARE_PLAN_SAID = re.compile(r"\b(care ?plans?|plans? of care|treatment plans?|self.?management( plans?)?|care goals?)\b")
+# a medicine's own start or end asked for by date ("when did i start metformin", "what date was
+# the lisinopril stopped"): never "new" ("when did i get my new inhaler" is the newest)
+START_ASKED = re.compile(r"\b(start(ed|ing)?|began|begin|begun|put (me |her |him |them )?on|commenced)\b")
+WHEN_ASKED = re.compile(r"^(when|what date|which date|on what day|since when)\b|\bwhen (was|did|were|had|have|has)\b|\b(date|dated)\b")
 RECORD_SECTIONS = (
     "medications",
     "conditions",
@@ -630,6 +641,19 @@ CLEARED_ASKED = re.compile(
 )
 
 
+def visit_types(kind: Concept | None) -> tuple[str, ...]:
+    """The visit types a kind of visit is counted by: a lexicon kind ("checkup") covers each type
+    it lists; a record's own type ("urgent care clinic") is itself."""
+    if kind is None:
+        return ()
+    return kind.queries if kind.kind == "term" else (kind.name,)
+
+
+def visit_queries(kind: Concept | None) -> list[dict[str, str]]:
+    """get_encounters' query per visit type of the kind asked about ([{}]: any visit)."""
+    return [{"query": t} for t in visit_types(kind)] or [{}]
+
+
 def date_operation(section: str, request: Request) -> str:
     """What a question about one named thing asks: its first date, its latest date, or whether
     it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
@@ -637,6 +661,13 @@ def date_operation(section: str, request: Request) -> str:
     op = request.operation
     if section == "conditions" and op in ("when", "earliest", "latest") and CLEARED_ASKED.search(request.text):
         return "cleared"  # "when did my sinus infection clear up": the resolution date, not the onset
+    if section == "medications" and op in ("when", "latest", "earliest") and WHEN_ASKED.search(request.text):
+        # "when did they stop my blood pressure tablet": the end date (or still active), not a
+        # prescribing date; "when did i start metformin": the first start ever, not the newest
+        if STOPPED_WORDS.search(request.text):
+            return "stopped"
+        if START_ASKED.search(request.text):
+            return "earliest"
     if op == "earliest":
         return "earliest"
     if op == "when":
@@ -682,6 +713,41 @@ class Topic:
     # labs in a window: the second call holds the newest result of the whole history, said when
     # the window is empty ("what's my weight today?" → none today, the latest is 80 kg on …)
     latest_beyond_window: bool = False
+    # labs "since starting metformin", "since my 40th birthday": the event the window starts at,
+    # the medicine or condition that dates it, and the calls that read it (phase one)
+    event: Event | None = None
+    anchor: Concept | None = None
+    event_ids: list[str] = field(default_factory=list)
+
+
+def event_day(topic: Topic, outcomes: Sequence[ToolOutcome]) -> tuple[dt.date, dict[str, Any]] | None:
+    """The day a "since <event>" period starts and the row that dates it: the medicine's first
+    prescription, the condition's first onset, the birth date plus the years said. None when the
+    record does not hold the event (or the birthday is still to come)."""
+    event = topic.event
+    rows = [r for o in outcomes if o.call.id in topic.event_ids and o.result.ok for r in o.result.rows]
+    if event is None or not rows:
+        return None
+    if event.kind == "birthday":
+        row = next((r for r in rows if r.get("kind") == "patient" and r.get("birth_date")), None)
+        if row is None:
+            return None
+        born = dt.date.fromisoformat(str(row["birth_date"])[:10])
+        return born + relativedelta(years=event.years), row
+    key, kind = ("authored_on", "medication") if event.kind == "start" else ("onset", "condition")
+    named = set(topic.anchor.record_names) if topic.anchor else set()
+    dated = [
+        r
+        for r in rows
+        if r.get("kind") == kind
+        and r.get(key)
+        and r.get("status") != "entered-in-error"
+        and (not named or kind == "medication" or r.get("name") in named)
+    ]
+    if not dated:
+        return None
+    first = min(dated, key=lambda r: str(r[key]))
+    return dt.date.fromisoformat(str(first[key])[:10]), first
 
 
 @dataclass
@@ -989,7 +1055,12 @@ class Planner:
     # -- reading the record ----------------------------------------------------------------
     def _sections(self, intents: list[str], linking: Linking, request: Request) -> list[str]:
         record_intents = [i for i in intents if i not in ("leaflets", "find_slots")]
-        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s != "notes"]
+        if "care_plans" in record_intents and CARE_PLAN_SAID.search(request.text):
+            # "what care plans am i on", "do i have a diabetes care plan": the plans answer (a
+            # condition named is the plan's subject, and "am i on" is no medicine question)
+            return ["care_plans"]
+        # (a kind of visit, "my last checkup", says whose notes: the visit's notes answer)
+        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s not in ("notes", "encounters")]
         if WHOLE_RECORD.search(request.text) and not structured and set(record_intents) <= {"conditions", "encounters"}:
             return list(WHOLE_RECORD_SECTIONS)  # "brief summary of this patient": the record's core, cited
         if "notes" in record_intents and structured and notes_mean_the_record(request.text):
@@ -1053,9 +1124,16 @@ class Planner:
         if window and window.until:
             win["until"] = window.until.isoformat()
         sections = self._sections(intents, linking, request)
+        event, anchor, event_ids = self._event_lookups(sections, request, linking, call)
         for section in sections:
             own = linking.of(section)
+            if section == "medications" and EVERYTHING_TAKEN.search(request.text):
+                # "everything i'm taking, including inhalers and creams": the whole list; the kinds
+                # named are what it should include, not a filter
+                own = [c for c in own if c.kind != "class"]
             op = request.operation
+            if event is not None and (section == "profile" or (anchor is not None and own == [anchor])):
+                continue  # the event's own lookup dates the period: read in the labs topic
             if section == "medications":
                 if op == "conflict" and "check_drug_allergies" in self.available:
                     topics.append(Topic(section, "conflict", call_ids=[call("check_drug_allergies", {})]))
@@ -1127,9 +1205,11 @@ class Planner:
                     topics.append(Topic(section, "prescriber", None, ids, reason=reason))
                 else:
                     reason = next((c for c in linking.concepts if c.section == "conditions"), None)
-                    current = re.search(r"\b(take|taking|currently|now|still|active)\b", request.text)
+                    current = re.search(r"\b(take|taking|current|currently|now|still|active)\b", request.text)
                     ordinal = row_ordinal(request.text) if reason is None else None
-                    status = "all" if request.history or window or ordinal or (reason and not current) else "active"
+                    # "everything i'm currently taking, including …": the "including" is no history
+                    history = request.history and not (current and EVERYTHING_TAKEN.search(request.text))
+                    status = "all" if history or window or ordinal or (reason and not current) else "active"
                     args: dict[str, Any] = {"status": status}
                     if reason is not None:
                         args["query"] = reason.queries[0]
@@ -1141,6 +1221,8 @@ class Planner:
                             [call("get_medications", args)],
                             # "what was i taking in 2018": the lead keeps the prescriptions of that period
                             window=window if reason is None and not ordinal else None,
+                            # "how many prescriptions did i get in the past 18 months": those written then
+                            asked="count" if op == "count" else "",
                         )
                     )
             elif section == "conditions":
@@ -1182,6 +1264,16 @@ class Planner:
                 for c in lab_concepts[:2]:
                     query = c.queries[0] if c else None
                     computed = op in ("max", "min", "mean", "count", "change", "trend", "range", "earliest", "summary", "older_than_year")  # fmt: skip
+                    if query and event is not None:
+                        # "has my a1c gone down since starting metformin": the series from the event's
+                        # day (phase two, once phase one has dated it); no event, no change
+                        topic = Topic(section, op if computed else "trend", c, [*event_ids, f"offline_then_{len(topics) + 1}"])  # fmt: skip
+                        topic.event, topic.anchor, topic.event_ids = event, anchor, list(event_ids)
+                        topic.asked = asked_about_range(request.text)
+                        topic.today = request.today
+                        topics.append(topic)
+                        then = "since_event"
+                        continue
                     if query and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:
                         cutoff = (request.today - relativedelta(years=1)).isoformat()
                         ids = [call("summarize_labs", {"query": query}), call("get_labs", {"query": query, "until": cutoff, "latest_only": True})]  # fmt: skip
@@ -1244,7 +1336,8 @@ class Planner:
                     bool(EMERGENCY.search(request.text)),
                     bool(INPATIENT.search(request.text)),
                 )
-                typed = bool(own) and op in ("count", "exists")  # "any urgent care visits?"
+                # "any urgent care visits?", "wellness visits since 2020": visits of that kind, counted
+                typed = bool(own) and (op in ("count", "exists") or (op == "list" and own[0].kind == "term"))
                 if (
                     emergency or inpatient or op == "count" or typed
                 ) and "count_encounters" in self.available:
@@ -1255,17 +1348,22 @@ class Planner:
                     if kind is not None:  # "how many times have I been to urgent care": that visit type
                         why = {"visit_type": kind.name}
                         reason = kind
-                    ids = [call("count_encounters", {**win, **why})]
+                    # a kind of visit the lexicon names ("checkups") covers several visit types: one
+                    # count per type, summed by the lead (windowed counts first, then the whole history)
+                    kinds = [{"visit_type": t} for t in visit_types(kind)] if kind is not None else [why]
+                    ids = [call("count_encounters", {**win, **k}) for k in kinds]
                     if window:
-                        ids.append(call("count_encounters", why))
+                        ids += [call("count_encounters", k) for k in kinds]
                     # asked=op: "how many ER trips" gets a number as its lead, not "No: … 0 visits"
                     topic = Topic(
                         section, "count", reason if why else None, ids, window, emergency, inpatient, asked=op
                     )
                     topics.append(topic)
                 elif op in ("latest", "summary", "when") or LAST_VISIT.search(request.text):
-                    ids = [call("get_encounters", {"limit": 1, **win})]
-                    topics.append(Topic(section, "latest", None, ids, window))
+                    # "why did i go to urgent care last time": the newest visit of that kind
+                    kind = own[0] if own else None
+                    ids = [call("get_encounters", {"limit": 1, **q, **win}) for q in visit_queries(kind)]
+                    topics.append(Topic(section, "latest", kind, ids, window))
                     if op == "summary" and "get_notes_by_date" in self.available:
                         then = "notes_of_visit"
                 else:
@@ -1282,6 +1380,7 @@ class Planner:
                 elif (
                     (op == "latest" or NEWEST_NOTE.search(request.text))
                     and not LAST_VISIT.search(request.text)
+                    and not linking.of("encounters")  # "at my last urgent care visit": that visit's notes
                     and not topic_words
                     and "get_notes_by_date" in self.available
                 ):
@@ -1290,8 +1389,10 @@ class Planner:
                     ids = [call("get_notes_by_date", {"limit": 1, **win})]
                     topics.append(Topic(section, "latest", None, ids, window))
                 elif LAST_VISIT.search(request.text) or op == "latest":
-                    ids = [call("get_encounters", {"limit": 1, **win})]
-                    topics.append(Topic("encounters", "latest", None, ids, window))
+                    # "the plan in the notes from my last checkup": the newest visit of that kind
+                    kind = next(iter(linking.of("encounters")), None)
+                    ids = [call("get_encounters", {"limit": 1, **q, **win}) for q in visit_queries(kind)]
+                    topics.append(Topic("encounters", "latest", kind, ids, window))
                     then = "notes_of_visit"
                     then_query = notes_query(question) if topic_words else None
                 else:
@@ -1333,6 +1434,13 @@ class Planner:
                         section, "list", None, [call("search_leaflets", {"query": leaflet_query(question)})]
                     )
                 )
+            elif section == "care_plans":
+                # every plan, active and past; the lead picks those for a condition named
+                subject = next((c for c in linking.concepts if c.section == "conditions"), None)
+                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else "list"
+                topic = Topic(section, operation, subject, [call("get_care_plans", {})], question=request.text)  # fmt: skip
+                topic.today = request.today
+                topics.append(topic)
             else:
                 intent = INTENT_BY_NAME[section]
                 topic = Topic(section, "list", None, [call(intent.tool, {})], question=request.text)
@@ -1343,9 +1451,36 @@ class Planner:
         calls = [c for c in calls if c.name in self.available]
         return Plan("read", intents=sections, calls=calls, request=request, linking=linking, topics=topics, then=then, then_query=then_query)  # fmt: skip
 
+    def _event_lookups(
+        self, sections: list[str], request: Request, linking: Linking, call: Any
+    ) -> tuple[Event | None, Concept | None, list[str]]:
+        """Phase one of "since <event>" for lab results: the calls that date the event (the
+        medicine's prescriptions, the condition's episodes, the birth date)."""
+        event = request.event
+        if event is None or "labs" not in sections or not linking.of("labs") or "summarize_labs" not in self.available:
+            return None, None, []
+        if event.kind == "birthday":
+            return event, None, [call("get_patient_profile", {})]
+        section = "medications" if event.kind == "start" else "conditions"
+        anchor = next((c for c in linking.concepts if c.section == section), None)
+        if anchor is None:
+            return event, None, []  # "since starting the new tablets": which one is not said
+        tool = "get_medications" if section == "medications" else "get_conditions"
+        return event, anchor, [call(tool, {"status": "all", "query": q}) for q in anchor.queries]
+
     def then_calls(self, plan: Plan, outcomes: Sequence[ToolOutcome]) -> list[ToolCall]:
         """Phase two: the notes written at the visit phase one found (by date, not similarity);
-        the prescriptions started from a diagnosis's first onset."""
+        the prescriptions started from a diagnosis's first onset; lab results since an event."""
+        if plan.then == "since_event":
+            later = []
+            for topic in plan.topics:
+                found = event_day(topic, outcomes) if topic.event is not None else None
+                if found is None or topic.concept is None or found[0] > plan.request.today:  # type: ignore[union-attr]
+                    continue
+                topic.window = Window(found[0], None, topic.event.said)  # type: ignore[union-attr]
+                args = {"query": topic.concept.queries[0], "since": found[0].isoformat()}
+                later.append(ToolCall(topic.call_ids[-1], "summarize_labs", args))
+            return later
         if plan.then == "meds_after_onset":
             topic = next(t for t in plan.topics if t.operation == "changes_after")
             named = set(topic.concept.record_names) if topic.concept else set()
@@ -1362,15 +1497,15 @@ class Planner:
             return [ToolCall(ident, "get_medication_changes", {"since": min(onsets)})]
         if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
-        for o in outcomes:
-            if o.call.name == "get_encounters" and o.result.ok and o.result.rows:
-                day = str(o.result.rows[0].get("start") or "")[:10]
-                if day and plan.then_query and "search_notes" in self.available:
-                    args = {"query": plan.then_query, "since": day, "until": day}
-                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
-                if day:
-                    args = {"since": day, "until": day, "limit": 1}
-                    return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
+        # the newest visit found (of any kind, or of each type of the kind asked about)
+        visits = [r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows]
+        day = max((str(r.get("start") or "")[:10] for r in visits), default="")
+        if day and plan.then_query and "search_notes" in self.available:
+            args = {"query": plan.then_query, "since": day, "until": day}
+            return [ToolCall(f"offline_{len(plan.calls) + 1}", "search_notes", args)]
+        if day:
+            args = {"since": day, "until": day, "limit": 1}
+            return [ToolCall(f"offline_{len(plan.calls) + 1}", "get_notes_by_date", args)]
         return []
 
     # -- intent choice -------------------------------------------------------------------

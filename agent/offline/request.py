@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from agent.offline.parse import VACCINE_DUE
-from agent.offline.windows import Window, read_window
+from agent.offline.windows import Event, Window, read_event, read_window
 from agent.text import normalise
 
 # operation → its wording, checked in this order (the first that matches wins)
@@ -199,6 +199,7 @@ class Request:
     today: dt.date = dt.date(1970, 1, 1)
     threshold: tuple[str, float] | None = None  # "ever over 200": (">", 200.0)
     newest: int | None = None  # "the last 5 readings": the newest N values only
+    event: Event | None = None  # "since starting metformin": a period counted from a dated event
 
 
 def operation_of(text: str) -> str:
@@ -211,12 +212,15 @@ def operation_of(text: str) -> str:
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
     window = read_window(question, today)
+    event = read_event(question) if window is None else None
     if operation_of(text) == "older_than_year":
         # "more than a year ago" is the question's test, not a period to search
         operation, window = "older_than_year", None
     else:
         # the window's own words say when, not what: the "last" of "in the last 30 days" is no "latest"
-        asked = text.replace(window.said, " ") if window is not None and window.said in text else text
+        # (nor is the "started" of "since I started taking metformin" a first date)
+        said = window.said if window is not None else event.said if event is not None else None
+        asked = text.replace(said, " ") if said and said in text else text
         operation = operation_of(asked)
     if window is not None and window.soft and operation == "latest":
         window = None  # "my weight most recently?", "what was it recently?": the newest, wherever it falls
@@ -229,4 +233,5 @@ def read_request(question: str, today: dt.date) -> Request:
         today=today,
         threshold=threshold_of(question.lower()),  # the raw words: normalising drops ">"
         newest=newest_count(text),
+        event=event,
     )

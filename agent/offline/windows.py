@@ -142,11 +142,14 @@ def _named_period(text: str, today: dt.date) -> Window | None:
         else:
             start = today - dt.timedelta(days=today.weekday() + 7)
         return Window(start, None, m.group(0))
-    if m := re.search(rf"\b(since|after|from) (the )?(last |this )?({_SEASON_NAME})\b", text):
-        start, _ = _season(m.group(4), today, ended=m.group(3) == "last ")
-        return Window(start, None, m.group(0))
-    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the) ({_SEASON_NAME})\b", text):
-        start, end = _season(m.group(2), today, ended=m.group(1) == "last")
+    # "since last spring" runs to today; "readings from last spring" are that season's ("from the
+    # spring on" runs to today again)
+    season = re.search(rf"\b(since|after|from) (the )?(last |this )?({_SEASON_NAME})( on| onwards?)?\b", text)
+    if season and (season.group(1) != "from" or season.group(5)):
+        start, _ = _season(season.group(4), today, ended=season.group(3) == "last ")
+        return Window(start, None, season.group(0))
+    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the|from the|from last|from this|from) ({_SEASON_NAME})\b", text):
+        start, end = _season(m.group(2), today, ended=m.group(1).endswith("last"))
         return Window(start, min(end, today), m.group(0))
     if m := re.search(rf"\b(since|after|from) (the start of |the beginning of )?({_MONTH_NAME})\b", text):
         return Window(_month(m.group(3), today)[0], None, m.group(0))
@@ -161,6 +164,44 @@ def _named_period(text: str, today: dt.date) -> Window | None:
     if m := re.search(r"\bsince (christmas|xmas|new year)\b", text):
         day = dt.date(today.year, 12, 25) if m.group(1) != "new year" else dt.date(today.year, 1, 1)
         return Window(day if day <= today else day - relativedelta(years=1), None, m.group(0))
+    return None
+
+
+# a period counted from an event the record dates, not the calendar: "since starting metformin",
+# "since i was put on lisinopril", "since my 40th birthday", "since i turned 50", "since being
+# diagnosed (with diabetes)". The day is the record's (the first prescription's start, the birth
+# date plus those years, the diagnosis's first onset): read by the planner, never guessed here.
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "start" (a medicine named in the question) | "birthday" | "diagnosis"
+    said: str  # the words it was read from ("since starting metformin")
+    years: int = 0  # birthday: the age turned
+
+
+_SINCE = r"\b(?:since|after|from|following)"
+_WHO = r"(?:(?:i|she|he|they|the patient|we) (?:was |were |got |have been |has been |had been )?)?"
+_EVENT_START = re.compile(
+    rf"{_SINCE} {_WHO}(?:first )?(?:start(?:ed|ing)?|began|beginning|begun|going on|went on|being put on|put on|"
+    r"(?:was|were|got|been|being) (?:started|put) on|(?:was|were|got) prescribed|being prescribed|taking|took)\b"
+)
+_EVENT_BIRTHDAY = re.compile(
+    rf"{_SINCE} (?:(?:my|her|his|their|the patient s) (?P<n>\d{{1,3}})(?:st|nd|rd|th)? birthday|"
+    rf"{_WHO}(?:turn(?:ed|ing)) (?P<m>\d{{1,3}})|(?:the )?age (?:of )?(?P<a>\d{{1,3}}))\b"
+)
+_EVENT_DIAGNOSIS = re.compile(
+    rf"{_SINCE} {_WHO}(?:(?:being|was|were|got|been|getting) )?(?:(?:my|her|his|their|the|first) )?(?:diagnos\w*|dx)\b"
+)
+
+
+def read_event(question: str) -> Event | None:
+    """The event a "since …" period is counted from, when the question names one."""
+    text = normalise(question)
+    if m := _EVENT_BIRTHDAY.search(text):
+        return Event("birthday", m.group(0), int(m.group("n") or m.group("m") or m.group("a")))
+    if m := _EVENT_DIAGNOSIS.search(text):
+        return Event("diagnosis", m.group(0))
+    if m := _EVENT_START.search(text):
+        return Event("start", m.group(0))
     return None
 
 
@@ -277,6 +318,16 @@ def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
         return today, today + dt.timedelta(days=6 - today.weekday())
     if re.search(r"\bnext month\b", text):
         return today + dt.timedelta(days=1), today + dt.timedelta(days=31)
+    # clinicians' shorthand for when a follow-up is due: "f/u 3/12" (in three months), "review in
+    # 6/52" (six weeks), "in 2 months": two weeks of slots from then
+    m = re.search(r"\b(?:in|f/?u|follow.?up|review|rv|see|book)\s+(\d{1,2})/(12|52|7)\b", text) or re.search(
+        rf"\bin {_N} (weeks?|months?)( time)?\b", text
+    )
+    if m:
+        n = int(m.group(1)) if m.group(1).isdigit() else NUMBERS[m.group(1)]
+        unit = {"12": "months", "52": "weeks", "7": "days"}.get(m.group(2), m.group(2))
+        start = today + (relativedelta(months=n) if unit.startswith("month") else dt.timedelta(weeks=n) if unit.startswith("week") else dt.timedelta(days=n))  # fmt: skip
+        return start, start + dt.timedelta(days=13)
     said = _read_window(question, today)  # "between 10 and 16 December", "from 3 to 9 March 2027"
     if said is not None and said.since and said.until and said.said.startswith(("between", "from")):
         since, until = said.since, said.until

@@ -98,6 +98,11 @@ SPECIALTY_SYNONYMS: dict[str, str] = {
     "check up": "General Practice",
     "physical": "General Practice",
     "annual exam": "General Practice",
+    # a blood pressure check is a GP's (the "blood" of "blood pressure" is no blood test)
+    "blood pressure": "General Practice",
+    "high blood pressure": "General Practice",
+    "bp": "General Practice",
+    "hypertension": "General Practice",
     "heart": "Cardiology",
     "cardiologist": "Cardiology",
     "diabetes": "Endocrinology and Diabetes",

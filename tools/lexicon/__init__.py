@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 HERE = Path(__file__).parent
-SECTIONS = ("labs", "conditions", "immunizations", "procedures", "allergies")
+SECTIONS = ("labs", "conditions", "immunizations", "procedures", "allergies", "encounters")
 
 
 class LexiconError(ValueError):
@@ -37,6 +37,9 @@ class Term:
     name: str
     query: str
     said: tuple[str, ...]
+    # encounters: every visit type the kind covers, as words of the record's type names
+    # ("checkup": "general examination", "check up", "well child visit"); the query is the first
+    types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,8 @@ def load_lexicon() -> Lexicon:
             if not isinstance(body, dict) or not isinstance(body.get("query"), str):
                 raise LexiconError(f"synonyms.yaml: entry '{section}.{name}': field 'query' must be a string")
             said = _words("synonyms.yaml", f"{section}.{name}", "said", body.get("said"))
-            terms.append(Term(section, str(name), body["query"], said or (str(name).lower(),)))
+            types = _words("synonyms.yaml", f"{section}.{name}", "types", body.get("types"))
+            terms.append(Term(section, str(name), body["query"], said or (str(name).lower(),), types))
     classes_file = _read("drug_classes.yaml")
     classes: dict[str, DrugClass] = {}
     for name, body in (classes_file.get("classes") or {}).items():
