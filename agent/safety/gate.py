@@ -81,7 +81,7 @@ from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exe
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
 from agent.safety.smalltalk import is_app_help, is_off_topic, is_small_talk
-from agent.safety.text import prepare
+from agent.safety.text import core_form, prepare
 from agent.safety.vitals import critical_now
 
 logger = logging.getLogger(__name__)
@@ -152,6 +152,9 @@ class Evidence:
     # advice classifier must not read (it extrapolates on short texts; round seven's worry lines
     # moved it over such fetches). The emergency side still reads them ("can't breathe").
     terse: bool = False
+    # four words or fewer, whatever they ask ("my pills?", "sugar problems?"): the linear emergency
+    # classifier alone does not alarm on so few words nearer a hard negative (round thirteen)
+    few_words: bool = False
     # round thirteen (`agent.safety.vitals`): a clinician reporting a critical observation or result
     # as the present state ("sats 78 on 15l", "k 7.1 on the gas", "EBL 1.5L"): the measure read
     clinician_vital: str | None = None
@@ -212,6 +215,7 @@ def evidence(
     range_question = range_comparison(texts)
     medicine = names_a_medicine(texts)
     terse = terse_fetch(texts)
+    few_words = len(core_form(texts).split()) <= 4
     if lap is not None:
         lap("lexical")
     scores = index.scores(vector, role, exclude) if use_semantic else None  # type: ignore[arg-type, union-attr]
@@ -245,6 +249,7 @@ def evidence(
         range_question=range_question,
         medicine=medicine,
         terse=terse,
+        few_words=few_words,
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
     )
 
@@ -271,11 +276,11 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
         and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold
         and not (e.advice_logit is not None and e.advice_logit - e.emergency_logit >= op.advice_over_classifier)
-        # a terse fetch ("my pills?", four words or fewer, nothing asked) nearer a hard negative than
-        # any emergency: the linear score extrapolates on so few words (round thirteen's lead hunt:
-        # "my pills?" got the emergency reply); a short emergency the rules miss ("i slashed my
-        # arm") sits nearer its emergency exemplars, and keeps the classifier
-        and not (e.terse and allow > nearest)
+        # four words or fewer nearer a hard negative than any emergency: the linear score
+        # extrapolates on so few words (round thirteen's lead hunt: "my pills?" and "sugar
+        # problems?" got the emergency reply); a short emergency the rules miss ("i slashed my arm")
+        # sits nearer its emergency exemplars, and keeps the classifier
+        and not (e.few_words and allow > nearest)
     ):
         return category, "classifier"
     return None

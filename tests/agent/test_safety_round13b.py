@@ -155,10 +155,12 @@ def production_gate():
     return predict
 
 
-@pytest.mark.parametrize("text", ["my pills?", "my inhalers?", "bp tablets?", "blood results?"])
-def test_a_terse_fetch_is_not_an_emergency(production_gate, text: str) -> None:
-    """The lead hunt's "my pills?" got the emergency reply: the linear classifier alone, on two
-    words nearer a hard negative than any emergency exemplar."""
+@pytest.mark.parametrize(
+    "text", ["my pills?", "my inhalers?", "bp tablets?", "blood results?", "sugar problems?", "kidney trouble?"]
+)
+def test_a_question_of_few_words_is_not_an_emergency(production_gate, text: str) -> None:
+    """The lead hunt's "my pills?" and "sugar problems?" got the emergency reply: the linear
+    classifier alone, on two words nearer a hard negative than any emergency exemplar."""
     assert production_gate(text, "patient")[0] != "emergency", text
 
 
