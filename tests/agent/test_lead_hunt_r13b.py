@@ -526,3 +526,50 @@ def test_a_blood_pressure_appointment_is_general_practice_and_f_u_3_12_is_in_thr
         since, until = slot_window(question, today)
         assert since == start and until == start + dt.timedelta(days=13), (question, since, until)
     assert slot_window("book a gp appointment next week", today) == (dt.date(2026, 12, 14), dt.date(2026, 12, 20))
+
+
+def test_a_follow_up_with_the_same_doctor_names_that_doctor_and_their_slots_first():
+    """ "i want to book a follow up with the same doctor i saw last time" → other doctors' slots
+    offered, the doctor not named."""
+    from agent.execution import ToolCall, ToolOutcome
+    from agent.offline.compose import compose
+    from agent.offline.plan import Planner
+    from tools.results import ToolResult
+
+    planner = Planner(["get_encounters", "find_slots", "book_appointment"])
+    today = dt.date(2026, 12, 7)
+    for question in (
+        "i want to book a follow up with the same doctor i saw last time",
+        "book me in with my usual gp next week",
+        "can i get an appointment with the doctor i saw last time",
+    ):
+        plan = planner.plan(question, [], today)
+        assert plan.kind == "offer_slots" and [c.name for c in plan.calls] == ["get_encounters", "find_slots"], question
+    plan = planner.plan("i want to book a follow up with the same doctor i saw last time", [], today)
+    visits = ToolResult(
+        text="visits",
+        rows=[
+            {"kind": "encounter", "start": "2026-08-07T10:00:00", "practitioner": "Dr. Ann1 Lee2", "handle": "E1"},
+            {"kind": "encounter", "start": "2025-01-07T10:00:00", "practitioner": "Dr. Bo3 Kim4", "handle": "E2"},
+        ],
+    )
+
+    def slot(handle: str, who: str, at: str) -> dict:
+        return {"kind": "slot", "handle": handle, "practitioner": who, "starts_at": at, "slot_id": f"s-{handle}"}
+
+    for rows, theirs in (
+        ([slot("S1", "Dr. Bo3 Kim4", "2026-12-08T09:00"), slot("S2", "Dr. Ann1 Lee2", "2026-12-08T10:00")], "S2"),
+        ([slot("S1", "Dr. Bo3 Kim4", "2026-12-08T09:00")], None),
+    ):
+        outcomes = [
+            ToolOutcome(plan.calls[0], visits, 1.0),
+            ToolOutcome(plan.calls[1], ToolResult(text="slots", rows=rows), 1.0),
+        ]
+        answer, _ = compose(plan, outcomes, "patient")
+        lead = answer.splitlines()[2]
+        assert "Dr. Ann1 Lee2" in lead and "[E1]" in lead, lead
+        if theirs:
+            assert f"[{theirs}]" in lead and "Dr. Bo3" not in lead, lead
+        else:
+            assert "None of the free slots found is with Dr. Ann1 Lee2" in lead, lead
+    assert isinstance(plan.calls[0], ToolCall)
