@@ -1442,7 +1442,7 @@ class Planner:
             elif section == "care_plans":
                 # every plan, active and past; the lead picks those for a condition named
                 subject = next((c for c in linking.concepts if c.section == "conditions"), None)
-                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else "list"
+                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else op if op == "count" else "list"  # fmt: skip
                 topic = Topic(section, operation, subject, [call("get_care_plans", {})], question=request.text)  # fmt: skip
                 topic.today = request.today
                 topics.append(topic)
@@ -1462,6 +1462,8 @@ class Planner:
         """Phase one of "since <event>" for lab results: the calls that date the event (the
         medicine's prescriptions, the condition's episodes, the birth date)."""
         event = request.event
+        if event is not None and re.search(r"\bbefore\b", request.text):
+            return None, None, []  # "bp before vs after starting amlodipine": not a change since it
         if event is None or "labs" not in sections or not linking.of("labs") or "summarize_labs" not in self.available:
             return None, None, []
         if event.kind == "birthday":

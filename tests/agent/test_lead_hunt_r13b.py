@@ -164,6 +164,8 @@ def test_when_a_medicine_was_started_or_stopped_is_its_first_start_or_its_end(co
             ):
                 lead = _lead(_events(agent, pid, question, role=role))
                 assert first in lead and "first" in lead, (pid, question, first, lead)
+                if not any(_live(m) for m in mine):  # the start of a medicine no longer taken says so
+                    assert "not an active prescription now" in lead, (pid, question, lead)
                 asked["start"] += 1
             live = [m for m in mine if _live(m)]
             ends = [m.ended_at for m in mine if m.ended_at and m.ended_at <= COHORT_NOW]
@@ -436,6 +438,13 @@ def test_care_plans_asked_for_are_the_care_plans(cohort):
                 lead = _lead(_events(agent, pid, f"date {x} care plan initiated", role="clinician"))
                 assert first in lead and "care plan" in lead, (pid, first, lead)
                 asked["date"] += 1
+        if plans:
+            closed = [p for p in plans if p[1] != "active"]
+            lead = _lead(_events(agent, pid, "how many of my care plans are closed"))
+            assert lead.startswith(f"{len(closed)} care plan") or (not closed and "None" in lead), (pid, lead)
+            first = min(p[2] for p in plans if p[2]).date().isoformat()
+            lead = _lead(_events(agent, pid, "what was the first care plan i was ever given"))
+            assert first in lead and "first" in lead, (pid, first, lead)
     assert asked["list"] >= 4 and asked["yes"] >= 2 and asked["no"] >= 4 and asked["date"] >= 1, asked
 
 
