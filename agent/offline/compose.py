@@ -171,9 +171,14 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     # the whole record keeps its order (problems, medicines, allergies: "no allergies" is no verdict)
     for _, own in answers if _whole_record(plan) else sorted(answers, key=lambda a: not a[0]):
         blocks += own
+    first_slot = None
+    if plan.then == "same_doctor":
+        lead, first_slot = same_doctor_lead(outcomes, voice)
+        blocks.append(lead)
+        used |= {o.call.id for o in outcomes if o.call.name == "get_encounters"}  # cited in the lead
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
-        first = next(c.handle for o in outcomes for c in o.result.citations)
+        first = first_slot or next(c.handle for o in outcomes if o.call.name == "find_slots" for c in o.result.citations)
         blocks.append(f"Nothing is booked yet. Reply 'book {first}' (or another slot's handle) to book it.")
     if plan.kind == "offer_slots" and outcomes and not any(o.result.citations for o in outcomes):
         blocks.append("Nothing is booked. Ask about other dates (for example 'next week') to see free slots.")
@@ -190,6 +195,30 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     if len(blocks) == 1:
         return UNKNOWN_REPLY, True
     return "\n\n".join(blocks), bool(abstained) and all(abstained)
+
+
+def _doctor(name: Any) -> str:
+    return re.sub(r"^dr\.? ", "", str(name or "").strip().lower())
+
+
+def same_doctor_lead(outcomes: Sequence[ToolOutcome], voice: Voice) -> tuple[str, str | None]:
+    """ "Book a follow up with the same doctor I saw last time": who that was (the newest visit
+    naming a clinician, cited) and the free slots found with them first; said plainly when none
+    of the slots found is theirs. Returns (lead, the first of their slots' handle)."""
+    visits = [
+        r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows if r.get("practitioner")
+    ]
+    slots = [r for o in outcomes if o.call.name == "find_slots" and o.result.ok for r in o.result.rows]
+    if not visits:
+        return (f"{voice.record.capitalize()} names no clinician at {voice.your} recent visits, so the free slots below are with any doctor.", None)  # fmt: skip
+    last = max(visits, key=lambda r: str(r.get("start") or ""))
+    name = str(last["practitioner"])
+    seen = f"{voice.Your} last visit with a named clinician was with {name} on {str(last.get('start'))[:10]} [{last['handle']}]."
+    theirs = [r for r in slots if _doctor(r.get("practitioner")) == _doctor(name)]
+    if not theirs:
+        return (f"{seen} None of the free slots found is with {name}; the slots below are with other clinicians (ask about other dates to look again).", None)  # fmt: skip
+    listed = "; ".join(f"{str(r.get('starts_at'))[:16].replace('T', ' ')} UTC [{r['handle']}]" for r in theirs[:5])
+    return (f"{seen} Free slots with {name}: {listed}.", theirs[0]["handle"])
 
 
 def abstention(plan: Plan, outcomes: Sequence[ToolOutcome], composed: bool) -> tuple[bool, list[Searched]]:

@@ -109,8 +109,14 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     word = "first" if topic.operation == "earliest" else "most recently"
     verb = ROW_VERB[kind]
     n = f" ({len(with_date)} in all)" if len(with_date) > 1 else ""
+    now = ""
+    if kind == "medication" and topic.operation == "earliest" and not any(x.get("active") for x in with_date):
+        # "start date of my current statin" when none is current: the start, and that it is over
+        last = max(with_date, key=lambda row: str(row.get("ended_at") or row[key]))
+        ended = f", ended {_day(last['ended_at'])}" if last.get("ended_at") else f", {last.get('status') or 'not active'}"
+        now = f" It is not an active prescription now (the latest{ended} [{last['handle']}])."
     return (
-        f"{r.get(ROW_NAME[kind]) or 'It'} was {word} {verb} on {_day(r[key])} [{r['handle']}]{n}.",
+        f"{r.get(ROW_NAME[kind]) or 'It'} was {word} {verb} on {_day(r[key])} [{r['handle']}]{n}.{now}",
         False,
     )
 
@@ -329,7 +335,7 @@ def _stopped(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     assert c is not None
     kept = [r for r in rows if r.get("status") != "entered-in-error"]
     if not kept:
-        return _never_prescribed(c, v) if c.kind in CERTAIN_KINDS else (f"I could not find '{c.said}' among the medication names in {v.record}.", True)  # fmt: skip
+        return _never_prescribed(c, v)
     parts, active = [], 0
     by_name: dict[str, list[dict[str, Any]]] = {}
     for r in kept:
@@ -476,7 +482,8 @@ def _never_prescribed(c: Any, v: Voice) -> Lead:
     """No row for a drug after every prescription was read: a certain no for a recognised
     drug, and for words that matched no medication name, only that they did not match."""
     if c.kind in CERTAIN_KINDS:
-        return (f"No. {v.record.capitalize()} has no prescription of {c.name}: I searched every prescription, active and past.", True)  # fmt: skip
+        what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
+        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
 
 
@@ -1288,6 +1295,16 @@ def _care_plans(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
         return f"{r.get('name')} ({r.get('status') or 'status unknown'}, {since}{ended}) [{r['handle']}]"
 
     c = topic.concept
+    if c is None and rows and topic.operation == "earliest":
+        first = min((r for r in rows if r.get("start")), key=lambda r: str(r["start"]), default=None)
+        if first is not None:
+            return (f"{v.Your} first recorded care plan is {said(first)}.", False)
+    if c is None and rows and topic.operation == "count":
+        # (the count said is the rows cited in this sentence, so it is grounded)
+        closed = [r for r in rows if r.get("status") != "active"]
+        if not closed:
+            return (f"None of {v.your} care plans is closed: all {counted(len(rows), 'care plan')} in {v.record} are marked active.", False)  # fmt: skip
+        return (f"{counted(len(closed), 'care plan')} in {v.record} {'is' if len(closed) == 1 else 'are'} not active (completed, stopped or ended): " + "; ".join(said(r) for r in closed) + ".", False)  # fmt: skip
     if c is None:
         if not rows:
             return (f"{v.record.capitalize()} has no care plans.", True)

@@ -326,6 +326,11 @@ CHANGE_WORDS = re.compile(
 # which side of a change the question asks about: "which meds did I stop this year" is the stopped ones
 STOPPED_WORDS = re.compile(r"\b(stop(ped)?|discontinued|taken off|c[ao]me off|quit|ended)\b")
 STARTED_WORDS = re.compile(r"\b(start(ed)?|new|added|put on)\b")
+# the clinician of an earlier visit asked for by a booking ("the same doctor i saw last time")
+SAME_DOCTOR = re.compile(
+    r"\b(same (doctor|dr|gp|clinician|physician|provider|nurse|person)|"
+    r"(doctor|dr|gp|clinician|physician|provider) (i|we) (saw|had|seen|visited|met)|my (usual|regular|own) (doctor|dr|gp))\b"
+)
 # the whole medicine list asked for ("everything i'm currently taking", "all my meds including …")
 EVERYTHING_TAKEN = re.compile(
     r"\b(everything|every (medicine|medication|med|pill|tablet|prescription|thing)|all (of )?(my|her|his|their|the patient s) "
@@ -1437,7 +1442,7 @@ class Planner:
             elif section == "care_plans":
                 # every plan, active and past; the lead picks those for a condition named
                 subject = next((c for c in linking.concepts if c.section == "conditions"), None)
-                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else "list"
+                operation = "earliest" if op in ("earliest", "when") or WHEN_ASKED.search(request.text) else op if op == "count" else "list"  # fmt: skip
                 topic = Topic(section, operation, subject, [call("get_care_plans", {})], question=request.text)  # fmt: skip
                 topic.today = request.today
                 topics.append(topic)
@@ -1457,6 +1462,8 @@ class Planner:
         """Phase one of "since <event>" for lab results: the calls that date the event (the
         medicine's prescriptions, the condition's episodes, the birth date)."""
         event = request.event
+        if event is not None and re.search(r"\bbefore\b", request.text):
+            return None, None, []  # "bp before vs after starting amlodipine": not a change since it
         if event is None or "labs" not in sections or not linking.of("labs") or "summarize_labs" not in self.available:
             return None, None, []
         if event.kind == "birthday":
@@ -1544,11 +1551,17 @@ class Planner:
     # -- appointments --------------------------------------------------------------------
     def _slot_offer(self, question: str, today: dt.date) -> Plan:
         start, end = slot_window(question, today)
-        args = {
+        args: dict[str, Any] = {
             "specialty_or_department": specialty_in(question),
             "from_date": start.isoformat(),
             "to_date": end.isoformat(),
         }
+        if SAME_DOCTOR.search(_clean(question)) and "get_encounters" in self.available:
+            # "a follow up with the same doctor i saw last time": the recent visits say who that
+            # was; more slots are read so that theirs are among them (the answer names them first)
+            args["limit"] = 20
+            calls = [ToolCall("offline_1", "get_encounters", {"limit": 10}), ToolCall("offline_2", "find_slots", args)]
+            return Plan("offer_slots", intents=["find_slots"], calls=calls, then="same_doctor")
         return Plan("offer_slots", intents=["find_slots"], calls=[ToolCall("offline_1", "find_slots", args)])
 
     def _cancel_offer(self, question: str) -> Plan:

@@ -164,6 +164,8 @@ def test_when_a_medicine_was_started_or_stopped_is_its_first_start_or_its_end(co
             ):
                 lead = _lead(_events(agent, pid, question, role=role))
                 assert first in lead and "first" in lead, (pid, question, first, lead)
+                if not any(_live(m) for m in mine):  # the start of a medicine no longer taken says so
+                    assert "not an active prescription now" in lead, (pid, question, lead)
                 asked["start"] += 1
             live = [m for m in mine if _live(m)]
             ends = [m.ended_at for m in mine if m.ended_at and m.ended_at <= COHORT_NOW]
@@ -436,6 +438,13 @@ def test_care_plans_asked_for_are_the_care_plans(cohort):
                 lead = _lead(_events(agent, pid, f"date {x} care plan initiated", role="clinician"))
                 assert first in lead and "care plan" in lead, (pid, first, lead)
                 asked["date"] += 1
+        if plans:
+            closed = [p for p in plans if p[1] != "active"]
+            lead = _lead(_events(agent, pid, "how many of my care plans are closed"))
+            assert lead.startswith(f"{len(closed)} care plan") or (not closed and "None" in lead), (pid, lead)
+            first = min(p[2] for p in plans if p[2]).date().isoformat()
+            lead = _lead(_events(agent, pid, "what was the first care plan i was ever given"))
+            assert first in lead and "first" in lead, (pid, first, lead)
     assert asked["list"] >= 4 and asked["yes"] >= 2 and asked["no"] >= 4 and asked["date"] >= 1, asked
 
 
@@ -526,3 +535,50 @@ def test_a_blood_pressure_appointment_is_general_practice_and_f_u_3_12_is_in_thr
         since, until = slot_window(question, today)
         assert since == start and until == start + dt.timedelta(days=13), (question, since, until)
     assert slot_window("book a gp appointment next week", today) == (dt.date(2026, 12, 14), dt.date(2026, 12, 20))
+
+
+def test_a_follow_up_with_the_same_doctor_names_that_doctor_and_their_slots_first():
+    """ "i want to book a follow up with the same doctor i saw last time" → other doctors' slots
+    offered, the doctor not named."""
+    from agent.execution import ToolCall, ToolOutcome
+    from agent.offline.compose import compose
+    from agent.offline.plan import Planner
+    from tools.results import ToolResult
+
+    planner = Planner(["get_encounters", "find_slots", "book_appointment"])
+    today = dt.date(2026, 12, 7)
+    for question in (
+        "i want to book a follow up with the same doctor i saw last time",
+        "book me in with my usual gp next week",
+        "can i get an appointment with the doctor i saw last time",
+    ):
+        plan = planner.plan(question, [], today)
+        assert plan.kind == "offer_slots" and [c.name for c in plan.calls] == ["get_encounters", "find_slots"], question
+    plan = planner.plan("i want to book a follow up with the same doctor i saw last time", [], today)
+    visits = ToolResult(
+        text="visits",
+        rows=[
+            {"kind": "encounter", "start": "2026-08-07T10:00:00", "practitioner": "Dr. Ann1 Lee2", "handle": "E1"},
+            {"kind": "encounter", "start": "2025-01-07T10:00:00", "practitioner": "Dr. Bo3 Kim4", "handle": "E2"},
+        ],
+    )
+
+    def slot(handle: str, who: str, at: str) -> dict:
+        return {"kind": "slot", "handle": handle, "practitioner": who, "starts_at": at, "slot_id": f"s-{handle}"}
+
+    for rows, theirs in (
+        ([slot("S1", "Dr. Bo3 Kim4", "2026-12-08T09:00"), slot("S2", "Dr. Ann1 Lee2", "2026-12-08T10:00")], "S2"),
+        ([slot("S1", "Dr. Bo3 Kim4", "2026-12-08T09:00")], None),
+    ):
+        outcomes = [
+            ToolOutcome(plan.calls[0], visits, 1.0),
+            ToolOutcome(plan.calls[1], ToolResult(text="slots", rows=rows), 1.0),
+        ]
+        answer, _ = compose(plan, outcomes, "patient")
+        lead = answer.splitlines()[2]
+        assert "Dr. Ann1 Lee2" in lead and "[E1]" in lead, lead
+        if theirs:
+            assert f"[{theirs}]" in lead and "Dr. Bo3" not in lead, lead
+        else:
+            assert "None of the free slots found is with Dr. Ann1 Lee2" in lead, lead
+    assert isinstance(plan.calls[0], ToolCall)
