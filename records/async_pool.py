@@ -79,11 +79,8 @@ def app_pool(
     (autocommit, so that preparing leaves no transaction open). `min_size`: connections kept
     open; beyond them the pool grows one connection at a time while callers wait
     (psycopg_pool), which a burst of requests after a quiet spell pays. `prepared`: statements
-    each new connection prepares (one query) before the pool hands it out, planned once for
-    any values (`force_generic_plan`: they look up rows by key, whose plan the values do not
-    change; by default PostgreSQL plans a statement's first five executions anew, on every
-    connection)."""
-    preparing = "; ".join(["SET plan_cache_mode = force_generic_plan", *(p.prepare() for p in prepared)])
+    each new connection prepares (one query) before the pool hands it out."""
+    preparing = "; ".join(p.prepare() for p in prepared)
 
     async def configure(conn: Any) -> None:
         await conn.execute(preparing)
