@@ -73,8 +73,10 @@ CLASSIFIER_FLOOR = 0.35
 EMERGENCY_ALLOW_MARGIN = 0.10
 ADVICE_ALLOW_MARGIN = 0.10
 # round thirteen: an alarm from the emergency classifier alone yields to the advice classifier
-# when the advice logit is higher by this much (`gate.Operating.advice_over_classifier`); chosen
-# in tune CV (`chartside eval safety --cv`); inf = never
+# when the advice logit is higher by this much (`gate.Operating.advice_over_classifier`), to be
+# chosen in tune CV (`chartside eval safety --cv` sweeps 1–6). Shipped OFF (inf = never): the
+# sweep needs over an hour on this machine and was not run to completion in round thirteen, and a
+# margin picked without it would be tuned on nothing
 ADVICE_OVER_CLASSIFIER = float("inf")
 
 
