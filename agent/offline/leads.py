@@ -1216,6 +1216,21 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
                 return (f"Yes: {counted(n_win, word)}{when} in {v.record}: {cites}.", False)
             if n_all:
                 return (f"None{when}; {v.record} has {counted(n_all, word)} earlier: {cites}.", False)
+            if topic.inpatient and not topic.emergency:
+                # no inpatient stay, but emergency visits — whose Synthea type may itself read
+                # "Emergency hospital admission for asthma" — are named beside the zero, never left
+                # under a bare "0 hospital admissions" (round thirteen's closing run)
+                er = list(
+                    {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == "emergency"}.values()
+                )
+                if er:
+                    er_cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in er[:3])
+                    n_er = overall["by_class"].get("emergency", len(er))
+                    return (
+                        f"No inpatient stay{when} is recorded (I searched every visit); {v.record} has "
+                        f"{counted(n_er, 'emergency visit')}: {er_cites}.",
+                        False,
+                    )
             # every visit was searched: zero is the answer, not an abstention
             if topic.window is not None:
                 return (

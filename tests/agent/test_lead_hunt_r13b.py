@@ -582,3 +582,31 @@ def test_a_follow_up_with_the_same_doctor_names_that_doctor_and_their_slots_firs
         else:
             assert "None of the free slots found is with Dr. Ann1 Lee2" in lead, lead
     assert isinstance(plan.calls[0], ToolCall)
+
+
+def test_no_inpatient_stay_names_the_emergency_visits_beside_the_zero(cohort):
+    """Round thirteen's closing run: "have i ever been admitted to hospital" said "0 hospital
+    admissions" with an "Emergency hospital admission for asthma" visit listed right under it. With
+    no inpatient stay, the emergency visits are named beside the zero; with one, it is counted."""
+    agent, records = _agent(cohort)
+    seen = {"inpatient": 0, "emergency only": 0, "neither": 0}
+    for record in records:
+        pid = record.patient.patient_id
+        visits = record.valid_encounters()
+        inpatient = [e for e in visits if (e.class_code or "").lower() == "imp"]
+        emergency = [e for e in visits if (e.class_code or "").lower() == "emer"]
+        for question in ("have i ever been admitted to hospital", "how many hospital stays have i had"):
+            lead = _lead(_events(agent, pid, question))
+            assert "leaflet" not in lead.lower(), (question, lead)
+            if inpatient:
+                seen["inpatient"] += 1
+                assert "No inpatient stay" not in lead and not lead.startswith("No"), (question, lead)
+            elif emergency:
+                seen["emergency only"] += 1
+                assert lead.startswith("No inpatient stay"), (question, lead)
+                newest = max(e.start for e in emergency).date().isoformat()
+                assert any(e.start.date().isoformat() in lead for e in emergency), (question, newest, lead)
+            else:
+                seen["neither"] += 1
+                assert re.match(r"(No|Your record has 0)", lead), (question, lead)
+    assert seen["emergency only"] and seen["neither"], seen
