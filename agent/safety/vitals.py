@@ -184,6 +184,25 @@ def _past_in_glue(glue: str) -> bool:
     return bool(re.search(r"\b(?:was|were|had|fue|era|estaba|tenia)\b", glue))
 
 
+def _sort(
+    text: str,
+    match: re.Match[str],
+    reading: Reading,
+    scales: tuple[Scale, ...],
+    before: float | None,
+    critical: list[Reading],
+    red: dict[str, Reading],
+) -> None:
+    """A present reading goes to `critical` when it is critical by itself, else to `red` (its
+    measure's first) when it is in NEWS2's red band; anything else is dropped."""
+    if not _present(text, match.start(), match.end()):
+        return
+    if _critical(reading.value, scales, before):
+        critical.append(reading)
+    elif _red(reading.value, scales):
+        red.setdefault(reading.measure, reading)
+
+
 def readings(question: str) -> list[Reading]:
     """Every critical reading the message reports as the present state, in order of appearance."""
     text = normalise(question)
@@ -200,24 +219,12 @@ def readings(question: str) -> list[Reading]:
             before = float(match.group("value")) if match.group("then") else None
             if value is None or _past_in_glue(match.group("glue")):
                 continue
-            critical = _critical(value, scales, before)
-            if (critical or _red(value, scales)) and _present(text, match.start(), match.end()):
-                reading = Reading(name, value, match.group(0), category)
-                if critical:
-                    out.append(reading)
-                else:
-                    red.setdefault(name, reading)
+            _sort(text, match, Reading(name, value, match.group(0), category), scales, before, out, red)
     for name, pattern in _NUMBER_FIRST if numbered else ():
         _, scales, category = measures[name]
         for match in pattern.finditer(text):
-            value = float(match.group("value"))
-            critical = _critical(value, scales)
-            if (critical or _red(value, scales)) and _present(text, match.start(), match.end()):
-                reading = Reading(name, value, match.group(0), category)
-                if critical:
-                    out.append(reading)
-                else:
-                    red.setdefault(name, reading)
+            reading = Reading(name, float(match.group("value")), match.group(0), category)
+            _sort(text, match, reading, scales, None, out, red)
     if red:
         confusion = NEW_CONFUSION.search(text)
         if confusion and _present(text, confusion.start(), confusion.end()):
