@@ -303,6 +303,8 @@ def notes_mean_the_record(text: str) -> bool:
     )
 
 
+# the allergy list named as where to look (not a reaction in a note): its rows answer
+ALLERGY_SECTION = re.compile(r"\ballerg\w*")
 # the patient's own stays, asked about ("any hospital stays overnight", "have I ever been kept in
 # hospital"): the record's admissions, never the leaflets about staying on a ward
 OWN_STAYS = re.compile(
@@ -965,6 +967,11 @@ class Planner:
         was searched and a word the lexicon lacks is still looked for in the record's own text."""
         topic = mention_topic(request.text)
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
+            return None
+        if ALLERGY_SECTION.search(request.text):
+            # "is there anything about penicillin in my allergies?": the allergy list is the place
+            # named; the words searched in conditions and notes led "No: no condition matching
+            # 'penicillin in my allergies'" over an active Penicillin V allergy (round thirteen)
             return None
         if (EMERGENCY.search(topic) or INPATIENT.search(topic)) and not NOTES_ASKED.search(request.text):
             # "any record of her going to the emergency room?": the visits answer, counted (the

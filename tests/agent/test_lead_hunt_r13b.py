@@ -610,3 +610,25 @@ def test_no_inpatient_stay_names_the_emergency_visits_beside_the_zero(cohort):
                 seen["neither"] += 1
                 assert re.match(r"(No|Your record has 0)", lead), (question, lead)
     assert seen["emergency only"] and seen["neither"], seen
+
+
+def test_a_substance_asked_of_the_allergy_list_is_looked_up_in_it(cohort):
+    """Round thirteen's closing run, a confident false negative: "is there anything about penicillin
+    in my allergies" led "No: no condition matching 'penicillin in my allergies' is recorded" for a
+    patient with an active Penicillin V allergy (the record-mention search read conditions and
+    notes). The allergy list named is where the substance is looked up."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for allergy in record.current_allergies():
+            word = re.sub(r"\s*\(.*\)$", "", allergy.display).split()[0].lower()
+            for question in (
+                f"is there anything about {word} in my allergies",
+                f"does my allergy list say anything about {word}?",
+                f"what does her record say about a {word} allergy",
+            ):
+                lead = _lead(_events(agent, pid, question))
+                assert lead.startswith("Yes"), (question, allergy.display, lead)
+                checked += 1
+    assert checked, "the cohort has allergies to ask about"
