@@ -98,10 +98,14 @@ def mutated(draw, bundles: list[Path]) -> tuple[str, bytes, str]:
         )
     )
     for k in kinds:
+        if not entries:  # an earlier "drop entry" of several took the last one
+            break
         index = draw(st.integers(0, len(entries) - 1), label="entry")
         entry = entries[index]
         if k in ("delete key", "replace value"):
             spots = _paths(entry)
+            if not spots:  # an entry an earlier mutation of several left with no key to touch
+                continue
             spot = spots[draw(st.integers(0, len(spots) - 1), label="spot")]
             parent = _parent(entry, spot)
             if k == "delete key":
