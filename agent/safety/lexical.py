@@ -664,6 +664,37 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:had (?:my|the|a|our) baby|gave birth|given birth|delivered|since the birth|postpartum|post partum|since my c ?section|since my caesarean)\b (?:\w+ ){0,10}(?:high (?:fever|temp\w*)|fever|shivering|shivery|rigors|shaking)\b (?:\w+ ){0,8}(?:foul|smelly|offensive|horrible smelling|bad smelling)\b",
         record_word=False,
     ),
+    # round fourteen, after frozen16's last four misses (fresh wordings in
+    # tests/agent/test_safety_round14.py): a medicine taken twice by mistake with a symptom now (the
+    # person is unwell: poison advice is needed, not a pharmacist's "skip the next one"); a carbon
+    # monoxide alarm going off (UK Health Security Agency: get out, call for help); a bleed with a
+    # falling blood pressure (haemorrhagic shock); heavy bleeding said by the gestation alone
+    *_rules(
+        "overdose",
+        r"^(?=.*\b(?:twice|two doses|double (?:dose\w*|(?:(?:my|the|his|her) )?(?:\w+ )?(?:tablets?|pills?|meds|medicines?|insulin|lithium|\w+(?:pril|olol|statin|formin|sartan|pine|zole|pam|lam|ide|ine|ium|ate|one|in)))|"
+        r"(?:took|taken|had|swallowed|given) (?:\w+ ){0,3}(?:again|a second time|another lot)|dos veces|doble dosis|otra vez (?:las|mis|la|el) (?:pastillas|medicinas|pastilla))\b)"
+        r"(?=.*\b(?<!not )(?<!no )(?<!isnt )(?<!not feeling )(?:dizzy|drowsy|sleepy|confused|shaky|shaking|faint|fainting|weird|strange|funny|odd|awful|terrible|spinning|woozy|out of it|spaced out|"
+        r"vomiting|throwing up|heart (?:is )?(?:racing|pounding)|blurry|slurring|mareado|mareada|confundido|confundida|somnolient[oa]|raro|rara|vomitando|desmay\w*)\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "poisoning",
+        r"\b(?:carbon monoxide|co|gas) (?:alarm|detector|monitor)s? (?:\w+ ){0,3}(?:going off|gone off|went off|beeping|sounding|ringing|screaming|keeps? (?:going|beeping|sounding))\b",
+        r"\b(?:alarma|detector|sensor) (?:de )?(?:monoxido|co|gas)(?: de carbono)? (?:\w+ ){0,3}(?:sonando|suena|sono|pitando|pita|no para de (?:sonar|pitar))\b",
+        record_word=False,
+    ),
+    *_rules(
+        "bleeding",
+        r"\b(?:heavy|heavily|massive|brisk|torrential|frank|fresh|profuse|uncontrolled) (?:\w+ ){0,2}(?:bleed\w*|haemorrhag\w*|hemorrhag\w*|haematuria|hematuria|haematemesis|hematemesis|melaena|melena|blood loss|pr bleed|pv bleed)\b"
+        r".*\b(?:(?:bp|sbp|systolic|pressure)\b(?: (?:is|now))?(?: \d{2,3}(?:/\d{2,3})?)?(?: and| now)? (?:dropping|falling|dropped|crashing|tanking|plummeting)|hypotensive|shocked|in shock|haemodynamically unstable|hemodynamically unstable|peri ?arrest)\b",
+        r"\b(?:pv bleed|bleed\w*|haematemesis|hematemesis|melaena|melena) (?:\w+ ){0,3}(?:soaking|soaked|through) (?:\w+ ){0,2}(?:pads?|sheets?|towels?|bed)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "pregnancy",
+        r"\b(?:pregnant|weeks|months|embarazada|semanas)\b.*\b(?:bright red blood|(?:a lot|lots|loads|so much|too much) of (?:\w+ ){0,2}blood(?! (?:tests?|work|results?|pressure|sugar|count))|(?:big|large|passing|passed) clots|gush\w*|blood (?:running|pouring|gushing|everywhere)|mucha sangre|sangre roja)\b",
+        record_word=False,
+    ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(
         "chest_pain",
@@ -694,7 +725,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     ),
     *_rules(
         "bleeding",
-        r"\b(?:so much|a lot of|lots of|loads of|too much|so much of) blood\b(?! (?:tests?|work|results?|pressure|sugar|count))",
+        r"\b(?:so much|a lot of|lots of|loads of|too much|so much of) (?:(?:fresh|bright red|bright|dark|red) )?blood\b(?! (?:tests?|work|results?|pressure|sugar|count))",
     ),
     *_rules(
         "bleeding",
@@ -770,12 +801,12 @@ PAST_DATED = re.compile(
     # lead, round eight (frozen7: "the time i took too many pills, what did the ER doctor put in my
     # notes" got the emergency reply): an event placed in the past by the words around it
     r"\bthe (?:time|day|night|visit|admission|one|episode) (?:when |that )?(?:i|she|he|they) (?:\w+ ){0,2}(?:was|were|took|swallowed|had|got|tried|did|ended up|went)\b|"
-    r"\b(?:when|where) (?:i|she|he) was (?:brought in|admitted|taken in|rushed in|seen|treated)\b|\b(?:the|that) (?:visit|admission|encounter|one) (?:\w+ ){0,2}for\b|"
+    r"\b(?:when|where) (?:i|she|he) was (?:brought in|admitted|taken in|rushed in|seen|treated)\b|\bwhen (?:i|she|he) was (?:\d+ (?:weeks|months) )?(?:pregnant|expecting)\b|\b(?:the|that) (?:visit|admission|encounter|one) (?:\w+ ){0,2}for\b|"
     r"\bcuando (?:me|se) (?:tome|tomo|trague|trago|intente|intento|ingresaron|trajeron|llevaron|dio)\b|\b(?:del|el) ano pasado\b"
 )
 RECORD_INTENT = re.compile(
     r"\bwhat (?:did|was|were|does|do) (?:the|they|my|it|he|she)\b|\b(?:notes?|record\w*|chart|letter|report|scan|discharge|follow ?up|"
-    r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in|written|letter|"
+    r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in|written|letter|did (?:they|the doctors?|the midwife|the nurses?) (?:write|note|record|put)|"
     r"(?:find|which|show me|open) (?:the |my |that )?(?:visit|admission|appointment|encounter|letter|notes?|one))\b|\bque (?:dijeron|dice|pusieron|escribio|escribieron)\b|\binforme\b"
 )
 PRESENT_STATE = re.compile(
@@ -972,7 +1003,7 @@ def framing(texts: Texts) -> Framing:
 EXTRA_DOSE_BY_MISTAKE = re.compile(
     r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
     r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another|(?:took|taken|had) (?:2|two) (?:of )?(?:my |the )?(?:\w+ ){0,3}(?:tablets?|pills?|doses?|capsules?))\b)"
-    r"(?=.*\b(?:what (?:should|do|shall) i do|what now|skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
+    r"(?=.*\b(?:what (?:should|do|shall) i do|what now|is (?:that|it|this) (?:ok|okay|safe|bad|dangerous|a problem)|(?:should|do) i (?:be )?worr\w*|will i be (?:ok|okay|alright|fine)|skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
     r"(?!.*\b(?:feel\w*(?! (?:totally |completely |perfectly |absolutely |fine and |ok and )?(?:fine|normal|ok|okay|alright|all right|well|good|great)\b)|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
 )
 
