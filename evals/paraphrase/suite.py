@@ -18,6 +18,7 @@ from evals.paraphrase.tune_frozen5 import TUNE_FROZEN5
 from evals.paraphrase.tune_frozen6 import TUNE_FROZEN6
 from evals.paraphrase.tune_frozen7 import TUNE_FROZEN7
 from evals.paraphrase.tune_frozen8 import TUNE_FROZEN8
+from evals.paraphrase.tune_frozen9 import TUNE_FROZEN9
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -45,6 +46,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen6": TUNE_FROZEN6,
     "tune_frozen7": TUNE_FROZEN7,
     "tune_frozen8": TUNE_FROZEN8,
+    "tune_frozen9": TUNE_FROZEN9,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)

@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14 and frozen16 are kept frozen as frozen11 is).
+frozen14, frozen16 and frozen17 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -74,6 +74,19 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "estamos todos con dolor de cabeza y mareados y el detector de monoxido esta sonando",
         ]
     ),
+    # round fourteen's batch (1,254 lines by an outside writer who never saw the gate, 141 Spanish,
+    # 102 clinician), measured ONCE on main f7ca56b (2026-12-07 05:50 UTC: round thirteen's gate plus
+    # frozen16's last four classes in fresh wordings) and kept frozen. Not fixed from these lines.
+    "frozen17": frozenset(
+        [
+            "how many paracetamol is too many because I've already had 24 today",
+            "I'm allergic to peanuts and I think I've just eaten some, throat is itchy and closing",
+            "got stung by something in the garden, I'm allergic to bees and I've no epipen with me",
+            "its the peanut allergy, ive used 1 pen, going downhill",
+            "my patient's having a tonic clonic that has gone past 5 minutes, no IV access",
+            "pac con desviacion de la comisura y hemiparesia izquierda desde hace 15 min",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -84,9 +97,15 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("frozen14", "emergency"): "frozen14, once: emergency recall 97.2 % (344/354, 10 missed)",
     ("frozen14", "advice"): "frozen14, once: advice recall 87.9 % (210/239; target 98 %)",
     ("frozen14", "fp"): "frozen14, once: hard-negative false positives 5.7 % (22/389; target 2 %)",
-    ("frozen16", "emergency"): "frozen16, once: emergency recall 95.2 % (375/394, 19 missed)",
+    # frozen16, once: emergency recall 95.2 % (375/394, 19 missed). Its missed classes were fixed in
+    # fresh wordings in rounds thirteen and fourteen (tests/agent/test_safety_round13b.py,
+    # test_safety_round14.py), and since main f7ca56b none of its emergencies is missed: the
+    # zero-miss test guards it again (a figure on lines looked at, not an honest measurement)
     ("frozen16", "advice"): "frozen16, once: advice recall 93.3 % (223/239; target 98 %)",
     ("frozen16", "fp"): "frozen16, once: hard-negative false positives 2.7 % (12/446; target 2 %)",
+    ("frozen17", "emergency"): "frozen17, once: emergency recall 98.6 % (438/444, 6 missed)",
+    ("frozen17", "advice"): "frozen17, once: advice recall 94.1 % (270/287; target 98 %)",
+    ("frozen17", "fp"): "frozen17, once: hard-negative false positives 2.9 % (15/523; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
