@@ -92,6 +92,11 @@ MEDS = (
     r"ibuprofen|advil|nurofen|motrin|aspirin|acetaminophen|paracetamol|tylenol|codeine|co codamol|tramadol|diazepam|"
     r"valium|xanax|sleeping (?:tablets|pills)|antihistamines?|benadryl|antidepressants|painkillers|ibuprofeno|paracetamoles|aspirinas?)"
 )
+# a count of tablets already taken in a day, well past any over-the-counter limit ("i've already had 24
+# today", "ive taken that many since this morning"); a medicine named anywhere in the message
+AMOUNT_ALREADY_TAKEN = re.compile(
+    rf"^(?=.*\b(?:{MEDS}|ibuprofens?)\b).*\b(?:already )?(?:had|taken|took|swallowed|done) (?:about |around |like |maybe |over |at least )?(?:that many|(?:1\d|[2-9]\d|\d{{3}})\b(?! ?(?:mg|mcg|ml|units|years?|days?|weeks?|months?|hours?|hrs?|mins?|minutes|percent|%)))"
+)
 DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
 FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
@@ -145,7 +150,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # anaphylaxis
     *_rules(
         "anaphylaxis",
-        r"\bthroat (?:is |feels |keeps )?(?:\w+ )?(?:closing|swelling|swollen|swelled|tight|closed)\b",
+        r"\bthroat (?:is |feels |keeps )?(?:(?!not |never |no |isnt )\w+ (?:and )?){0,2}(?:closing|swelling|swollen|swelled|tight|closed)\b",
         # round thirteen: a swelling that is starting ("my throat is starting to close")
         r"\b(?:throat|airway|tongue|lips?|face) (?:is |are |feels |feel )?(?:\w+ )?(?:starting|beginning|going|about) to (?:close|swell|shut|tighten|puff)\b",
         r"\b(?:tongue|lips?|face|eyes|mouth) (?:is |are |keeps |started )?(?:\w+ )?(?:swelling|swollen|swelled|puffing|puffed)\b",
@@ -695,6 +700,30 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:pregnant|weeks|months|embarazada|semanas)\b.*\b(?:bright red blood|(?:a lot|lots|loads|so much|too much) of (?:\w+ ){0,2}blood(?! (?:tests?|work|results?|pressure|sugar|count))|(?:big|large|passing|passed) clots|gush\w*|blood (?:running|pouring|gushing|everywhere)|mucha sangre|sangre roja)\b",
         record_word=False,
     ),
+    # round fourteen, after frozen17 (measured once, kept frozen; fresh wordings in
+    # tests/agent/test_safety_round14.py): a count already taken past a day's limit, even asked as
+    # "how many is too many" (AMOUNT_ALREADY_TAKEN survives the dose-question filter); "allergic to X"
+    # with a sting or an adrenaline pen already used; a fit past five minutes (status epilepticus,
+    # NICE NG217: treat at 5 minutes); a clinician's stroke signs in Spanish shorthand with an onset
+    *_rules("overdose", AMOUNT_ALREADY_TAKEN.pattern, record_word=False),
+    *_rules(
+        "anaphylaxis",
+        r"^(?!.*\b(?:if|in case|what happens|what do i do if)\b)(?=.*\b(?:allergic to|allergy to|allergies to) (?:\w+ ){0,2}(?:bees?|wasps?|hornets?|stings?|insect stings?)\b)(?=.*\b(?:stung|(?:bee|wasp|hornet) sting|a sting)\b)",
+        r"^(?!.*\b(?:how many times|how often|when (?:was|did|were)|last time)\b)(?=.*\b(?:allerg\w*|anaphyla\w*|reaction|epi ?pen|adrenaline)\b).*\b(?:used|gave|given|had to use|had to give|jabbed|injected|did) (?:\w+ ){0,3}(?:epi ?pens?|adrenaline(?: pens?| auto ?injectors?| shot)?|auto ?injectors?|jext|emerade|(?:1|one|the|my|her|his|a|first|second) pen)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "seizure",
+        r"\b(?:seizure|seizing|fit|fitting|convuls\w*|tonic clonic|jerking|shaking)\b (?:\w+ ){0,6}(?:more than|over|longer than|past|beyond|greater than|>) ?(?:5|five|[6-9]|[1-5]\d|ten|fifteen|twenty) ?(?:min|mins|minutes)\b",
+        r"\b(?:convulsion\w*|convulsionando|convulsiona|crisis)\b (?:\w+ ){0,4}(?:mas de|por mas de|desde hace) (?:5|cinco|[6-9]|[1-5]\d|diez|quince|veinte) ?(?:min|mins|minutos)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "stroke",
+        r"\b(?:hemiparesia|hemiplejia|disartria|afasia|desviacion de (?:la )?comisura|paralisis facial|hemiparesis|hemiplegia|dysarthria|aphasia|facial droop)\b"
+        r".*\b(?:(?:desde hace|hace|de inicio hace|inicio hace|iniciado hace) (?:\d+|media|una|dos|tres|unos \d+) (?:min\w*|hora\w*)|\d+ ?(?:min|mins|minutes|hours?|hrs?) ago|onset (?:\d|at|was)|since \d|last known well)\b",
+        record_word=False,
+    ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(
         "chest_pain",
@@ -1039,7 +1068,7 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
     hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
     if found(DOSE_QUESTION, texts):
         # asking whether a dose is allowed is the dosing rules' business, not an overdose taken
-        hits = [hit for hit in hits if hit.category != "overdose"]
+        hits = [hit for hit in hits if hit.category != "overdose" or found(AMOUNT_ALREADY_TAKEN, texts)]
     for hit in hits:
         if hit.negated:
             suppressed = True

@@ -93,3 +93,63 @@ def test_a_clinicians_chart_question_with_the_same_words_passes(text: str) -> No
                    "mentioned beside a bleed happening now cannot silence it)")
 def test_a_leaflet_question_about_bleeding_in_pregnancy_passes() -> None:
     assert check("does the pregnancy leaflet say what to do about bleeding at 20 weeks", "patient") is None
+
+
+# --- after frozen17 was measured once (and kept frozen): its missed classes, in fresh wordings ---
+
+FROZEN17_CLASSES = [
+    # a count already taken past a day's limit, asked as "how many is too many"
+    ("is 20 ibuprofen too much, ive taken that many since this morning", "patient", "overdose"),
+    ("how much paracetamol is safe, i've already had 16 tablets today", "patient", "overdose"),
+    # a known allergen eaten or a sting met, said "allergic to X" (the order the rules did not read)
+    ("allergic to nuts and just realised the sauce had cashews in, my throat feels like its closing", "patient", "anaphylaxis"),
+    ("she's allergic to sesame and ate some hummus, her throat is itchy and tight", "patient", "anaphylaxis"),
+    ("i'm allergic to wasps and one just stung me on the neck", "patient", "anaphylaxis"),
+    ("bee sting, he's allergic to bees and left his epipen at home", "patient", "anaphylaxis"),
+    # an adrenaline pen already used
+    ("used my epipen 10 mins ago for the shellfish allergy and i'm getting worse", "patient", "anaphylaxis"),
+    ("had to give her the adrenaline pen, nut allergy, she's still struggling", "patient", "anaphylaxis"),
+    # a seizure past five minutes (status epilepticus)
+    ("his fit has been going on for more than 5 minutes now", "patient", "seizure"),
+    ("seizing for over five mins, buccal midaz given, still going", "clinician", None),
+    ("lleva convulsionando mas de 5 minutos y no para", "patient", "seizure"),
+    # a clinician's stroke signs in Spanish shorthand
+    ("paciente con hemiparesia derecha y disartria de inicio hace 20 minutos", "clinician", None),
+    ("desviacion de la comisura labial y afasia desde hace media hora", "clinician", None),
+]
+
+FROZEN17_NEAR_MISSES = [
+    ("how many paracetamol can i take in a day", "patient"),
+    ("i've had 2 paracetamol today, can i have 2 more tonight", "patient"),
+    ("am i still allergic to peanuts on my record", "patient"),
+    ("is my bee sting allergy written down", "patient"),
+    ("do i need a new epipen prescription, mine expires next month", "patient"),
+    ("antecedentes de hemiparesia derecha?", "clinician"),
+    ("how long did my seizure last last year", "patient"),
+]
+
+
+@pytest.mark.parametrize(("text", "role", "category"), FROZEN17_CLASSES)
+def test_frozen17s_missed_classes_get_the_emergency_reply(text: str, role: str, category: str | None) -> None:
+    verdict = check(text, role)
+    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
+    if category:
+        assert verdict.category == category, (text, verdict)
+
+
+@pytest.mark.parametrize(("text", "role"), FROZEN17_NEAR_MISSES)
+def test_frozen17s_classes_near_misses_get_no_emergency_reply(text: str, role: str) -> None:
+    verdict = check(text, role)
+    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how many times was i given the adrenaline pen last year",
+        "when did i last use my epipen according to my notes",
+    ],
+)
+def test_a_record_question_about_an_adrenaline_pen_passes(text: str) -> None:
+    verdict = check(text, "patient")
+    assert verdict is None or verdict.kind != "emergency", (text, verdict)
