@@ -1134,6 +1134,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round fourteen: a dose change asked as a plain "do I" ("do i take more atorvastatin if
+            # my cholesterol is high")
+            r"\bdo (?:i|we|she|he) (?:take|have|use|give|inject) (?:more|less|extra|another|a bigger|a higher|a lower|a smaller|double|half)\b",
             # round thirteen (frozen15): more of a carer's medicine for someone, how much of it they can have
             r"\b(?:should|can|could|may|is it ok for|is it okay for) (?:\w+ ){0,3}(?:have|take|get|be given|use) (?:a (?:bit|little) )?(?:more|extra|another dose|an extra dose|a top up|a bigger dose) (?:of )?(?:her|his|their|my|the|mums?|dads?) (?:\w+ ){0,2}(?:morphine|oramorph|liquid|medicine|medication|meds|tablets?|pills?|insulin|oxycodone|painkillers?|pain relief|dose|patch(?:es)?|spray|inhaler|drops|syrup|paracetamol|ibuprofen)\b",
             r"\bhow (?:much|many) of (?:the |her |his |my |their )?(?:\w+ ){0,3}(?:can|should|could|may) (?:\w+ ){0,2}(?:have|take|be given|use)\b",
@@ -1196,6 +1199,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round fourteen: staying on a medicine ("should i stay on my meds while pregnant")
+            r"\b(?:should|can|could|do) (?:i|we|she|he) (?:stay|keep|remain|carry on|continue) (?:on|taking|using|with)\b",
             # round thirteen (frozen15): switching one medicine for another, stopping one in Spanish, keeping one going
             r"\b(?:cambiar(?:me)?|pasar(?:me)?|switch(?:ing)?) (?:de (?:la |el |mi |mis )?\w+ (?:a|por)|from (?:my |the )?\w+ to)\b",
             r"\b(?:las|los|la|lo) (?:puede|puedo|podemos|debe|debo|deberia|podria) dejar\b|\b(?:puede|puedo|podria|debe|debo) dejar de tomar\b|\bya no (?:se )?(?:quiere|quiero) tomar\b",
@@ -1314,6 +1319,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "worry": tuple(
         re.compile(p)
         for p in (
+            # round fourteen: the worry said after the thing ("is gout a condition i should worry about")
+            r"\b(?:i|we|she|he) should (?:be )?(?:worr\w*|concerned|panick\w*|scared)\b",
             # round thirteen (frozen15): whether a symptom is normal to have
             r"\bis it (?:normal|ok|okay|common|usual) (?:to|for me to|for (?:him|her|them|my \w+) to) (?:get|have|feel|be|keep)\b(?! (?:an? )?(?:appointment|letter|copy|results?|reminder|text))",
             r"\bshould i (?:be )?(?:worr(?:y|ied)|concerned|scared|afraid|panic|panicking)\b",
@@ -1398,10 +1405,18 @@ RECORD_QUESTION = re.compile(
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|\bam i (?:still )?down as\b|"
+    # round fourteen (paraphrase frozen9, measured once: "Is X a medicine I take?", "Okay so, just
+    # checking. Do I take X?", "X on my curent meds or not", "Is X one of my condtions??", "Is X a
+    # condition I have?", "Do I suffer with X?" got the advice refusal from the classifier)
+    r"\b(?:is|are) (?:\w+ ){1,4}(?:a|an) (?:medicine|medication|drug|tablet|pill|med|inhaler|injection) (?:that )?(?:i|she|he|they|the patient) (?:take|takes|am on|is on|use|uses|am taking|is taking)$|"
+    r"\bdo(?:es)? (?:i|she|he|they|the patient) (?:still |currently |actually )?(?:take|use)(?: (?!with\b|and\b|before\b|after\b|if\b|together\b|at\b|instead\b|or\b|it\b|them\b|this\b|that\b|more\b|less\b|extra\b|another\b|double\b|half\b|\d+\b|two\b|three\b|both\b|next\b|tomorrows?\b|tonights?\b|todays?\b|now\b|her\b|him\b|in\b)\w+){1,3}(?: or not)?$|"
+    r"^(?!.*\b(?:should|can|could|may|must|ok|okay|fine|alright|safe|od|overdos\w*|too many|too much)\b)(?:\w+ ){1,4}on (?:my|her|his|their|the patients) (?:\w+ )?(?:meds|medications|medicines|med (?:lsit|lst|list))(?: or not)?$|"
+    r"\b(?:is|are) (?:\w+ ){1,5}one of (?:my|her|his|their|the patients) (?:\w+ )?(?:cond\w*|diagnos\w*|problems|health problems|illnesses|meds|medications|medicines|allerg\w*)$|"
+    r"\b(?:is|are) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:a|an) (?:condition|diagnosis|problem|health problem|disease|illness) (?:that )?(?:i|she|he|they|the patient) (?:have|has|had|suffer from|suffers from|am diagnosed with|is diagnosed with)$|"
     # lead, round ten (paraphrase frozen7, measured once: "Do I suffer from hypothyroidism?", "Is
     # essential hypertension something I have?" got the advice refusal from the classifier): a
     # condition asked about as one the record lists; cancer, a tumour or "anything serious" stays advice
-    r"^(?:do|does) (?:i|she|he|they|the patient) (?:still )?suffer from (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|anything|something|serious)\b)(?:\w+ ){0,4}\w+$|"
+    r"^(?:do|does) (?:i|she|he|they|the patient) (?:still )?suffer (?:from|with) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|anything|something|serious)\b)(?:\w+ ){0,4}\w+$|"
     r"\b(?:is|are) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:something|one of the (?:conditions|things|problems|diagnoses)) (?:that )?(?:i|she|he|they|the patient) (?:have|has|had|suffer from|suffers from|live with|lives with|am diagnosed with|is diagnosed with)$|"
     # lead, round eight (frozen7): a plain look-up said to be one ("no danger, only curious about
     # my a1c", "solo quiero ver el informe"), and the record's contact details
@@ -1497,7 +1512,7 @@ def range_comparison(texts: Texts) -> bool:
 # questions sit next to short advice questions in the embedding, Spanish ones most of all)
 RECORD_FETCH = re.compile(
     r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor)\s+)*"
-    r"(?:what|whats|wat|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
+    r"(?:what|whats|wat|wats|whts|wht|waht|whta|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
     r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
     r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
     r"did|has|was|were|latest|last)\b"
