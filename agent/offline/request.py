@@ -46,7 +46,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "max",
-            r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|"
+            r"\b(highest|maximum|max|peak|heaviest|most ever|worst|how high|biggest|largest|greatest|topmost|uppermost|"
             r"the top(?! numbers?\b)|top(?! numbers?\b)( \w+)? (reading|value|result|number|level|score|measurement)s?|(record|all.?time) high|at (its|their) high|"
             # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
             # ("the top number" is the systolic pressure, not its maximum)
