@@ -84,6 +84,7 @@ MEDICINE_WORDS = re.compile(
     r"blood thinner|water pill|antidepressants?|medicinas?|pastillas|medicamentos?|\w+(?:formin|pril|olol|statin|sartan|pine|zole|farin|xaban))\b"
 )
 
+ALLERGY_WORDS = re.compile(r"\b(?:allerg\w*|alerg\w*|intoleran\w*|anaphyla\w*|reactions? to|react to)\b")
 
 # words of a prescription's display that name no drug ("24 HR Metformin hydrochloride 500 MG
 # Extended Release Oral Tablet"): never matched against the question
@@ -135,6 +136,11 @@ def _calls(text: str, available: set[str]) -> list[FactCall]:
         # which of the patient's own medicines does it name, if any? (`named_calls`)
         show = bool(MEDICINE_WORDS.search(text))
         calls.append(FactCall("get_medications", {"status": "active"}, probe=True, show=show))
+    if "get_allergies" in available and ALLERGY_WORDS.search(text):
+        # round fourteen (paraphrase frozen9: "should I keep away from peanut because of an
+        # allergy?" was refused with "nothing from your record is shown" beside an active peanut
+        # allergy): the allergy list is the fact such a question rests on
+        calls.append(FactCall("get_allergies", {}))
     return calls
 
 

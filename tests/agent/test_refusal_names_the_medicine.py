@@ -47,3 +47,36 @@ def test_an_advice_refusal_shows_every_active_medicine_the_question_names(cohort
                     silent.append((question, calls, done.answer.splitlines()[2:4]))
     assert asked >= 30  # the cohort holds enough active prescriptions to mean something
     assert silent == []
+
+
+ALLERGY_WORDINGS = (
+    "should i keep away from {x} because of my allergy",
+    "is it dangerous to eat {x} with my allergy",
+    "con mi alergia, ¿puedo comer {x}?",
+)
+
+
+def test_an_advice_refusal_about_an_allergy_shows_the_allergy_list(cohort):
+    """Round fourteen (paraphrase frozen9): "Should I keep away from peanut because of an
+    allergy?" was refused with "nothing from your record is shown" for a patient whose record
+    lists an active peanut allergy."""
+    db, records = cohort
+    agent = GuardedAgent(OfflineAgent(build_registry(), db))
+    asked, silent = 0, []
+    for record in records:
+        scope = PatientScope(
+            patient_id=record.patient.patient_id, role="patient", actor="test", conversation_id="rna"
+        )
+        for allergy in record.allergies:
+            substance = allergy.display.split(" (")[0].lower()
+            for wording in ALLERGY_WORDINGS:
+                question = wording.format(x=substance)
+                events = run(agent, AgentRequest(scope=scope, question=question, now=COHORT_NOW))
+                done = events[-1]
+                if not (isinstance(done, DoneEvent) and done.mode == "guardrail"):
+                    continue  # answered from the record: not this test's concern
+                asked += 1
+                if allergy.display not in done.answer or NOTHING_FOUND in done.answer:
+                    silent.append((question, done.answer.splitlines()[2:4]))
+    assert asked >= 5, asked
+    assert silent == []
