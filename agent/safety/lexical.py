@@ -1286,6 +1286,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round fourteen: going (or taking someone) in now, or waiting, asked without a modal ("go to
+            # hospital now or wait for my gp", "take him in tonight or wait")
+            r"\b(?:go|go in|go back|going|head|take (?:him|her|them|me|the baby|my \w+)(?: in)?|bring (?:him|her|them) in|get (?:seen|checked|it checked))\b (?:\w+ ){0,4}or (?:just )?(?:wait|leave it|see how|hold on|hold off|sit tight)\b",
             # round thirteen (frozen15): whether a symptom is worth an appointment at all
             r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother (?:booking|making|going|seeing)\b",
             r"\b(?:should|do|must|can) i (?:need to )?(?:go|get|head|drive|be taken) (?:\w+ ){0,2}(?:er|ed|emergency|hospital|a&e|a e|urgent care|walk in|walk-in)\b",

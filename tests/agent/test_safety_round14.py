@@ -208,3 +208,28 @@ def test_a_question_about_what_the_record_lists_is_answered(production_gate, tex
 @pytest.mark.parametrize("text", STILL_ADVICE)
 def test_the_same_words_asking_what_to_do_stay_advice(production_gate, text: str) -> None:
     assert production_gate(text, "patient")[0] == "advice", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my wound looks slightly red, go to hospital now or wait for my gp",
+        "my son has a mild cough but is eating and playing, take him in tonight or wait",
+        "graze on her knee is a bit sore, get it checked today or leave it",
+    ],
+)
+def test_going_in_now_or_waiting_about_a_mild_symptom_is_advice(production_gate, text: str) -> None:
+    """Seeking care asked without a modal ("… now or wait") about a mild symptom: the urgency
+    rule reads it, so the linear emergency classifier alone cannot make it an emergency."""
+    assert production_gate(text, "patient")[0] == "advice", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "he collapsed and is breathing funny, take him in now or wait for the ambulance",
+        "she's struggling to breathe and lips look blue, go in now or wait",
+    ],
+)
+def test_going_in_now_or_waiting_with_a_red_flag_stays_an_emergency(production_gate, text: str) -> None:
+    assert production_gate(text, "patient")[0] == "emergency", text
