@@ -34,7 +34,13 @@ _VOCABULARY = """
     persona real nombre llamas te tu funciona funcionan puedes curiosidad
     chao chau ciao nos vemos saludo eso todo listo entendido de acuerdo perfecto genial
     needed for now later cya ttyl laters brill brilliant ace x xx xxx brb getting glasses specs sec moment hang on
+    typing writing behalf of on helping carer account using phone who aged old years year its s
+    mum mom mam mother dad father husband wife partner son daughter gran grandma nan grandad grandpa
+    aunt uncle his her their
     """
+# round fourteen: who is typing ("hello I'm typing for my dad who is 87", "this is my mum's account,
+# i'm her carer") introduces the conversation; a word of what happened to them ("collapsed",
+# "not", "help") makes the text ordinary again
 SMALL_TALK_WORDS = frozenset(_VOCABULARY.split())
 # digits ("testing 123") and single letters are filler too
 MAX_WORDS = 12

@@ -233,3 +233,22 @@ def test_going_in_now_or_waiting_about_a_mild_symptom_is_advice(production_gate,
 )
 def test_going_in_now_or_waiting_with_a_red_flag_stays_an_emergency(production_gate, text: str) -> None:
     assert production_gate(text, "patient")[0] == "emergency", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hello i'm typing for my dad who is 87",
+        "hi, this is my mum's account, i'm her carer",
+        "writing on behalf of my husband",
+    ],
+)
+def test_saying_who_is_typing_is_small_talk(production_gate, text: str) -> None:
+    assert production_gate(text, "patient")[0] == "allow", text
+
+
+@pytest.mark.parametrize(
+    "text", ["hi its my dad, he collapsed", "typing for my mum, she is not breathing", "my dad help"]
+)
+def test_saying_who_is_typing_beside_an_emergency_is_still_one(production_gate, text: str) -> None:
+    assert production_gate(text, "patient")[0] == "emergency", text
