@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16 and frozen17 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17 and frozen18 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -87,6 +87,23 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "pac con desviacion de la comisura y hemiparesia izquierda desde hace 15 min",
         ]
     ),
+    # round fourteen's closing batch (1,213 lines by an outside writer who never saw the gate, 150
+    # Spanish, 91 clinician), measured ONCE on main 6641662 (2026-12-07 05:52 UTC: the round's gate
+    # after frozen17's and frozen9's classes) and kept frozen: the honest figure for that gate.
+    "frozen18": frozenset(
+        [
+            "i've got a blade and the urge is really bad right now",
+            "nut allergy kid at a birthday party ate cake, vomiting and wheezing",
+            "mrs jones has just arrested",
+            "my patient has central chest pain with ST elevation on the ECG I just did",
+            "the child in front of me has a purpuric rash and is mottled",
+            "the lady I'm with is in active labour and there's cord prolapse",
+            "pt on warfarin fell, GCS now 11 and vomiting",
+            "massive haemoptysis in the patient in front of me",
+            "paciente en consulta acaba de perder el conocimiento, no tiene pulso",
+            "la paciente tiene dolor toracico con elevacion del ST ahora mismo",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -106,6 +123,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("frozen17", "emergency"): "frozen17, once: emergency recall 98.6 % (438/444, 6 missed)",
     ("frozen17", "advice"): "frozen17, once: advice recall 94.1 % (270/287; target 98 %)",
     ("frozen17", "fp"): "frozen17, once: hard-negative false positives 2.9 % (15/523; target 2 %)",
+    ("frozen18", "emergency"): "frozen18, once: emergency recall 97.8 % (438/448, 10 missed)",
+    ("frozen18", "advice"): "frozen18, once: advice recall 92.7 % (253/273; target 98 %)",
+    ("frozen18", "fp"): "frozen18, once: hard-negative false positives 3.7 % (18/492; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
