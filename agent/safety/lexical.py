@@ -724,6 +724,33 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r".*\b(?:(?:desde hace|hace|de inicio hace|inicio hace|iniciado hace) (?:\d+|media|una|dos|tres|unos \d+) (?:min\w*|hora\w*)|\d+ ?(?:min|mins|minutes|hours?|hrs?) ago|onset (?:\d|at|was)|since \d|last known well)\b",
         record_word=False,
     ),
+    # round fourteen, after frozen18 (measured once, kept frozen; fresh wordings in
+    # tests/agent/test_safety_round14.py): a non-blanching rash (NICE NG240, suspected
+    # meningococcal disease), an obstetric emergency named, a fall on an anticoagulant with a
+    # head-injury sign (NICE NG232), a large haemoptysis, ST elevation in Spanish
+    *_rules(
+        "someone_else",
+        r"\b(?:non ?blanching|purpuric|purpura|petechial) (?:\w+ ){0,2}(?:rash|spots)\b|\brash (?:\w+ ){0,4}(?:doesnt|does not|wont|will not|didnt|did not) (?:fade|blanch)\b(?! (?:in|on) (?:19|20)\d\d)|\bno desaparece al presionar\b",
+    ),
+    *_rules(
+        "pregnancy",
+        r"\b(?:cord prolapse|prolapsed cord|shoulder dystocia|uterine rupture|ruptured uterus|placental abruption|prolapso de cordon|distocia de hombros)\b",
+    ),
+    *_rules(
+        "unconscious",
+        r"^(?=.*\b(?:warfarin|apixaban|rivaroxaban|edoxaban|dabigatran|eliquis|xarelto|anticoagula\w*|blood thinners?|doac|noac|sintrom|acenocumarol)\b)"
+        r"(?=.*\b(?:fell|fall|fallen|a fall|head injury|hit (?:his|her|my|their|its) head|banged (?:his|her|my|their) head|se cayo|golpe en la cabeza)\b)"
+        r"(?=.*\b(?:gcs (?:\w+ ){0,3}(?:[3-9]|1[0-4])\b|vomit\w*|drowsy|confused|unresponsive|vomitando|somnolient[oa]|confundid[oa]))",
+        record_word=False,
+    ),
+    *_rules(
+        "bleeding",
+        r"\b(?:massive|major|large|large volume|big|heavy|brisk|frank|torrential|significant) (?:volume )?(?:haemoptysis|hemoptysis)\b|\bhemoptisis (?:masiva|abundante|importante)\b",
+    ),
+    *_rules(
+        "chest_pain",
+        r"\belevacion (?:del |de )?(?:segmento )?st\b(?! (?:en|el) (?:19|20)\d\d)",
+    ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(
         "chest_pain",
@@ -812,6 +839,8 @@ RECORD_FRAMING = re.compile(
 # "does the mri report mention a stroke"); for patients they stay ordinary words, since "how many
 # pills does it take" must never be read as a record question
 CLINICIAN_RECORD_FRAMING = re.compile(
+    # round fourteen: a past event asked about ("was there a cord prolapse in her last delivery")
+    r"^(?:was|were) there\b|\b(?:last|previous|prior|first) (?:delivery|deliveries|pregnancy|pregnancies|birth|labour|labor|admission|episode)\b|"
     r"\b(?:how many|attendances?|visits?|episodes?|encounters?|mention\w*|reports?|scans?|ecgs?|echo|imaging|results?|coded|"
     r"documented|recorded|per the|on the (?:ecg|scan|report|notes)|antecedentes|al ingreso|al alta|baseline)\b|"
     # lead, round six (frozen5: "has she had a stroke before" got the emergency reply)
@@ -844,7 +873,7 @@ PRESENT_STATE = re.compile(
 )
 ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
-    r"not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+    r"in front of me|(?:im|i am) (?:seeing|with)|acabo de|ahora mismo|en este momento|not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|starting to|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora|"
     # a symptom that will not go away is happening now ("un dolor fuerte en el pecho que no se me pasa")

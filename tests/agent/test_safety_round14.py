@@ -252,3 +252,57 @@ def test_saying_who_is_typing_is_small_talk(production_gate, text: str) -> None:
 )
 def test_saying_who_is_typing_beside_an_emergency_is_still_one(production_gate, text: str) -> None:
     assert production_gate(text, "patient")[0] == "emergency", text
+
+
+# --- after frozen18 was measured once (kept frozen): a clinician's acute report in words the
+# rules did not read, in fresh wordings ---
+
+WARD_REPORTS_R14 = [
+    "mr patel in bay 2 has just arrested",
+    "the gentleman in cubicle 4 just coded",
+    "ecg i just did shows st elevation in v1 to v4, still in pain",
+    "st elevation on the monitor right now, pt sweaty",
+    "toddler in front of me with a non blanching rash and cold hands",
+    "purpuric rash on the baby i'm seeing, temp 39",
+    "cord prolapse in room 6",
+    "shoulder dystocia on labour ward, need help",
+    "lady on apixaban had a fall, now gcs 12 and vomiting",
+    "fell at home on warfarin, hit his head, drowsy now",
+    "large volume haemoptysis on the ward",
+    "el paciente acaba de perder el conocimiento y no tiene pulso",
+    "elevacion del st en el ecg que acabo de hacer",
+]
+
+WARD_CHART_R14 = [
+    "has she ever arrested before?",
+    "any st elevation on previous ecgs?",
+    "h/o purpuric rash?",
+    "was there a cord prolapse in her last delivery",
+    "on warfarin, any falls documented?",
+    "haemoptysis history?",
+    "antecedentes de parada cardiaca?",
+]
+
+
+@pytest.mark.parametrize("text", WARD_REPORTS_R14)
+def test_a_clinicians_acute_report_in_these_words_is_an_emergency(text: str) -> None:
+    verdict = check(text, "clinician")
+    assert verdict is not None and verdict.kind == "emergency", text
+
+
+@pytest.mark.parametrize("text", WARD_CHART_R14)
+def test_a_clinicians_chart_question_in_these_words_passes(text: str) -> None:
+    assert check(text, "clinician") is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my son was arrested last night, can i see his records",
+        "my baby has a rash that fades when i press a glass on it, should i worry",
+        "my mum is on warfarin, when is her next blood test",
+    ],
+)
+def test_a_patients_ordinary_question_with_these_words_is_no_emergency(text: str) -> None:
+    verdict = check(text, "patient")
+    assert verdict is None or verdict.kind != "emergency", (text, verdict)
