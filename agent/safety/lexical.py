@@ -1315,6 +1315,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round fourteen: a message that ends by naming a place of care, asking whether to go there
+            # ("twisted my ankle playing football, a&e or gp", "sore throat for two days, urgent care?")
+            r"^(?!(?:where|wheres|how|what|whats|who|when|which|is there|book|can i book|have|has|did|do i have)\b)(?!.*\b(?:ever|been to|ended up|went to|complain\w*|address|record\w*|notes?)\b)(?:\w+ ){2,}(?<!to )(?<!in )(?<!at )(?<!of )(?<!from )(?<!the )(?:a&e|a and e|a e|er|urgent care|walk in|out of hours|111)(?: or (?:just )?(?:\w+ ){0,2}(?:gp|doctor|pharmacist|pharmacy|wait|walk in|urgent care|111|out of hours|calpol|rest|home))?$",
             # round fourteen: going (or taking someone) in now, or waiting, asked without a modal ("go to
             # hospital now or wait for my gp", "take him in tonight or wait")
             r"\b(?:go|go in|go back|going|head|take (?:him|her|them|me|the baby|my \w+)(?: in)?|bring (?:him|her|them) in|get (?:seen|checked|it checked))\b (?:\w+ ){0,4}or (?:just )?(?:wait|leave it|see how|hold on|hold off|sit tight)\b",
@@ -1351,6 +1354,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "worry": tuple(
         re.compile(p)
         for p in (
+            # round fourteen: a Spanish "will it be something bad?" ("se me cae el pelo, ¿será algo malo?")
+            r"\bsera (?:algo )?(?:malo|grave|serio|peligroso|preocupante|normal)\b|\bme (?:debo|deberia|tengo que) preocupar\b",
             # round fourteen: the worry said after the thing ("is gout a condition i should worry about")
             r"\b(?:i|we|she|he) should (?:be )?(?:worr\w*|concerned|panick\w*|scared)\b",
             # round thirteen (frozen15): whether a symptom is normal to have
@@ -1437,6 +1442,9 @@ RECORD_QUESTION = re.compile(
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|\bam i (?:still )?down as\b|"
+    # round fourteen: a carer asking for the names on a medicine list ("read me the names of my
+    # mum's tablets, I fill her pill box")
+    r"\b(?:read|tell|say|give) (?:me |us |out |back )*(?:the |a )?(?:names?|list) of (?:\w+ ){0,2}(?:tablets|pills|medicines|meds|medications)\b|\b(?:fill|sort|do|set up|make up) (?:\w+ ){0,2}(?:pill ?box|dosette|blister pack|pill organi[sz]er)\b|"
     # round fourteen (paraphrase frozen9, measured once: "Is X a medicine I take?", "Okay so, just
     # checking. Do I take X?", "X on my curent meds or not", "Is X one of my condtions??", "Is X a
     # condition I have?", "Do I suffer with X?" got the advice refusal from the classifier)

@@ -36,7 +36,7 @@ _VOCABULARY = """
     needed for now later cya ttyl laters brill brilliant ace x xx xxx brb getting glasses specs sec moment hang on
     typing writing behalf of on helping carer account using phone who aged old years year its s
     mum mom mam mother dad father husband wife partner son daughter gran grandma nan grandad grandpa
-    aunt uncle his her their
+    aunt uncle his her their patient with go easy slow slowly bear older elderly age
     """
 # round fourteen: who is typing ("hello I'm typing for my dad who is 87", "this is my mum's account,
 # i'm her carer") introduces the conversation; a word of what happened to them ("collapsed",

@@ -306,3 +306,25 @@ def test_a_clinicians_chart_question_in_these_words_passes(text: str) -> None:
 def test_a_patients_ordinary_question_with_these_words_is_no_emergency(text: str) -> None:
     verdict = check(text, "patient")
     assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("twisted my ankle playing football, a&e or gp", "advice"),
+        ("sore throat for two days, urgent care?", "advice"),
+        ("me sale mucho acne, sera algo malo?", "advice"),
+        ("tengo sueño todo el dia, sera grave?", "advice"),
+        ("can you read out the names of my mums tablets, i fill her pill box", "allow"),
+        ("i'm 79 so please be patient with me", "allow"),
+        ("where's the nearest a&e", "allow"),
+        # the same shapes with a red flag stay emergencies
+        ("crushing chest pain and sweating, a&e or gp", "emergency"),
+        ("me duele mucho el pecho y no puedo respirar, sera grave?", "emergency"),
+        ("i took all the pills in my pill box", "emergency"),
+    ],
+)
+def test_frozen18s_false_alarm_classes_in_fresh_wordings(production_gate, text: str, expected: str) -> None:
+    """frozen18's false alarms and missed advice were mostly the linear emergency classifier on a
+    short or Spanish text nothing else read: a readable rule now reads these shapes."""
+    assert production_gate(text, "patient")[0] == expected, text
