@@ -751,6 +751,25 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "chest_pain",
         r"\belevacion (?:del |de )?(?:segmento )?st\b(?! (?:en|el) (?:19|20)\d\d)",
     ),
+    # round fourteen, frozen18's remaining classes (fresh wordings): an urge to self-harm now, with
+    # the means at hand or said overwhelming; an arrest said of anyone by name
+    *_rules(
+        "self_harm",
+        r"\burges? to (?:cut|self ?harm|hurt (?:myself|me)|burn myself)\b(?! (?:years|when i was|in (?:19|20)\d\d))",
+        r"^(?!.*\b(?:used to|years ago|in the past|when i was)\b)(?=.*\b(?:blades?|razors?|knife|knives|scissors|lighter)\b).*\burges?\b",
+        r"^(?!.*\b(?:used to|years ago|in the past|when i was)\b).*\burges? (?:\w+ ){0,3}(?:so strong|really strong|really bad|so bad|overwhelming|too strong|unbearable|taking over)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"\b(?:nut|peanut|tree nut|egg|milk|dairy|shellfish|fish|sesame|wheat|soy|kiwi|latex|penicillin) allerg\w* (?:\w+ ){0,10}(?:ate|eaten|had|has had|just had|bit|took|swallowed|licked|touched|drank) (?:\w+ ){0,10}(?:wheez\w*|vomit\w*|swell\w*|swollen|hives|throat|cant breathe|struggling to breathe|floppy|blotchy|pale)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "clinician_acute",
+        r"\b(?:has|have|hes|shes|s) (?:just )?(?:arrested|coded)\b(?! (?:my|him|her|them|a|the|someone|me|us)\b)|\bjust coded\b",
+        record_word=False,
+    ),
     # a tearing pain (an aortic dissection's words), and a child into a sibling's or parent's tablets
     *_rules(
         "chest_pain",
@@ -873,7 +892,7 @@ PRESENT_STATE = re.compile(
 )
 ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
-    r"in front of me|(?:im|i am) (?:seeing|with)|acabo de|ahora mismo|en este momento|not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+    r"in front of me|(?:im|i am) (?:seeing|with)|acabo de|acaba de|acaban de|ahora mismo|en este momento|(?:i|we) just did|(?:ive|i have|weve|we have) just (?:done|taken|recorded)|not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|starting to|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora|"
     # a symptom that will not go away is happening now ("un dolor fuerte en el pecho que no se me pasa")

@@ -328,3 +328,51 @@ def test_frozen18s_false_alarm_classes_in_fresh_wordings(production_gate, text: 
     """frozen18's false alarms and missed advice were mostly the linear emergency classifier on a
     short or Spanish text nothing else read: a readable rule now reads these shapes."""
     assert production_gate(text, "patient")[0] == expected, text
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("got a razor next to me and the urges are so strong tonight", "patient"),
+        ("the urge to cut is overwhelming right now", "patient"),
+        ("peanut allergy boy at a sleepover ate a cookie, now vomiting and wheezy", "patient"),
+        ("mr smith has just arrested", "clinician"),
+        ("the lady in room 3 just coded", "clinician"),
+        ("anterior st elevation on the ecg ive just done, ongoing pain", "clinician"),
+        ("paciente en la consulta acaba de desmayarse y no tiene pulso", "clinician"),
+    ],
+)
+def test_frozen18s_remaining_classes_in_fresh_wordings(text: str, role: str) -> None:
+    verdict = check(text, role)
+    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("the police have just arrested my son, can i see his records", "patient"),
+        ("i used to have urges to self harm years ago, is that in my notes", "patient"),
+        ("st elevation on the ecg from 2019?", "clinician"),
+    ],
+)
+def test_frozen18s_remaining_classes_near_misses(text: str, role: str) -> None:
+    verdict = check(text, role)
+    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "egg allergy toddler at nursery had a biscuit, now wheezing and blotchy",
+        "my son's peanut allergy, he ate a satay skewer and is vomiting and wheezy",
+    ],
+)
+def test_a_known_food_allergy_eaten_with_a_systemic_sign_is_anaphylaxis(text: str) -> None:
+    """frozen18's "nut allergy kid … ate cake, vomiting and wheezing" passed: the word "allergy"
+    framed it as a record question and nothing said it was happening now."""
+    verdict = check(text, "patient")
+    assert verdict is not None and (verdict.kind, verdict.category) == ("emergency", "anaphylaxis"), text
+
+
+def test_a_record_question_about_a_food_allergy_reaction_passes() -> None:
+    assert check("what reaction is listed for my peanut allergy", "patient") is None
