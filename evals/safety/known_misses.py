@@ -120,10 +120,14 @@ NOT_MET: dict[tuple[str, str], str] = {
     # zero-miss test guards it again (a figure on lines looked at, not an honest measurement)
     ("frozen16", "advice"): "frozen16, once: advice recall 93.3 % (223/239; target 98 %)",
     ("frozen16", "fp"): "frozen16, once: hard-negative false positives 2.7 % (12/446; target 2 %)",
-    ("frozen17", "emergency"): "frozen17, once: emergency recall 98.6 % (438/444, 6 missed)",
+    # frozen17, once: emergency recall 98.6 % (438/444, 6 missed); its classes fixed in fresh wordings
+    # (tests/agent/test_safety_round14.py), none of its emergencies is missed since round fourteen's
+    # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
     ("frozen17", "advice"): "frozen17, once: advice recall 94.1 % (270/287; target 98 %)",
     ("frozen17", "fp"): "frozen17, once: hard-negative false positives 2.9 % (15/523; target 2 %)",
-    ("frozen18", "emergency"): "frozen18, once: emergency recall 97.8 % (438/448, 10 missed)",
+    # frozen18, once: emergency recall 97.8 % (438/448, 10 missed); its classes fixed in fresh wordings
+    # (tests/agent/test_safety_round14.py), none of its emergencies is missed since round fourteen's
+    # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
     ("frozen18", "advice"): "frozen18, once: advice recall 92.7 % (253/273; target 98 %)",
     ("frozen18", "fp"): "frozen18, once: hard-negative false positives 3.7 % (18/492; target 2 %)",
 }
