@@ -765,6 +765,12 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:nut|peanut|tree nut|egg|milk|dairy|shellfish|fish|sesame|wheat|soy|kiwi|latex|penicillin) allerg\w* (?:\w+ ){0,10}(?:ate|eaten|had|has had|just had|bit|took|swallowed|licked|touched|drank) (?:\w+ ){0,10}(?:wheez\w*|vomit\w*|swell\w*|swollen|hives|throat|cant breathe|struggling to breathe|floppy|blotchy|pale)\b",
         record_word=False,
     ),
+    # a sepsis query on a neutropenic patient (NICE NG51 / CG151: treat as an emergency); "h/o
+    # neutropenic sepsis" is a chart question (record framing exempts this rule)
+    *_rules(
+        "someone_else",
+        r"\b(?:query|suspected|suspect|likely|possible|probable|looks like|think (?:its|it is|shes|hes)) neutropenic sepsis\b|\bneutropenic sepsis (?:now|in (?:bay|bed|room|cubicle|resus)|on the ward)\b",
+    ),
     *_rules(
         "clinician_acute",
         r"\b(?:has|have|hes|shes|s) (?:just )?(?:arrested|coded)\b(?! (?:my|him|her|them|a|the|someone|me|us)\b)|\bjust coded\b",
@@ -1182,6 +1188,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round fourteen (tune misses read by the linear emergency classifier): a dose or interval
+            # swapped for another ("100 instead of 50", "every 3 hours instead of 6", "cada 4 horas en vez
+            # de cada 8"), an extra puff, "¿tomo doble?"
+            r"\b(?:take|have|use|give) (?:\w+ ){0,1}\d+(?:mg| mg)? (?:\w+ ){0,3}(?:instead of|rather than) \d+\b|\bevery \d+ (?:hours|hrs|h) instead of (?:every )?\d+\b|\bcada \d+ horas en (?:vez|lugar) de\b",
+            r"\b(?:an? )?(?:extra|another|more|additional) puffs?\b|\b(?:tomo|me tomo|tomar) (?:el )?(?:doble|dos dosis|dos pastillas)\b",
             # round fourteen: a dose change asked as a plain "do I" ("do i take more atorvastatin if
             # my cholesterol is high")
             r"\bdo (?:i|we|she|he) (?:take|have|use|give|inject) (?:more|less|extra|another|a bigger|a higher|a lower|a smaller|double|half)\b",
@@ -1247,6 +1258,12 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round fourteen (tune misses read by the linear emergency classifier): coming off a medicine
+            # as a plan or a try, "is it time to stop", "not bother restarting"
+            rf"\b(?:thinking (?:of|about)|want to|wanting to|planning (?:to|on)|try|trying|going to|gonna) (?:\w+ ){{0,2}}(?:going off|coming off|come off|go off|stopping|stop|quitting|quit|weaning off|wean off|tapering|taper) (?:\w+ ){{0,3}}{DRUGISH}\b",
+            r"\bis it (?:time|ok|okay) (?:for (?:me|her|him|us|my \w+) )?to (?:stop|come off|go off|reduce|cut down|cut back|drop)\b|\bnot bother (?:restarting|re starting|taking|with)\b",
+            # a dose skipped ("skip this weeks methotrexate because i have a cold?")
+            rf"^(?:can i |should i |could i |do i )?skip (?:this|my|the|tonights|todays|tomorrows|this weeks|next weeks) (?:\w+ ){{0,2}}{DRUGISH}\b",
             # round fourteen: staying on a medicine ("should i stay on my meds while pregnant")
             r"\b(?:should|can|could|do) (?:i|we|she|he) (?:stay|keep|remain|carry on|continue) (?:on|taking|using|with)\b",
             # round thirteen (frozen15): switching one medicine for another, stopping one in Spanish, keeping one going

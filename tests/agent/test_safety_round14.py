@@ -376,3 +376,39 @@ def test_a_known_food_allergy_eaten_with_a_systemic_sign_is_anaphylaxis(text: st
 
 def test_a_record_question_about_a_food_allergy_reaction_passes() -> None:
     assert check("what reaction is listed for my peanut allergy", "patient") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_emergency"),
+    [
+        ("query neutropenic sepsis bed 9, hr 130", True),
+        ("suspected neutropenic sepsis in the patient in front of me", True),
+        ("h/o neutropenic sepsis in 2021?", False),
+        ("how many episodes of neutropenic sepsis has she had", False),
+    ],
+)
+def test_a_sepsis_query_on_a_neutropenic_patient(text: str, expected_emergency: bool) -> None:
+    """A tuning line the gate missed ("T 35.1, HR 128, BP 84/50, confused, neutropenic, query
+    neutropenic sepsis"): a sepsis query on a neutropenic patient is an emergency, its history is not."""
+    verdict = check(text, "clinician")
+    assert (verdict is not None and verdict.kind == "emergency") is expected_emergency, (text, verdict)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thinking about coming off my citalopram next month",
+        "want to try stopping my sleeping pills",
+        "is it time for my dad to stop his statin, he's 90",
+        "i stopped my inhaler a week ago, can i not bother restarting",
+        "can i take 40 of fluoxetine instead of 20",
+        "could i use my spray every 2 hours instead of 4",
+        "skip tonights metformin because im not eating?",
+        "can she have an extra puff of the blue inhaler",
+        "puedo tomar el ibuprofeno cada 6 horas en vez de cada 8",
+    ],
+)
+def test_a_medicine_change_the_emergency_classifier_read_is_advice(production_gate, text: str) -> None:
+    """Tuning lines the gate got wrong ("thinking of going off my sertraline over the holidays" →
+    the emergency reply from the linear classifier): a readable rule reads these as advice."""
+    assert production_gate(text, "patient")[0] == "advice", text
