@@ -1351,6 +1351,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round fourteen (tune misses): "is my sore throat urgent", "is pink eye urgent for my 3 yr old"
+            r"^(?!.*\b(?:appointment|appt|referral|booking|letter|results?)\b)(?:\w+ ){0,2}is (?:it|this|that|my|her|his|a|an) (?:\w+ ){0,4}(?:urgent|an emergency|an er thing|an a&e thing)\b",
             # round fourteen: a message that ends by naming a place of care, asking whether to go there
             # ("twisted my ankle playing football, a&e or gp", "sore throat for two days, urgent care?")
             r"^(?!(?:where|wheres|how|what|whats|who|when|which|is there|book|can i book|have|has|did|do i have)\b)(?!.*\b(?:ever|been to|ended up|went to|complain\w*|address|record\w*|notes?)\b)(?:\w+ ){2,}(?<!to )(?<!in )(?<!at )(?<!of )(?<!from )(?<!the )(?:a&e|a and e|a e|er|urgent care|walk in|out of hours|111)(?: or (?:just )?(?:\w+ ){0,2}(?:gp|doctor|pharmacist|pharmacy|wait|walk in|urgent care|111|out of hours|calpol|rest|home))?$",
@@ -1390,6 +1392,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "worry": tuple(
         re.compile(p)
         for p in (
+            # round fourteen (tune misses): "could it be leukaemia", "am i at risk of a stroke with my numbers"
+            r"\bcould (?:it|this|that|they|these) be (?:\w+ ){0,2}(?:cancer|leuka?emia|lymphoma|a tumou?r|tumou?rs?|serious|something (?:serious|bad)|my heart|a heart problem|diabetes|ms|lupus|my thyroid|my kidneys?)\b|\b(?:am i|is (?:she|he|my \w+)) at (?:\w+ )?risk of\b",
             # round fourteen: a Spanish "will it be something bad?" ("se me cae el pelo, ¿será algo malo?")
             r"\bsera (?:algo )?(?:malo|grave|serio|peligroso|preocupante|normal)\b|\bme (?:debo|deberia|tengo que) preocupar\b",
             # round fourteen: the worry said after the thing ("is gout a condition i should worry about")

@@ -412,3 +412,19 @@ def test_a_medicine_change_the_emergency_classifier_read_is_advice(production_ga
     """Tuning lines the gate got wrong ("thinking of going off my sertraline over the holidays" →
     the emergency reply from the linear classifier): a readable rule reads these as advice."""
     assert production_gate(text, "patient")[0] == "advice", text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("she has lots of nosebleeds lately, could it be leukaemia", "advice"),
+        ("am i at risk of a heart attack with these cholesterol numbers", "advice"),
+        ("is my earache urgent", "advice"),
+        ("is a rash on his arm an emergency", "advice"),
+        ("is my referral urgent", "allow"),
+        ("my face has dropped on one side and i cant lift my arm, could it be a stroke", "emergency"),
+        ("is crushing chest pain with sweating urgent", "emergency"),
+    ],
+)
+def test_worry_and_urgency_said_as_could_it_be_or_is_it_urgent(production_gate, text: str, expected: str) -> None:
+    assert production_gate(text, "patient")[0] == expected, text
