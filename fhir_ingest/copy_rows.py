@@ -66,3 +66,24 @@ def encode(typed: Sequence[tuple[str, str]], rows: Sequence[dict[str, Any]]) -> 
             parts.append(bytes(full))
     parts.append(bytes(formatter.end()))
     return EncodedRows(tuple(c for c, _ in typed), b"".join(parts), len(rows))
+
+
+# A binary COPY stream: this header (signature, flags 0, no header extension), the rows, then
+# the trailer (a field count of -1). psycopg's formatter writes exactly these.
+COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+COPY_TRAILER = b"\xff\xff"
+
+
+def concat_encoded(parts: Sequence[EncodedRows]) -> EncodedRows:
+    """Several bundles' rows of one table, with the same columns, as one COPY stream: one
+    header, every part's rows in order, one trailer (what `encode` gives for all the rows)."""
+    if len(parts) == 1:
+        return parts[0]
+    columns = parts[0].columns
+    bodies = []
+    for part in parts:
+        data = part.data
+        if part.columns != columns or not (data.startswith(COPY_HEADER) and data.endswith(COPY_TRAILER)):
+            raise ValueError("only streams of the same columns, as `encode` makes them, can be joined")
+        bodies.append(memoryview(data)[len(COPY_HEADER) : -len(COPY_TRAILER)])
+    return EncodedRows(columns, b"".join((COPY_HEADER, *bodies, COPY_TRAILER)), sum(p.count for p in parts))
