@@ -117,6 +117,7 @@ class RecordWriter:
         self.db = db
         self._use_copy = use_copy
         self._bypass_rls: bool | None = None
+        self._together: bool | None = None  # `can_write_together`
         self._columns: dict[str, list[tuple[str, str]]] = {}
         self._in_session = False
         self._conn: Connection | None = None
@@ -190,16 +191,17 @@ class RecordWriter:
         return self._bypass_rls
 
     def can_write_together(self) -> bool:
-        """Whether `write_new_patients` may be used: rows go through COPY, and row-level
-        security does not apply to the owner (a transaction of several patients sets none)."""
-        if self._use_copy is False:
-            return False
-        if self._bypass_rls is None or self._use_copy is None:
+        """Whether `write_new_patients` may be used: rows go through COPY, row-level security
+        does not apply to the owner (a transaction of several patients sets none), and the
+        database is no Citus cluster (there a bundle's transaction stays one patient's, on the
+        one node that holds the patient: several would make it a distributed transaction)."""
+        if self._together is None:
             with self.db.admin.connect() as conn:
                 cur = conn.connection.driver_connection.cursor()
-                self.can_copy(cur)
-                self._bypasses_rls(cur)
-        return bool(self._use_copy and self._bypass_rls)
+                copies, bypasses = self.can_copy(cur), self._bypasses_rls(cur)
+                cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
+                self._together = copies and bypasses and cur.fetchone() is None
+        return self._together
 
     # --- writing ----------------------------------------------------------------------------
 
