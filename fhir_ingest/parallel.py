@@ -1,9 +1,10 @@
 """Read, parse and map patient bundles in worker processes while this process writes.
 
 Parsing and mapping are pure Python and hold the GIL, so a thread cannot run them beside the
-writer; worker processes can. The writes stay in this process, one transaction per bundle
-and in file order, so statuses, replace-in-place and the reports are those of a sequential
-run. Workers get the reference data (and the checksums already stored) as they are once the
+writer; worker processes can. The writes stay in this process, in file order, each bundle
+all or nothing (new patients ready at once may share a transaction, written one by one if it
+fails: `loader.together_groups`), so statuses, replace-in-place and the reports are those of
+a sequential run. Workers get the reference data (and the checksums already stored) as they are once the
 support bundles are loaded; a bundle that brings reference data of its own (a `collection`
 bundle with organizations inline) might have been missed by the bundles prepared after it,
 so the loader discards what is in flight and goes on in this process.

@@ -8,6 +8,12 @@ patient row is updated in place rather than deleted. Clinical notes whose text d
 change are kept (only their metadata is refreshed), so their search chunks and embeddings
 survive a re-ingest; changed or vanished notes are deleted with their chunks.
 
+New patients' bundles that are ready at the same moment may be written together, in one
+transaction for all of them (`write_new_patients`): the same rows in a few round trips instead
+of ~25 a bundle; all of them or none, and the loader writes them one by one whenever that
+fails, so a bundle the database refuses still fails alone. Only where the owner bypasses
+row-level security anyway (a superuser or BYPASSRLS, as COPY needs) and not on Citus.
+
 Each bundle commits without waiting for its own disk flush; the loader waits once at the end
 of a run (`make_durable`). Bulk rows go through binary `COPY` (≈117k rows/s here, 3× SQLAlchemy inserts). PostgreSQL
 refuses `COPY FROM` into a table whose row-level security applies to the writer, so when the
