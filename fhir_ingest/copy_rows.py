@@ -27,6 +27,10 @@ try:  # psycopg ≥ 3.2
     from psycopg._copy_base import BinaryFormatter
 except ImportError:  # pragma: no cover - depends on the installed psycopg
     BinaryFormatter = None  # type: ignore[assignment,misc]
+try:  # the function the formatter calls for each row (C in psycopg_binary)
+    from psycopg._copy_base import format_row_binary
+except ImportError:  # pragma: no cover - depends on the installed psycopg
+    format_row_binary = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -56,8 +60,16 @@ def encode(typed: Sequence[tuple[str, str]], rows: Sequence[dict[str, Any]]) -> 
     types = psycopg.adapters.types
     transformer = Transformer()
     transformer.set_dumper_types([types.get_oid(t) for _, t in typed], Format.BINARY)
-    formatter = BinaryFormatter(transformer)
     values = row_values([c for c, _ in typed])
+    if format_row_binary is not None:
+        # the formatter's own row function straight into one buffer: what `write_row` does
+        # for each row, without its bookkeeping per row (a fifth of the encoding's time)
+        buffer = bytearray(COPY_HEADER)
+        for row in rows:
+            format_row_binary(values(row), transformer, buffer)
+        buffer += COPY_TRAILER
+        return EncodedRows(tuple(c for c, _ in typed), bytes(buffer), len(rows))
+    formatter = BinaryFormatter(transformer)
     write_row = formatter.write_row
     parts = []
     for row in rows:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fhir_ingest import copy_rows
 from fhir_ingest.copy_rows import EncodedRows, concat_encoded, encode, encoder_available, row_values
 from fhir_ingest.writer import table_columns
 
@@ -106,3 +107,21 @@ def test_only_streams_of_the_same_columns_made_by_the_encoder_are_joined():
     truncated = EncodedRows(first.columns, first.data[:-2], 1)
     with pytest.raises(ValueError, match="same columns"):
         concat_encoded([first, truncated])
+
+
+@pytest.mark.parametrize("table", ["care_plans", "observations", "allergies"])
+def test_rows_formatted_straight_are_the_formatters_bytes(table, monkeypatch):
+    """`encode` calls psycopg's row function itself (no `write_row` per row): the same bytes as
+    the formatter gives, which `test_encoded_rows_land_as_the_writers_rows` holds to the
+    database; where that function is missing the formatter is used."""
+    typed = table_columns(table)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(rows=rows_of(table))
+    def run(rows):
+        straight = encode(typed, rows)
+        with monkeypatch.context() as patched:
+            patched.setattr(copy_rows, "format_row_binary", None)
+            assert encode(typed, rows) == straight
+
+    run()
