@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -220,22 +220,90 @@ class _Run:
         return held
 
     def _commit_prepared(self, pool: WorkerPool, done: Callable[[FileOutcome], None]) -> int:
-        """Commit what the workers prepare, in order; returns how many files were done."""
+        """Commit what the workers prepare, in order; returns how many files were done.
+
+        The bundles already prepared when one is taken are taken with it, and new patients
+        among them are written together (`commit_together`): one transaction, a few round
+        trips for all of them. Nothing waits for a bundle to come to make a group bigger.
+        """
         committed = 0
         try:
-            for path, prepared in pool.results():
-                if was_skipped_unchanged(prepared) and prepared.sha256 not in self.stored:
-                    # its stored version was replaced by a file committed since: load it after all
-                    prepared = prepare(path, self.refdata, validate=self.validate)
-                outcome = self.commit(prepared)
-                done(outcome)
-                committed += 1
-                layer = prepared.result.refdata_layer if prepared.result is not None else None
-                if outcome.status in ("ingested", "replaced") and layer is not None and len(layer):
-                    break  # later bundles were prepared without this bundle's reference data
+            results = pool.results()
+            for first in results:
+                window = [first]
+                while len(window) < MAX_TOGETHER and pool.ready():
+                    window.append(next(results))
+                prepared_list = []
+                for path, prepared in window:
+                    if was_skipped_unchanged(prepared) and prepared.sha256 not in self.stored:
+                        # its stored version was replaced by a file committed since: load it after all
+                        prepared = prepare(path, self.refdata, validate=self.validate)
+                    prepared_list.append(prepared)
+                for group in together_groups(prepared_list, self.stored, force=self.force):
+                    outcomes = self.commit_together(group) if len(group) > 1 else [self.commit(group[0])]
+                    for prepared, outcome in zip(group, outcomes, strict=True):
+                        done(outcome)
+                        committed += 1
+                        layer = prepared.result.refdata_layer if prepared.result is not None else None
+                        if outcome.status in ("ingested", "replaced") and layer is not None and len(layer):
+                            return (
+                                committed  # later bundles were prepared without this bundle's reference data
+                            )
         except BrokenProcessPool:
             log.warning("a worker process died; continuing in this process")
         return committed
+
+    def commit_together(self, group: list[Prepared]) -> list[FileOutcome]:
+        """Commit new patients' bundles in one transaction (`RecordWriter.write_new_patients`);
+        one by one (`commit`) where that cannot be: one of the patients is there already, the
+        database refused the transaction (each bundle then gets its own outcome, and only a
+        bundle the database refuses alone fails), or the writer cannot write them together.
+        The outcomes are those `commit` gives each, in order."""
+        started, started_cpu = time.perf_counter(), time.thread_time()
+        if (
+            any(not writable_together(p, self.stored, force=self.force) for p in group)
+            or not self.writer.can_write_together()
+        ):
+            return [self.commit(p) for p in group]
+        items = [
+            (p.result, SourceInfo(path=str(p.path), sha256=p.sha256, size_bytes=p.size_bytes))
+            for p in group
+            if p.result is not None
+        ]
+        try:
+            with gc_paused():
+                written = self.writer.write_new_patients(items)
+        except (psycopg.Error, SQLAlchemyError) as exc:
+            log.info(
+                "%d bundles written together were refused (%s); writing them one by one", len(group), exc
+            )
+            written = False
+        if not written:
+            attempt, attempt_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
+            outcomes = [self.commit(p) for p in group]
+            _add_write_time(outcomes, attempt, attempt_cpu)  # the attempt was writing all the same
+            return outcomes
+        outcomes = []
+        for p in group:
+            result = p.result
+            assert result is not None
+            outcome = _outcome_of(p)
+            outcome.status = "ingested"
+            outcome.kind, outcome.patient_id, outcome.resources = (
+                result.kind,
+                result.patient_id,
+                result.resources,
+            )
+            if result.patient_row is not None:
+                outcome.patient_name = result.patient_row["full_name"]
+            self.refdata.absorb(result.refdata_layer)
+            self._remember(p.path, p.sha256, result, outcome.patient_name)
+            outcome.counts = result.counts()
+            outcome.skipped = dict(result.skipped)
+            outcome.warnings = result.warnings
+            outcomes.append(outcome)
+        _add_write_time(outcomes, time.perf_counter() - started, time.thread_time() - started_cpu)
+        return outcomes
 
     def _refuse_unread(self, path: Path) -> FileOutcome | None:
         """The outcome of a file refused before reading (too large, or gone), else None."""
@@ -280,15 +348,7 @@ class _Run:
     def commit(self, prepared: Prepared) -> FileOutcome:
         """Write one prepared bundle; updates the reference data and checksums after the commit."""
         path = prepared.path
-        outcome = FileOutcome(
-            path=path,
-            kind=guess_kind(path),
-            status="failed",
-            size_bytes=prepared.size_bytes,
-            validation_seconds=prepared.validation_seconds,
-            phase_seconds=dict(prepared.phase_seconds),
-            phase_cpu_seconds=dict(prepared.phase_cpu_seconds),
-        )
+        outcome = _outcome_of(prepared)
         started, started_cpu = time.perf_counter(), time.thread_time()
         try:
             known = self.stored.get(prepared.sha256)
@@ -319,11 +379,7 @@ class _Run:
                 f"{path}: the database refused the bundle, nothing was written: {_db_message(exc)}"
             )
         finally:
-            write_seconds = time.perf_counter() - started
-            outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + write_seconds
-            cpu = outcome.phase_cpu_seconds  # the writing thread's own (the server's is apart)
-            cpu["write"] = cpu.get("write", 0.0) + time.thread_time() - started_cpu
-            outcome.seconds = sum(outcome.phase_seconds.values())
+            _add_write_time([outcome], time.perf_counter() - started, time.thread_time() - started_cpu)
         return outcome
 
     def _remember(self, path: Path, sha: str, result: BundleResult, patient_name: str | None) -> None:
@@ -343,6 +399,77 @@ class _Run:
             result.warnings,
             patient_name,
         )
+
+
+# at most this many bundles in one transaction (`_Run.commit_together`)
+MAX_TOGETHER = 16
+
+
+def writable_together(prepared: Prepared, stored: Mapping[str, object], *, force: bool) -> bool:
+    """Whether a prepared bundle may be written in one transaction with others: a patient's
+    bundle, mapped without error, bringing no reference data of its own, and not one whose
+    bytes are stored already (`commit` reports that one unchanged)."""
+    result = prepared.result
+    return (
+        prepared.error is None
+        and result is not None
+        and result.patient_id is not None
+        and result.patient_row is not None
+        and not result.shared
+        and not result.refdata_layer.own_count()
+        and (force or prepared.sha256 not in stored)
+    )
+
+
+def together_groups(
+    prepared: Sequence[Prepared], stored: Mapping[str, object], *, force: bool, limit: int = MAX_TOGETHER
+) -> list[list[Prepared]]:
+    """`prepared` cut, in order, into the groups to commit: runs of bundles `writable_together`
+    of different patients and different bytes (at most `limit`), and every other bundle alone."""
+    groups: list[list[Prepared]] = []
+    run: list[Prepared] = []
+    patients: set[str] = set()
+    shas: set[str] = set()
+    for p in prepared:
+        if not writable_together(p, stored, force=force):
+            if run:
+                groups.append(run)
+                run, patients, shas = [], set(), set()
+            groups.append([p])
+            continue
+        assert p.result is not None and p.result.patient_id is not None
+        if len(run) >= limit or p.result.patient_id in patients or p.sha256 in shas:
+            groups.append(run)
+            run, patients, shas = [], set(), set()
+        run.append(p)
+        patients.add(p.result.patient_id)
+        shas.add(p.sha256)
+    if run:
+        groups.append(run)
+    return groups
+
+
+def _outcome_of(prepared: Prepared) -> FileOutcome:
+    """A failed outcome carrying what preparing the file measured (`commit` fills in the rest)."""
+    return FileOutcome(
+        path=prepared.path,
+        kind=guess_kind(prepared.path),
+        status="failed",
+        size_bytes=prepared.size_bytes,
+        validation_seconds=prepared.validation_seconds,
+        phase_seconds=dict(prepared.phase_seconds),
+        phase_cpu_seconds=dict(prepared.phase_cpu_seconds),
+    )
+
+
+def _add_write_time(outcomes: list[FileOutcome], seconds: float, cpu_seconds: float) -> None:
+    """Count a write's wall and CPU time (the writing thread's own; the server's is apart),
+    shared evenly by the bundles written together."""
+    share, cpu_share = seconds / len(outcomes), cpu_seconds / len(outcomes)
+    for outcome in outcomes:
+        outcome.phase_seconds["write"] = outcome.phase_seconds.get("write", 0.0) + share
+        outcome.phase_cpu_seconds["write"] = outcome.phase_cpu_seconds.get("write", 0.0) + cpu_share
+        outcome.seconds = sum(outcome.phase_seconds.values())
 
 
 def _cannot_read(path: Path, exc: OSError) -> FileOutcome:

@@ -1,9 +1,10 @@
 """Read, parse and map patient bundles in worker processes while this process writes.
 
 Parsing and mapping are pure Python and hold the GIL, so a thread cannot run them beside the
-writer; worker processes can. The writes stay in this process, one transaction per bundle
-and in file order, so statuses, replace-in-place and the reports are those of a sequential
-run. Workers get the reference data (and the checksums already stored) as they are once the
+writer; worker processes can. The writes stay in this process, in file order, each bundle
+all or nothing (new patients ready at once may share a transaction, written one by one if it
+fails: `loader.together_groups`), so statuses, replace-in-place and the reports are those of
+a sequential run. Workers get the reference data (and the checksums already stored) as they are once the
 support bundles are loaded; a bundle that brings reference data of its own (a `collection`
 bundle with organizations inline) might have been missed by the bundles prepared after it,
 so the loader discards what is in flight and goes on in this process.
@@ -23,6 +24,7 @@ import os
 import pickle
 import sys
 import tempfile
+import threading
 from collections import deque
 from collections.abc import Collection, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -56,6 +58,10 @@ def default_workers(patient_files: int) -> int:
 
 
 MAX_WORKERS = 4
+# files in flight (`WorkerPool._fill`): at least 2 a worker, at most MAX_AHEAD a worker, and
+# beyond 2 a worker only while the files in flight are smaller than LOOKAHEAD_BYTES together
+MAX_AHEAD = 8
+LOOKAHEAD_BYTES = 16 * 1024 * 1024
 
 
 def _lower_priority() -> None:
@@ -139,22 +145,44 @@ class WorkerPool:
         self.executor = ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_lower_priority
         )
-        self._queue: deque[tuple[Path, Future[Prepared]]] = deque()
+        self._queue: deque[tuple[Path, Future[Prepared], int]] = deque()
         self._todo = iter(paths)
-        for path in self._todo:  # the first submit forks the workers (with the globals above)
-            self._queue.append((path, self.executor.submit(_prepare_in_worker, str(path))))
-            if len(self._queue) >= workers * 2:
-                break
+        self._workers = workers
+        self._bytes_ahead = 0  # the sizes of the files in `_queue`
+        self._exiting: threading.Thread | None = None
+        self._fill()  # the first submit forks the workers (with the globals above)
+
+    def _fill(self) -> None:
+        """Keep files in flight: `2 × workers` of them at least; more, up to `LOOKAHEAD_BYTES`
+        of files and `MAX_AHEAD × workers`, so that the workers go on while this process is
+        busy (committing the support bundles, a slow bundle, …): small bundles are many ahead,
+        large ones few, and the memory of what waits here stays bounded."""
+        while len(self._queue) < self._workers * MAX_AHEAD and (
+            len(self._queue) < self._workers * 2 or self._bytes_ahead < LOOKAHEAD_BYTES
+        ):
+            path = next(self._todo, None)
+            if path is None:
+                self._let_workers_go()
+                return
+            try:
+                size = path.stat().st_size
+            except OSError:
+                size = 0  # the worker reports why it cannot read it
+            self._queue.append((path, self.executor.submit(_prepare_in_worker, str(path)), size))
+            self._bytes_ahead += size
 
     def results(self) -> Iterator[tuple[Path, Prepared]]:
-        """(path, prepared) in the order of `paths`, keeping the workers `2 × workers` ahead."""
+        """(path, prepared) in the order of `paths`, keeping the workers ahead (`_fill`)."""
         while self._queue:
-            path, future = self._queue.popleft()
+            path, future, size = self._queue.popleft()
             prepared = future.result()
-            nxt = next(self._todo, None)
-            if nxt is not None:
-                self._queue.append((nxt, self.executor.submit(_prepare_in_worker, str(nxt))))
+            self._bytes_ahead -= size
+            self._fill()
             yield path, prepared
+
+    def ready(self) -> bool:
+        """Whether the next of `results()` is there already (taking it will not wait)."""
+        return bool(self._queue) and self._queue[0][1].done()
 
     def publish(self, refdata: ReferenceData) -> None:
         """Hand the reference data to the workers (once; only when constructed without it)."""
@@ -162,10 +190,25 @@ class WorkerPool:
         Path(self._refdata_file).write_bytes(pickle.dumps(refdata, protocol=pickle.HIGHEST_PROTOCOL))
         self._published.set()
 
+    def _let_workers_go(self) -> None:
+        """Every file is handed out: each worker exits once it has nothing left to prepare,
+        while this process still commits the last bundles (a worker's exit — the kernel freeing
+        its memory — took ~10 ms that the run otherwise waited for at `close`)."""
+        if self._exiting is None:
+            self._exiting = threading.Thread(
+                target=self.executor.shutdown, name="ingest-workers-exit", daemon=True
+            )
+            self._exiting.start()
+
     def close(self) -> None:
+        """Return once every worker has exited (files not started yet are dropped)."""
         global _refdata, _stored, _published, _refdata_file
         if self._published is not None and not self._published.is_set():
             self._published.set()  # the file is empty: waiting workers give up (`NotReady`)
+        for _path, future, _size in self._queue:
+            future.cancel()  # a run that stops early: what no worker has started is dropped
+        if self._exiting is not None:
+            self._exiting.join()
         self.executor.shutdown(wait=True, cancel_futures=True)
         if self._refdata_file:
             with suppress(OSError):

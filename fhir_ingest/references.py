@@ -142,15 +142,21 @@ class ReferenceData:
         """Add (or replace: same type and id) one target under its identifiers."""
         key = (target.resource_type, target.id)
         idents = [(system, value) for system, value in identifiers if value]
-        if self._by_id.get(key) == target and self._identifiers.get(key) == idents:
-            return  # the same resource again (collection bundles repeat them in every patient)
-        if key in self._by_id:
+        known = self._by_id.get(key)
+        if known is not None:
+            if known == target and self._identifiers.get(key) == idents:
+                return  # the same resource again (collection bundles repeat them in every patient)
             self._remove(key)
+        self._put(key, target, idents)
+
+    def _put(self, key: tuple[str, str], target: SharedTarget, idents: list[tuple[str | None, str]]) -> None:
+        """Index a target whose key is not here (`idents`: its identifiers that have a value)."""
         self._by_id[key] = target
         self._identifiers[key] = idents
+        rtype, by_identifier, by_value = target.resource_type, self._by_identifier, self._by_value
         for system, value in idents:
-            self._by_identifier[(target.resource_type, system, value)].append(target)
-            self._by_value[(target.resource_type, value)].append(target)
+            by_identifier[(rtype, system, value)].append(target)
+            by_value[(rtype, value)].append(target)
 
     def _remove(self, key: tuple[str, str]) -> None:
         old = self._by_id.pop(key)
@@ -171,7 +177,11 @@ class ReferenceData:
     def absorb(self, layer: ReferenceData) -> None:
         """Take over the targets of a committed overlay."""
         for key, target in layer._by_id.items():
-            self.add(target, layer._identifiers.get(key, ()))
+            idents = layer._identifiers.get(key, [])
+            if key in self._by_id:
+                self.add(target, idents)
+            else:  # as `add` would, without checking again what the layer's `add` checked
+                self._put(key, target, list(idents))
 
     def by_id(self, resource_type: str, id: str) -> SharedTarget | None:
         found = self._by_id.get((resource_type, id))
@@ -224,8 +234,24 @@ def display_agrees(display: str | None, target: SharedTarget) -> bool:
     `Dr. Arron144 Koelpin146` fits the practitioner named Arron144 Koelpin146; a missing
     display or name cannot disagree.
     """
-    if display is None or display == target.name:  # the same words (most references say the name)
+    name = target.name
+    if display is None or display == name:  # the same words (most references say the name)
         return True
+    if (
+        name
+        and display.endswith(name)
+        and display[-len(name) - 1 : -len(name)] == " "
+        and display.isascii()
+        and name.isascii()
+    ):
+        # a title before the name ("Dr. " in every practitioner role): ASCII text folds letter
+        # by letter and the space keeps the name's words apart, so its words are the display's
+        return True
+    return display_agrees_by_words(display, target)
+
+
+def display_agrees_by_words(display: str, target: SharedTarget) -> bool:
+    """`display_agrees` by its definition: the words of one contain the other's."""
     shown = name_tokens(display)
     if not shown or not target.tokens:
         return True
@@ -238,6 +264,8 @@ def choose_target(
     """Pick the one target an identifier reference means, or explain why none is safe."""
     if not candidates:
         return None, "no such identifier in the loaded support bundles"
+    if len(candidates) == 1 and display_agrees(display, candidates[0]):  # the usual case, at once
+        return candidates[0], ""
     agreeing = [c for c in candidates if display_agrees(display, c)]
     if not agreeing:
         names = ", ".join(sorted({c.name or c.id for c in candidates}))

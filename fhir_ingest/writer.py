@@ -8,6 +8,12 @@ patient row is updated in place rather than deleted. Clinical notes whose text d
 change are kept (only their metadata is refreshed), so their search chunks and embeddings
 survive a re-ingest; changed or vanished notes are deleted with their chunks.
 
+New patients' bundles that are ready at the same moment may be written together, in one
+transaction for all of them (`write_new_patients`): the same rows in a few round trips instead
+of ~25 a bundle; all of them or none, and the loader writes them one by one whenever that
+fails, so a bundle the database refuses still fails alone. Only where the owner bypasses
+row-level security anyway (a superuser or BYPASSRLS, as COPY needs) and not on Citus.
+
 Each bundle commits without waiting for its own disk flush; the loader waits once at the end
 of a run (`make_durable`). Bulk rows go through binary `COPY` (≈117k rows/s here, 3× SQLAlchemy inserts). PostgreSQL
 refuses `COPY FROM` into a table whose row-level security applies to the writer, so when the
@@ -30,7 +36,7 @@ from psycopg.types.json import Jsonb
 from sqlalchemy import ARRAY, BigInteger, Boolean, Connection, Date, DateTime, Float, Integer, Text
 from sqlalchemy.dialects.postgresql import JSONB
 
-from fhir_ingest.copy_rows import encode, encoder_available, row_values
+from fhir_ingest.copy_rows import EncodedRows, concat_encoded, encode, encoder_available, row_values
 from fhir_ingest.references import ReferenceData, SharedTarget
 from fhir_ingest.transform import PATIENT_TABLES_IN_WRITE_ORDER, BundleResult
 from records.database import Database, set_patient_sql
@@ -116,6 +122,8 @@ class RecordWriter:
     def __init__(self, db: Database, *, use_copy: bool | None = None) -> None:
         self.db = db
         self._use_copy = use_copy
+        self._bypass_rls: bool | None = None
+        self._together: bool | None = None  # `can_write_together`
         self._columns: dict[str, list[tuple[str, str]]] = {}
         self._in_session = False
         self._conn: Connection | None = None
@@ -177,10 +185,29 @@ class RecordWriter:
 
     def can_copy(self, cur: psycopg.Cursor) -> bool:
         if self._use_copy is None:
+            self._use_copy = self._bypasses_rls(cur)
+        return self._use_copy
+
+    def _bypasses_rls(self, cur: psycopg.Cursor) -> bool:
+        """Whether row-level security does not apply to the owner role (superuser or BYPASSRLS)."""
+        if self._bypass_rls is None:
             cur.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")
             row = cur.fetchone()
-            self._use_copy = bool(row and row[0])
-        return self._use_copy
+            self._bypass_rls = bool(row and row[0])
+        return self._bypass_rls
+
+    def can_write_together(self) -> bool:
+        """Whether `write_new_patients` may be used: rows go through COPY, row-level security
+        does not apply to the owner (a transaction of several patients sets none), and the
+        database is no Citus cluster (there a bundle's transaction stays one patient's, on the
+        one node that holds the patient: several would make it a distributed transaction)."""
+        if self._together is None:
+            with self.db.admin.connect() as conn:
+                cur = conn.connection.driver_connection.cursor()
+                copies, bypasses = self.can_copy(cur), self._bypasses_rls(cur)
+                cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
+                self._together = copies and bypasses and cur.fetchone() is None
+        return self._together
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -198,6 +225,84 @@ class RecordWriter:
             self._drop_connection()  # rolled back; whatever went wrong, the next bundle starts afresh
             raise
 
+    def write_new_patients(self, items: Sequence[tuple[BundleResult, SourceInfo]]) -> bool:
+        """Write several patient bundles in ONE transaction, all of them or none: True once
+        committed; False, with nothing written, when one of their patients is in the database
+        already (the caller then writes them one by one with `write`, which replaces a
+        patient's rows); a database error is raised as `write` raises it, nothing written.
+
+        The same rows as `write` gives each of them, in a few round trips for all of them
+        instead of ~25 per bundle: one message to lock the patients and see that none is
+        there, one pipelined statement for the patient rows and one for the `source_files`
+        rows, and one COPY per table (every bundle's rows, in order). Only where
+        `can_write_together()`: the patients' row-level security setting is one per
+        transaction, so these transactions are the owner's that bypasses it (as COPY does).
+        The bundles must be of different patients and bring no reference data of their own.
+        """
+        if not self._in_session:
+            with self.db.admin.connect() as conn, conn.begin() as transaction:
+                written = self._write_new_in(conn, items)
+                if not written:
+                    transaction.rollback()
+                return written
+        if self._conn is None:
+            self._conn = self.db.admin.connect()
+        try:
+            with self._conn.begin() as transaction:
+                written = self._write_new_in(self._conn, items)
+                if not written:
+                    transaction.rollback()
+                return written
+        except BaseException:
+            self._drop_connection()
+            raise
+
+    def _write_new_in(self, conn: Connection, items: Sequence[tuple[BundleResult, SourceInfo]]) -> bool:
+        cur = conn.connection.driver_connection.cursor()
+        patient_ids = [result.patient_id for result, _ in items]
+        if None in patient_ids or len(set(patient_ids)) != len(patient_ids):
+            raise ValueError("write_new_patients takes patient bundles of different patients")
+        for result, _ in items:
+            if result.shared or result.refdata_layer.own_count():
+                raise ValueError("write_new_patients takes no bundle that brings reference data")
+        ids = sorted(patient_ids)  # type: ignore[arg-type]
+        # every patient's lock, in one order whoever takes them (two such transactions never
+        # wait for each other crosswise), then which of them are there: one message
+        locks = "; ".join(_LOCK_SQL.format(_literal(_LOCK_PREFIX + pid)) for pid in ids)
+        cur.execute(
+            f"SET LOCAL synchronous_commit = off; {locks}; "
+            f"SELECT patient_id FROM patients WHERE patient_id IN ({', '.join(map(_literal, ids))})"
+        )
+        while cur.nextset():
+            pass
+        if cur.fetchall():
+            return False
+        patients: dict[
+            str, list[tuple]
+        ] = {}  # statement → parameters (one statement unless the rows' keys differ)
+        for result, source in items:
+            assert result.patient_row is not None
+            statement, params = self._patient_upsert(result.patient_row, source.path)
+            patients.setdefault(statement, []).append(params)
+        for statement, params_list in patients.items():
+            cur.executemany(statement, params_list)
+        for table in PATIENT_TABLES_IN_WRITE_ORDER:
+            encoded: dict[tuple[str, ...], list[EncodedRows]] = {}
+            rows: dict[tuple[str, ...], list[dict]] = {}
+            for result, _ in items:
+                part = result.encoded.get(table)
+                if part is not None:
+                    encoded.setdefault(part.columns, []).append(part)
+                elif result.rows.get(table):
+                    bundle_rows = result.rows[table]
+                    rows.setdefault(tuple(bundle_rows[0]), []).extend(bundle_rows)
+            for parts in encoded.values():
+                self._copy_encoded(cur, table, concat_encoded(parts))
+            for table_rows in rows.values():
+                self._bulk_insert(cur, table, table_rows)
+        cur.executemany(_SOURCE_SQL, [_source_params(result, source) for result, source in items])
+        return True
+
     def _write_in(self, conn: Connection, result: BundleResult, source: SourceInfo) -> str:
         cur = conn.connection.driver_connection.cursor()
         # atomic as ever; only the wait for the disk flush moves to `make_durable()`. Both
@@ -205,16 +310,22 @@ class RecordWriter:
         setup = "SET LOCAL synchronous_commit = off"
         if result.patient_id is not None:
             # SET LOCAL (not set_config): Citus forwards it to the workers (records.database);
-            # then the patient's lock (two ingests of one patient take turns), all in one message
-            lock_key = sql.Literal("chartside.patient:" + result.patient_id).as_string(None)
+            # then the patient's lock (two ingests of one patient take turns) and whether the
+            # patient is there already, all in one message
             setup += (
                 f"; {set_patient_sql(result.patient_id)}; "
-                f"SELECT pg_advisory_xact_lock(hashtextextended({lock_key}, 0))"
+                + _LOCK_SQL.format(_literal(_LOCK_PREFIX + result.patient_id))
+                + f"; SELECT 1 FROM patients WHERE patient_id = {_literal(result.patient_id)}"
             )
         cur.execute(setup)
+        existed = False
+        if result.patient_id is not None:
+            while cur.nextset():
+                pass
+            existed = cur.fetchone() is not None
         self._write_shared(cur, result)
         if result.patient_id is not None:
-            status = self._write_patient(cur, result, source.path)
+            status = self._write_patient(cur, result, source.path, existed)
         else:
             cur.execute("SELECT 1 FROM source_files WHERE path = %s", (source.path,))
             status = "replaced" if cur.fetchone() else "ingested"
@@ -301,11 +412,11 @@ class RecordWriter:
             ids = [pid for pid, _role in batch]
             cur.execute(sql, [ids, *([role[c] for _pid, role in batch] for c in _PRACTITIONER_ROLE_COLUMNS)])
 
-    def _write_patient(self, cur: psycopg.Cursor, result: BundleResult, source_path: str) -> str:
+    def _write_patient(
+        self, cur: psycopg.Cursor, result: BundleResult, source_path: str, existed: bool
+    ) -> str:
         pid = result.patient_id
         assert pid is not None and result.patient_row is not None
-        cur.execute("SELECT 1 FROM patients WHERE patient_id = %s", (pid,))
-        existed = cur.fetchone() is not None
         new_notes = {row["id"]: row for row in result.rows.get("clinical_notes", ())}
         kept_notes: list[dict] = []
         if existed:
@@ -329,9 +440,7 @@ class RecordWriter:
         for table in PATIENT_TABLES_IN_WRITE_ORDER:
             encoded = result.encoded.get(table)
             if encoded is not None:
-                columns = ", ".join(map(_quote, encoded.columns))
-                with cur.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
-                    copy.write(encoded.data)
+                self._copy_encoded(cur, table, encoded)
                 continue
             rows = result.rows.get(table)
             if table == "clinical_notes" and rows and kept_ids:
@@ -348,6 +457,10 @@ class RecordWriter:
         return "replaced" if existed else "ingested"
 
     def _upsert_patient(self, cur: psycopg.Cursor, row: dict, source_path: str) -> None:
+        cur.execute(*self._patient_upsert(row, source_path))
+
+    def _patient_upsert(self, row: dict, source_path: str) -> tuple[str, tuple]:
+        """The statement upserting a patient row, and its parameters."""
         columns = [
             c
             for c, _ in self._table_columns("patients")
@@ -356,13 +469,18 @@ class RecordWriter:
         updates = ", ".join(f"{_quote(c)} = EXCLUDED.{_quote(c)}" for c in columns if c != "patient_id")
         # EXCLUDED.ingested_at, not now(): Citus refuses a non-IMMUTABLE function in the DO UPDATE
         # SET of an INSERT into a distributed table (the VALUES' now() is evaluated once, the same)
-        cur.execute(
+        return (
             f"INSERT INTO patients ({', '.join(map(_quote, columns))}, source_path, ingested_at) "
             f"VALUES ({', '.join(['%s'] * len(columns))}, %s, now()) "
             f"ON CONFLICT (patient_id) DO UPDATE SET {updates}, source_path = EXCLUDED.source_path, "
             "ingested_at = EXCLUDED.ingested_at",
             (*(row[c] for c in columns), source_path),
         )
+
+    def _copy_encoded(self, cur: psycopg.Cursor, table: str, encoded: EncodedRows) -> None:
+        columns = ", ".join(map(_quote, encoded.columns))
+        with cur.copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.write(encoded.data)
 
     def _bulk_insert(self, cur: psycopg.Cursor, table: str, rows: Sequence[dict]) -> None:
         typed = [(c, t) for c, t in self._table_columns(table) if c in rows[0]]
@@ -390,32 +508,49 @@ class RecordWriter:
         return bool(self._use_copy)
 
     def _record_source(self, cur: psycopg.Cursor, result: BundleResult, source: SourceInfo) -> None:
-        # one row per path, and one per patient: another file of this patient lets go of it
-        # (one statement: the row of this path is updated in place, never deleted and re-added)
-        cur.execute(
-            "WITH gone AS (DELETE FROM source_files WHERE bundle_patient_id = %s AND path <> %s) "
-            "INSERT INTO source_files (path, sha256, kind, bundle_patient_id, size_bytes, ingested_at, counts, "
-            "skipped, warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (path) DO UPDATE SET "
-            + ", ".join(f"{c} = EXCLUDED.{c}" for c in _SOURCE_COLUMNS),
-            (
-                result.patient_id,
-                source.path,
-                source.path,
-                source.sha256,
-                result.kind,
-                result.patient_id,
-                source.size_bytes,
-                dt.datetime.now(dt.UTC),
-                Jsonb(result.counts()),
-                Jsonb(dict(result.skipped)),
-                Jsonb(result.warnings),
-            ),
-        )
+        cur.execute(_SOURCE_SQL, _source_params(result, source))
 
     def _table_columns(self, table: str) -> list[tuple[str, str]]:
         if table not in self._columns:
             self._columns[table] = table_columns(table)
         return self._columns[table]
+
+
+# one row per path, and one per patient: another file of this patient lets go of it (one
+# statement: the row of this path is updated in place, never deleted and re-added)
+_SOURCE_SQL = (
+    "WITH gone AS (DELETE FROM source_files WHERE bundle_patient_id = %s AND path <> %s) "
+    "INSERT INTO source_files (path, sha256, kind, bundle_patient_id, size_bytes, ingested_at, counts, "
+    "skipped, warnings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (path) DO UPDATE SET "
+    + ", ".join(f"{c} = EXCLUDED.{c}" for c in _SOURCE_COLUMNS)
+)
+
+
+def _source_params(result: BundleResult, source: SourceInfo) -> tuple:
+    return (
+        result.patient_id,
+        source.path,
+        source.path,
+        source.sha256,
+        result.kind,
+        result.patient_id,
+        source.size_bytes,
+        dt.datetime.now(dt.UTC),
+        Jsonb(result.counts()),
+        Jsonb(dict(result.skipped)),
+        Jsonb(result.warnings),
+    )
+
+
+# a patient's ingests take turns: a transaction-scoped advisory lock on this key + the id
+_LOCK_PREFIX = "chartside.patient:"
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended({}, 0))"
+
+
+def _literal(value: str) -> str:
+    """A string as an SQL literal (for the utility and multi-statement messages, which take no
+    parameters)."""
+    return sql.Literal(value).as_string(None)
 
 
 # Clinical notes stay rows: a re-ingest keeps the notes whose text did not change, and

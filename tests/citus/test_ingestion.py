@@ -11,6 +11,7 @@ from __future__ import annotations
 from sqlalchemy import text
 
 from fhir_ingest.loader import ingest_paths
+from fhir_ingest.writer import RecordWriter
 from records.models import patient_tables
 from synthea_data.generator import generate_cohort
 from tests.citus.conftest import node_of
@@ -19,6 +20,8 @@ from tests.conftest import wipe
 
 def test_a_cohort_lands_one_node_per_patient_spread_over_the_workers(citus_db, tmp_path):
     wipe(citus_db)
+    # new patients are not written several to a transaction here (that would span nodes)
+    assert not RecordWriter(citus_db, use_copy=True).can_write_together()
     generate_cohort(tmp_path / "cohort", patients=12, seed=19)
     report = ingest_paths(citus_db, [tmp_path / "cohort"], use_copy=True)
     assert report.ok, [f.error for f in report.failures]

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fhir_ingest.copy_rows import encode, encoder_available, row_values
+from fhir_ingest import copy_rows
+from fhir_ingest.copy_rows import EncodedRows, concat_encoded, encode, encoder_available, row_values
 from fhir_ingest.writer import table_columns
 
 pytestmark = pytest.mark.skipif(
@@ -77,3 +78,50 @@ def test_the_encoding_counts_its_rows_and_closes_the_stream():
     encoded = encode(typed, [{"id": "a", "n": 1.0}, {"id": "b", "n": None}])
     assert encoded.count == 2 and encoded.columns == ("id", "n")
     assert encoded.data.startswith(b"PGCOPY\n\xff\r\n\x00") and encoded.data.endswith(b"\xff\xff")
+
+
+@pytest.mark.parametrize("table", ["care_plans", "observations"])
+def test_streams_joined_are_the_stream_of_all_their_rows(table):
+    """Several bundles' rows of a table, encoded bundle by bundle in the workers and joined for
+    one COPY (`RecordWriter.write_new_patients`): byte for byte the encoding of all the rows."""
+    typed = table_columns(table)
+
+    @settings(max_examples=40, deadline=None)
+    @given(parts=st.lists(rows_of(table), min_size=1, max_size=4))
+    def run(parts):
+        joined = concat_encoded([encode(typed, rows) for rows in parts])
+        every_row = [row for rows in parts for row in rows]
+        assert joined == encode(typed, every_row)
+        assert joined.count == len(every_row)
+
+    run()
+
+
+def test_only_streams_of_the_same_columns_made_by_the_encoder_are_joined():
+    typed = [("id", "text"), ("n", "float8")]
+    first = encode(typed, [{"id": "a", "n": 1.0}])
+    assert concat_encoded([first]) is first
+    other = encode([("id", "text")], [{"id": "b"}])
+    with pytest.raises(ValueError, match="same columns"):
+        concat_encoded([first, other])
+    truncated = EncodedRows(first.columns, first.data[:-2], 1)
+    with pytest.raises(ValueError, match="same columns"):
+        concat_encoded([first, truncated])
+
+
+@pytest.mark.parametrize("table", ["care_plans", "observations", "allergies"])
+def test_rows_formatted_straight_are_the_formatters_bytes(table, monkeypatch):
+    """`encode` calls psycopg's row function itself (no `write_row` per row): the same bytes as
+    the formatter gives, which `test_encoded_rows_land_as_the_writers_rows` holds to the
+    database; where that function is missing the formatter is used."""
+    typed = table_columns(table)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(rows=rows_of(table))
+    def run(rows):
+        straight = encode(typed, rows)
+        with monkeypatch.context() as patched:
+            patched.setattr(copy_rows, "format_row_binary", None)
+            assert encode(typed, rows) == straight
+
+    run()

@@ -16,6 +16,7 @@ from fhir_ingest.references import (
     SharedTarget,
     choose_target,
     display_agrees,
+    display_agrees_by_words,
     index_bundle,
     parse_reference,
 )
@@ -168,6 +169,10 @@ def test_display_agreement():
     assert display_agrees("Dr. Arron144 Koelpin146", target)
     assert display_agrees(None, target)
     assert not display_agrees("Dr. Marisol435 Tórrez28", target)
+    assert display_agrees("Dr. Arron144 Koelpin146", SharedTarget.make("Practitioner", "q", "Koelpin146"))
+    assert not display_agrees(
+        "Dr. Arron144 Koelpin1460", SharedTarget.make("Practitioner", "q", "Koelpin146")
+    )
 
 
 def test_overlay_is_visible_only_to_its_bundle_until_absorbed():
@@ -268,6 +273,57 @@ def test_reference_data_pickles_to_the_same_lookups(layers):
             for value in ("1", "2"):
                 assert copy.lookup(rtype, system, value) == refdata.lookup(rtype, system, value)
     assert len(copy) == len(refdata) and copy.own_count() == refdata.own_count()
+
+
+@given(
+    bases=st.lists(_target, max_size=8),
+    layer=st.lists(_target, max_size=8),
+)
+def test_absorbing_a_layer_is_adding_its_targets_one_by_one(bases, layer):
+    """`absorb` takes a layer's new targets without checking them again: every lookup answers
+    as if each target had been added to the base (candidates in the same order)."""
+    absorbed, added = ReferenceData(), ReferenceData()
+    for rtype, rid, name, source_dir, identifiers in bases:
+        for refdata in (absorbed, added):
+            refdata.add(SharedTarget.make(rtype, rid, name, source_dir), identifiers)
+    overlay = absorbed.overlay()
+    for rtype, rid, name, source_dir, identifiers in layer:
+        overlay.add(SharedTarget.make(rtype, rid, name, source_dir), identifiers)
+    absorbed.absorb(overlay)
+    for key, target in overlay._by_id.items():
+        added.add(target, overlay._identifiers[key])
+    for rtype in ("Organization", "Location", "Practitioner"):
+        for rid in ("a", "b", "c", "d"):
+            assert absorbed.by_id(rtype, rid) == added.by_id(rtype, rid)
+        for system in (None, "s1", "s2"):
+            for value in ("1", "2"):
+                assert absorbed.lookup(rtype, system, value) == added.lookup(rtype, system, value)
+    assert absorbed._identifiers == added._identifiers and len(absorbed) == len(added)
+
+
+_words = st.text(st.characters(codec="ascii"), max_size=12)
+_any_words = st.text(max_size=12)
+
+
+@given(
+    title=st.one_of(_words, _any_words, st.sampled_from(["Dr.", "Mrs.", "", " ", "Dr.\t", "Ms\u00a0"])),
+    name=st.one_of(
+        _words, _any_words, st.sampled_from(["Arron144 Koelpin146", "O'Neil", "Ann-Marie  Lee ", "Tórrez28"])
+    ),
+    other=st.one_of(st.none(), _words, _any_words),
+)
+def test_display_agreement_without_words_is_display_agreement_by_words(title, name, other):
+    """A display of a title, a space and the target's name agrees at once (ASCII only): it
+    must be what comparing the words says, for any title and name, and any other display."""
+    target = SharedTarget.make("Practitioner", "p", name)
+    for display in (f"{title} {name}", f"{title}{name}", other):
+        if display is None or display == name:
+            continue
+        assert display_agrees(display, target) == display_agrees_by_words(display, target), display
+    nameless = SharedTarget.make("Practitioner", "p", None)
+    for display in (f"{title} {name}", other):
+        if display is not None:
+            assert display_agrees(display, nameless) == display_agrees_by_words(display, nameless)
 
 
 _reference_values = st.one_of(st.none(), st.integers(), st.just([]), st.just({}), st.text(max_size=4))
