@@ -19,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-import pytest
 from dateutil.relativedelta import relativedelta
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,6 +61,7 @@ MED_COUNT_TUNING = [
     ("am i on mroe meds now than 2 years ago", "patient", _ago(2), "more"),
     ("does he take more drugs than he did 18 months ago", "clinician", _ago(months=18), "more"),
     ("how many meds am i on now vs 2 years ago", "patient", _ago(2), None),
+    ("was he on more meds 2 years ago than now", "clinician", _ago(2), "fewer"),  # more then = fewer now
 ]
 MED_COUNT_HELD_OUT = [
     ("am i on less medication than i was 4 years ago", "patient", _ago(4), "fewer"),
@@ -185,6 +185,35 @@ def test_a_lab_now_against_a_past_day_gives_both_values_and_the_direction(cohort
     assert _check_lab(agent, records, LAB_TUNING) >= 20
 
 
+def test_a_lab_comparison_through_the_safety_gate_carries_both_values(cohort):
+    """The gate runs before the planner. For a patient it may refuse "is my a1c better than last
+    year" as advice (the gate is not changed here); its refusal then shows the comparison itself
+    (`compare_lab`: both values, their dates, the direction), not only the latest value."""
+    from agent.base import AgentRequest
+    from agent.runner import GuardedAgent
+    from tests.agent.conftest import run
+    from tools.scope import PatientScope
+
+    db, records = cohort
+    agent = GuardedAgent(OfflineAgent(build_registry(), db))
+    asked = {"answered": 0, "refused": 0}
+    for record in records:
+        pid = record.patient.patient_id
+        for question, role, code, day in [*LAB_TUNING, ("is my a1c better than last year", "patient", A1C, _ago(1))]:
+            series = _series(record, code)
+            if role != "patient" or len(series) < 2:
+                continue
+            latest = series[-1]
+            earlier = _nearest_before(series, latest, day)
+            scope = PatientScope(patient_id=pid, role="patient", actor="test", conversation_id="r14-gate")
+            answer = run(agent, AgentRequest(scope=scope, question=question, now=COHORT_NOW))[-1].answer
+            assert latest.effective.date().isoformat() in answer and earlier.effective.date().isoformat() in answer, (
+                pid, question, answer,
+            )  # fmt: skip
+            asked["refused" if "can't give medical advice" in answer else "answered"] += 1
+    assert asked["answered"] + asked["refused"] >= 20, asked
+
+
 # --- 3. the main doctor ------------------------------------------------------------------------------
 MAIN_DOCTOR_TUNING = [
     ("whos my main doctor", "patient"),
@@ -196,6 +225,7 @@ MAIN_DOCTOR_TUNING = [
     ("who is the patient's registered gp", "clinician"),
     ("my gp's name?", "patient"),
     ("which clinician does he see most often", "clinician"),
+    ("who is my doctor", "patient"),  # (it had answered with the date of birth)
 ]
 MAIN_DOCTOR_HELD_OUT = [
     ("who is my usual doctor", "patient"),
@@ -244,6 +274,29 @@ def _check_main_doctor(cohort, wordings) -> int:
 
 def test_the_main_doctor_is_the_registered_gp_and_the_clinician_seen_most(cohort):
     assert _check_main_doctor(cohort, MAIN_DOCTOR_TUNING) >= 40
+
+
+def test_a_registered_gp_is_named_first_and_told_apart_from_the_clinician_seen_most():
+    """The generated cohort writes no Patient.generalPractitioner (real Synthea output may): the
+    lead with one, from the tool's rows."""
+    from agent.execution import ToolCall, ToolOutcome
+    from agent.offline.direct import care_team_lead
+    from agent.offline.leads import Voice
+    from agent.offline.plan import Topic
+    from tools.results import ToolResult
+
+    rows = [
+        {"kind": "patient", "handle": "P1", "role": "registered_gp", "general_practitioner": "Dr. Ann1 Lee2", "organization": "Hill Clinic"},
+        {"kind": "encounter", "handle": "E1", "role": "most_seen", "practitioner": "Dr. Bo3 Kim4", "visits": 7, "start": "2026-05-01T09:00:00"},
+    ]  # fmt: skip
+    outcome = ToolOutcome(ToolCall("offline_1", "get_care_team", {}), ToolResult(text="team", rows=rows), 1.0)
+    lead, abstained = care_team_lead(Topic("profile", "care_team"), [outcome], Voice("patient"))
+    assert lead.startswith("Your registered general practitioner is Dr. Ann1 Lee2 (Hill Clinic) [P1].")
+    assert "seen most often is Dr. Bo3 Kim4: 7 visits, the newest on 2026-05-01 [E1]" in lead and not abstained
+    rows[1] = {**rows[1], "practitioner": "Dr. Ann1 Lee2"}
+    outcome = ToolOutcome(ToolCall("offline_1", "get_care_team", {}), ToolResult(text="team", rows=rows), 1.0)
+    lead, _ = care_team_lead(Topic("profile", "care_team"), [outcome], Voice("clinician"))
+    assert lead.startswith("The patient's registered general practitioner") and "(the same clinician)" in lead
 
 
 # --- 4. the last review of a condition --------------------------------------------------------------
@@ -337,7 +390,10 @@ def _check_inpatient(cohort, wordings) -> dict[str, int]:
             answer = _answer(_events(agent, pid, question, role=role))
             lead = _lead(_events(agent, pid, question, role=role))
             assert "leaflet" not in answer.lower() and "visiting" not in answer.lower(), (question, answer)
-            assert re.search(rf"\b{n} (hospital admissions?|inpatient)", lead), (pid, question, n, lead)
+            if n:
+                assert re.search(rf"\b{n} (hospital admissions?|inpatient)", lead), (pid, question, n, lead)
+            else:  # zero, said as a zero or as "No inpatient stay" (with the emergency visits beside it)
+                assert re.match(r"(No\b|0 hospital admissions)", lead), (pid, question, lead)
             seen["some" if n else "none"] += 1
     return seen
 
