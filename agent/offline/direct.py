@@ -37,17 +37,26 @@ FEWER = re.compile(r"\b(fewer|less|lesser)\b")
 LAB_COMPARE_WORDS = re.compile(
     r"\b(better|worse|higher|lower|improv\w*|up|down|changed?|different|compare\w*|vs|versus)\b"
 )
-MAIN_DOCTOR = re.compile(
+# the doctor of the patient: "main / usual / family doctor", "GP", "PCP", "general practitioner"
+DOCTOR_OF_PATIENT = re.compile(
     r"\b(main|usual|regular|normal|primary|family|registered|own|assigned|named)( care)? "
     r"(doctor|doc|dr|gp|physician|clinician|provider|practitioner)s?\b|"
-    r"\b(gps?|g p|pcps?|general practitioners?|primary care (physician|provider|doctor)s?)\b|"
+    r"\b(gps?|g p|pcps?|general practitioners?|primary care (physician|provider|doctor)s?)\b"
+)
+# asked as who it is: "who is my GP", "my gp's name?", "which doctor do I usually see"
+WHO_IS = re.compile(r"\b(who|whos|who s)\b|\bnames?\b")
+WHICH_USUALLY = re.compile(
     r"\b(which|what) (doctor|doc|dr|clinician|physician|gp|provider)s? .*\b(usually|normally|mostly|most|regularly|often|always)\b|"
-    r"\bwho (do|does) (i|she|he|they|the patient) (usually|normally|mostly|regularly|always) see\b|"
-    # "who is my doctor", "who's her doctor?": the doctor of the patient, not of one visit or letter
+    r"\bwho (do|does) (i|she|he|they|the patient) (usually|normally|mostly|regularly|always) see\b"
+)
+# "who is my doctor", "who's her doctor?": the doctor of the patient, not of one visit or letter
+WHO_IS_MY_DOCTOR = re.compile(
     r"^(so |and |ok |okay )?(who|whos|who s) (is |are )?(my|her|his|their|the patient s) (doctor|doc|dr|physician|provider|clinician)s?$"
 )
-WHO_WORDS = re.compile(r"\b(who|whos|which|name|names|what)\b")
-NOT_WHO = re.compile(r"\b(say|said|says|write|wrote|written|prescrib\w*|order\w*|refer\w*|book\w*|appointment|slot|notes?)\b")
+NOT_WHO = re.compile(
+    r"\b(say|said|says|write|wrote|written|prescrib\w*|order\w*|refer\w*|book\w*|appointment|slot|notes?|"
+    r"how|register|registering|registration|change|switch|phone|number|contact|address|email|where|hours|open)\b"
+)
 REVIEW = re.compile(
     r"\b(reviews?|reviewed|reveiws?|reviw|check ?ups?|checks?|checked|follow ?ups?|followups?|f ?u|appointments?|appts?|"
     r"visits?|clinic|seen|see (someone|anyone|a doctor|the doctor|the nurse)|come in|came in)\b"
@@ -56,8 +65,11 @@ LAST = re.compile(r"\b(last|latest|most recent|recent|newest|lately)\b")
 INPATIENT_WORDS = re.compile(
     r"\b(admitted|admissions?|admisions?|admittance|hospitali[sz]\w*|inpatient|in patient|"
     r"(in|at) (the )?hospital overnight|overnight (in|at) (the )?hospital|overnight (hospital )?stays?|"
-    r"stay(ed|s)? overnight|hospital stays?|kept in( hospital)?|in (the )?hospital)\b"
+    r"stay(ed|s)? overnight|hospital stays?|kept in( hospital)?)\b"
 )
+# "how many times have I been in hospital": a stay, counted ("how many visitors in hospital" is not)
+TIMES_IN_HOSPITAL = re.compile(r"\b(how many times|how often|number of times|times)\b.*\b(in|at) (the )?hospital\b")
+NOT_STAYS = re.compile(r"\b(visitors?|visiting|parking|beds?|nurses?|staff|wards?|meals?)\b")
 COUNT_WORDS = re.compile(r"\b(how many|how often|number of|count|times|total)\b")
 
 
@@ -86,15 +98,26 @@ def lab_compare_day(text: str, today: dt.date) -> tuple[dt.date, str] | None:
 
 
 def asks_main_doctor(text: str) -> bool:
-    return bool(MAIN_DOCTOR.search(text) and WHO_WORDS.search(text) and not NOT_WHO.search(text))
+    """Who the patient's own doctor is (never how to register with one, or what one wrote)."""
+    if NOT_WHO.search(text):
+        return False
+    return bool(
+        (DOCTOR_OF_PATIENT.search(text) and WHO_IS.search(text)) or WHICH_USUALLY.search(text) or WHO_IS_MY_DOCTOR.search(text)
+    )
 
 
 def asks_last_review(text: str) -> bool:
-    return bool(REVIEW.search(text) and (LAST.search(text) or re.search(r"\b(when|date)\b", text)))
+    # the newest one asked for, or when one was (past tense): "when is the diabetes clinic open" and
+    # "my next asthma review" are not the record's last visit
+    if re.search(r"\b(next|upcoming|coming up|open|opening|hours)\b", text):
+        return False
+    return bool(REVIEW.search(text) and (LAST.search(text) or re.search(r"\bwhen (was|were|did)\b", text)))
 
 
 def asks_inpatient_count(text: str) -> bool:
-    return bool(INPATIENT_WORDS.search(text) and COUNT_WORDS.search(text))
+    if NOT_STAYS.search(text):
+        return False
+    return bool((INPATIENT_WORDS.search(text) and COUNT_WORDS.search(text)) or TIMES_IN_HOSPITAL.search(text))
 
 
 # --- the plans -----------------------------------------------------------------------------------

@@ -536,3 +536,31 @@ def test_held_out_last_review(cohort):
 
 def test_held_out_inpatient_counts(cohort):
     assert sum(_check_inpatient(cohort, INPATIENT_HELD_OUT).values()) >= 10
+
+
+def test_the_readers_leave_other_questions_alone():
+    """What the new readers must not take: how-to and leaflet questions, the next visit, what a
+    doctor wrote, a change "since" a date (a window the general planner reads)."""
+    from agent.offline.direct import (
+        asks_inpatient_count,
+        asks_last_review,
+        asks_main_doctor,
+        lab_compare_day,
+        medicine_count_day,
+    )
+    from agent.text import normalise
+
+    for q in (
+        "how do i register with a gp", "what do i need to register with a gp", "what did my gp write",
+        "what is my gp's phone number", "who was my doctor at the last visit", "who is my dentist",
+        "book me in with my gp next week",
+    ):  # fmt: skip
+        assert not asks_main_doctor(normalise(q)), q
+    for q in ("when is the diabetes clinic open", "when is my next asthma review", "any asthma visits?"):
+        assert not asks_last_review(normalise(q)), q
+    for q in ("how many visitors can i have in hospital", "how many beds does the hospital have", "how many visits have i had"):
+        assert not asks_inpatient_count(normalise(q)), q
+    for q in ("has my weight gone down since last year", "what was my ldl last year", "is my ldl better than it was"):
+        assert lab_compare_day(normalise(q), TODAY) is None, q
+    for q in ("what meds was i on 2 years ago", "how many meds am i on", "am i on more meds now"):
+        assert medicine_count_day(normalise(q), TODAY) is None, q
