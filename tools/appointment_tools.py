@@ -151,8 +151,9 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             },
         )
     names = ", ".join(sorted({f"{m.name} ({m.organization_name})" for m in chosen}))
-    if args.clinician:
-        names = f"{names} with {args.clinician}"
+    if args.clinician:  # the departments their slots are in (else every one searched), and who
+        found = sorted({f"{r.department_name} ({r.organization_name})" for r in page.items})
+        names = f"{', '.join(found) or names} with {args.clinician}"
     window = f"{first_day.isoformat()} to {last_day.isoformat()}"
     return out.build(
         title=f"Free slots in {names}, {window}, earliest first",

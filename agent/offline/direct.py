@@ -229,8 +229,7 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
         return (f"No {name} result is recorded in {v.record}, so there is nothing to compare.", True)
     out = []
     newest = max(str(r["latest"]["date"]) for r in rows)
-    if newest < day:  # nothing taken since the day asked about: the latest against the one before it
-        out.append(f"No {name} result has been taken since {day}; the latest is compared with the one nearest that day")
+    stale = f"No {name} result has been taken since {day}. " if newest < day else ""  # the latest, then, is older
     for r in rows[:2]:
         unit = r.get("unit") or ""
         unit = "" if unit.startswith("{") else f" {unit}"
@@ -244,7 +243,7 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
         moved = "unchanged" if change == 0 else f"{r['direction']} {fmt_num(abs(change))}{unit}"
         out.append(
             f"{r['test']}: {fmt_num(latest['value'])}{unit} on {latest['date']} [{r['handle']}] against "
-            f"{fmt_num(earlier['value'])}{unit} on {earlier['date']} [{other}] (the result nearest {day}): {moved}"
+            f"{fmt_num(earlier['value'])}{unit} on {earlier['date']} [{other}] (the earlier result nearest {day}): {moved}"
         )
     aims = [r for r in rows[:2] if r.get("aim")]
     aim = ""
@@ -254,7 +253,7 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
             f" For {a['aim_name']} a {a['aim']} value is usually the aim ({a['typical']}; source: {a['aim_source']}); "
             f"whether the change is right for {v.you} is for {v.your} clinician to say."
         )
-    return ("; ".join(out) + "." + aim, False)
+    return (stale + "; ".join(out) + "." + aim, False)
 
 
 def care_team_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tuple[str, bool] | None:
