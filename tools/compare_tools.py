@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
 from pydantic import Field
 from sqlalchemy import text
 
@@ -104,8 +105,15 @@ def aim_sentence(aim: LabAim) -> str:
 # --- medicines now against a past day ------------------------------------------------------------
 
 
+ON_FIELD = Field(default=None, description="The past day to compare with, e.g. two years ago; default a year before today.")
+
+
+def _past(on: dt.date | None, today: dt.date) -> dt.date:
+    return on if on is not None else today - relativedelta(years=1)
+
+
 class CompareMedicationsInput(ToolInput):
-    on: dt.date = Field(description="The past day to compare with, e.g. two years ago.")
+    on: dt.date | None = ON_FIELD
 
 
 @TOOLS.tool("compare_active_medications", section="medications", status_text="Comparing your medicines…")
@@ -113,10 +121,10 @@ def compare_active_medications(ctx: ToolContext, args: CompareMedicationsInput) 
     """How many prescriptions are active now against how many were running on a past day
     ("am I on more meds now than 2 years ago?"), each counted one cited."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
-    if args.on >= now.date():
-        return ToolResult.failure("bad_argument", f"on ({args.on}) must be a day before today ({now.date()}).")
+    day = _past(args.on, now.date())
+    if day >= now.date():
+        return ToolResult.failure("bad_argument", f"on ({day}) must be a day before today ({now.date()}).")
     page = medications.list_medications(conn, patient_id=pid, status="all", now=now, limit=500)
-    day = args.on
     rows = []
     for m in page.items:
         start = m.authored_on.date() if m.authored_on else None
@@ -164,7 +172,7 @@ def compare_active_medications(ctx: ToolContext, args: CompareMedicationsInput) 
 
 class CompareLabInput(ToolInput):
     query: str = Field(min_length=1, max_length=200, description=TEST_QUERY)
-    on: dt.date = Field(description="The past day to compare with, e.g. a year ago.")
+    on: dt.date | None = ON_FIELD
 
 
 def _at(p: Point) -> str:
@@ -178,6 +186,7 @@ def compare_lab(ctx: ToolContext, args: CompareLabInput) -> ToolResult:
     year?"): both values cited, the change and its direction, and which way care usually aims
     for that test (a sourced table, not a judgement)."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
+    on = _past(args.on, now.date())
     all_series = lab_series(conn, patient_id=pid, query=args.query, until=now.date())
     out = ResultBuilder(ctx)
     notes: list[str] = []
@@ -187,13 +196,13 @@ def compare_lab(ctx: ToolContext, args: CompareLabInput) -> ToolResult:
         if not points:
             continue
         latest = max(points, key=lambda p: p.effective)
-        day = earlier_point([p.effective.date() for p in points], args.on)
+        day = earlier_point([p.effective.date() for p in points], on)
         earlier = None
         if day is not None:
             same = [p for p in points if p.effective.date() == day and p.effective < latest.effective]
             earlier = max(same, key=lambda p: p.effective) if same else None
         aim = aims.get(s.code)
-        fields: dict[str, Any] = {"code": s.code, "test": s.name, "unit": s.unit, "on": args.on.isoformat(),
+        fields: dict[str, Any] = {"code": s.code, "test": s.name, "unit": s.unit, "on": on.isoformat(),
                                   "latest": {"value": latest.value, "date": fmt_date(latest.effective)}}  # fmt: skip
         if earlier is None:
             fields["earlier"] = None
@@ -208,9 +217,9 @@ def compare_lab(ctx: ToolContext, args: CompareLabInput) -> ToolResult:
             )
             shown_unit = f" {s.unit}" if s.unit and not s.unit.startswith("{") else ""
             moved = direction(change) if change == 0 else f"{direction(change)} {fmt_num(abs(change))}{shown_unit}"
-            line = f"{s.name}: {_at(latest)} against {_at(earlier)} (the result nearest {args.on.isoformat()}): {moved}"
+            line = f"{s.name}: {_at(latest)} against {_at(earlier)} (the result nearest {on.isoformat()}): {moved}"
             facts = facts_of(s.name, fmt_num(latest.value), fmt_date(latest.effective), fmt_num(earlier.value),
-                             fmt_date(earlier.effective), fmt_num(abs(change)), args.on.isoformat())  # fmt: skip
+                             fmt_date(earlier.effective), fmt_num(abs(change)), on.isoformat())  # fmt: skip
         if aim is not None:
             fields.update(aim=aim.aim, typical=aim.typical, aim_source=aim.source, aim_name=aim.name)
             notes.append(f"Note: {aim_sentence(aim)}")
@@ -225,7 +234,7 @@ def compare_lab(ctx: ToolContext, args: CompareLabInput) -> ToolResult:
                 fields={"code": s.code, "test": s.name, "value": earlier.value, "date": fmt_date(earlier.effective), "earlier_of": s.code},
             )  # fmt: skip
     return out.build(
-        title=f"Results matching '{args.query}': the latest against the one nearest {args.on.isoformat()}",
+        title=f"Results matching '{args.query}': the latest against the one nearest {on.isoformat()}",
         total=len(out.citations),
         empty=f"No numeric results matching '{args.query}' in the record.",
         notes=list(dict.fromkeys(notes)),
