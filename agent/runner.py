@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -154,7 +155,8 @@ class GuardedAgent:
         if registry is not None and db is not None:
             ctx = ToolContext(scope=request.scope, db=db, handles=HandleBook(), now=request.now)
             history = [t.question for t in request.history]
-            calls = fact_calls(request.question, set(registry.names()), history)
+            today = (request.now or dt.datetime.now(dt.UTC)).date()
+            calls = fact_calls(request.question, set(registry.names()), history, today)
             n = 0
             while calls:
                 call = calls.pop(0)

@@ -46,6 +46,8 @@ COMPUTED_FOR: dict[str, frozenset[str]] = {
         {"trend", "change", "max", "min", "mean", "count", "range", "older_than_year", "earliest"}
     ),
     "count_encounters": frozenset({"count", "exists"}),
+    "compare_lab": frozenset({"change", "trend"}),
+    "compare_active_medications": frozenset({"change", "count"}),
     "get_medication_changes": frozenset({"change", "trend", "earliest", "when", "count"}),
     "check_drug_allergies": frozenset({"conflict"}),
     "find_out_of_range_labs": frozenset({"abnormal"}),  # asked as "range" (any abnormal results?)

@@ -66,6 +66,12 @@ class FindSlotsInput(ToolInput):
         default=None, description="Latest day, inclusive; default from_date + 14 days."
     )
     limit: int = Field(default=8, ge=1, le=20)
+    clinician: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=100,
+        description="Only this clinician's slots, by the name a visit gave (e.g. 'the same doctor as last time').",
+    )
 
     @model_validator(mode="after")
     def _window(self) -> FindSlotsInput:
@@ -107,7 +113,10 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             f"No department matches '{args.specialty_or_department}'. Departments: {', '.join(specialties)}. "
             "Call find_slots again with one of these.",
         )
-    for chosen in appointments.choose_departments(matches):  # own clinics first, if they have room
+    # one clinician's slots are searched in every matching department at once (their own, wherever
+    # it is); otherwise the patient's own clinics first, if they have room
+    groups = [matches] if args.clinician else appointments.choose_departments(matches)
+    for chosen in groups:
         page = appointments.free_slots(
             conn,
             patient_id=pid,
@@ -116,6 +125,7 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             starts_before=starts_before,
             limit=args.limit,
             offer_in_conversation=ctx.scope.conversation_id,  # recorded in the same statement
+            clinician=args.clinician,
         )
         if page.items:
             break
@@ -141,11 +151,15 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
             },
         )
     names = ", ".join(sorted({f"{m.name} ({m.organization_name})" for m in chosen}))
+    if args.clinician:  # the departments their slots are in (else every one searched), and who
+        found = sorted({f"{r.department_name} ({r.organization_name})" for r in page.items})
+        names = f"{', '.join(found) or names} with {args.clinician}"
     window = f"{first_day.isoformat()} to {last_day.isoformat()}"
     return out.build(
         title=f"Free slots in {names}, {window}, earliest first",
         total=page.total,
-        empty=f"No free slots in {names} from {window}. Call find_slots with a later date range.",
+        empty=f"No free slots in {names} from {window}. Call find_slots with a later date range"
+        + (" or without the clinician." if args.clinician else "."),
         narrow_hint="choose a later from_date",
         notes=["Ask the user which one they want before calling book_appointment with its slot_id."]
         if page.items

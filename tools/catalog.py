@@ -15,6 +15,7 @@ from tools.registry import Registry
 TOOL_MODULES: tuple[str, ...] = (
     "tools.record_tools",
     "tools.summary_tools",
+    "tools.compare_tools",
     "tools.search_tools",
     "tools.appointment_tools",
 )

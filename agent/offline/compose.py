@@ -176,6 +176,9 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         lead, first_slot = same_doctor_lead(outcomes, voice)
         blocks.append(lead)
         used |= {o.call.id for o in outcomes if o.call.name == "get_encounters"}  # cited in the lead
+        theirs = [o for o in outcomes if o.call.name == "find_slots" and o.call.input.get("clinician") and o.result.rows]
+        if theirs:  # that clinician's own slots were found: any clinician's are not the answer
+            used |= {o.call.id for o in outcomes if o.call.name == "find_slots" and not o.call.input.get("clinician")}
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
         first = first_slot or next(c.handle for o in outcomes if o.call.name == "find_slots" for c in o.result.citations)

@@ -19,6 +19,7 @@ from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
+from agent.offline.direct import LEADS as DIRECT_LEADS
 from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
@@ -165,6 +166,8 @@ def lead_for(topic: Topic, outcomes: Sequence[ToolOutcome], voice: Voice) -> Lea
         return None
     if topic.operation in ("earliest_row", "last_row"):
         return _ordinal_row(topic, outcomes, voice)
+    if topic.operation in DIRECT_LEADS:
+        return DIRECT_LEADS[topic.operation](topic, outcomes, voice)
     fn = {
         "medications": _medications,
         "conditions": _conditions,

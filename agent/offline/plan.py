@@ -20,6 +20,7 @@ from agent.base import Turn
 from agent.discourse import RECORD_TAIL, core
 from agent.execution import ToolCall, ToolOutcome
 from agent.intent import asks_to_book, asks_to_cancel
+from agent.offline.direct import direct_plan
 from agent.offline.embedding import EmbeddingIntents
 from agent.offline.link import Concept, Linking, Vocabulary, link
 from agent.offline.parse import (
@@ -769,6 +770,7 @@ class Plan:
     topics: list[Topic] = field(default_factory=list)
     then: str | None = None  # "notes_of_visit": read the notes of the visit phase 1 found
     then_query: str | None = None  # what to look for in that visit's notes (None: the whole note)
+    then_args: dict[str, Any] = field(default_factory=dict)  # "same_doctor": phase two's find_slots input
     leaflet_probe: bool = False  # not about the record: the leaflet search decides
     fallback: Plan | None = None  # when the leaflets have nothing relevant
 
@@ -843,6 +845,9 @@ class Planner:
             return self._cancel_offer(question)
         request = read_request(question, today)
         linking = link(when_words_out(request), vocab, STOP)
+        if not asks_to_book(question) and (direct := direct_plan(question, today, linking, self.available)) is not None:
+            direct.request, direct.linking = request, linking
+            return direct  # one computed tool answers it whole (round fourteen)
         if (mention := self._mention_plan(request, linking)) is not None:
             return mention
         intents = self._wording_intents(question, linking)
@@ -1495,6 +1500,15 @@ class Planner:
                 args = {"query": topic.concept.queries[0], "since": found[0].isoformat()}
                 later.append(ToolCall(topic.call_ids[-1], "summarize_labs", args))
             return later
+        if plan.then == "same_doctor":
+            args = dict(plan.then_args)
+            named = [r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows if r.get("practitioner")]
+            calls = []
+            if named:
+                last = max(named, key=lambda r: str(r.get("start") or ""))
+                calls.append(ToolCall("offline_2", "find_slots", {**args, "clinician": str(last["practitioner"])}))
+            calls.append(ToolCall(f"offline_{len(calls) + 2}", "find_slots", args))
+            return calls
         if plan.then == "meds_after_onset":
             topic = next(t for t in plan.topics if t.operation == "changes_after")
             named = set(topic.concept.record_names) if topic.concept else set()
@@ -1564,11 +1578,12 @@ class Planner:
             "to_date": end.isoformat(),
         }
         if SAME_DOCTOR.search(_clean(question)) and "get_encounters" in self.available:
-            # "a follow up with the same doctor i saw last time": the recent visits say who that
-            # was; more slots are read so that theirs are among them (the answer names them first)
-            args["limit"] = 20
-            calls = [ToolCall("offline_1", "get_encounters", {"limit": 10}), ToolCall("offline_2", "find_slots", args)]
-            return Plan("offer_slots", intents=["find_slots"], calls=calls, then="same_doctor")
+            # "a follow up with the same doctor i saw last time": phase one reads the recent visits
+            # for who that was; phase two asks find_slots for that clinician's own slots (it had read
+            # the 20 earliest slots of the department and looked for them there), then any clinician's
+            args["limit"] = 8
+            calls = [ToolCall("offline_1", "get_encounters", {"limit": 10, "until": today.isoformat()})]
+            return Plan("offer_slots", intents=["find_slots"], calls=calls, then="same_doctor", then_args=args)
         return Plan("offer_slots", intents=["find_slots"], calls=[ToolCall("offline_1", "find_slots", args)])
 
     def _cancel_offer(self, question: str) -> Plan:

@@ -343,3 +343,27 @@ def slot_window(question: str, today: dt.date) -> tuple[dt.date, dt.date]:
             day = day + relativedelta(years=1)
         return day, day
     return today, today + dt.timedelta(days=14)
+
+
+# --- a past DAY to compare with ("more meds now than 2 years ago", "better than last year") ------
+_PAST_DAY = re.compile(
+    rf"\b(?P<n>{_N}) (?P<unit>{_UNIT}) (ago|back)\b|\b(?P<last>last|past|previous) (?P<lunit>year|yr|month)\b|"
+    r"\b(in |back in )?(?P<year>(19|20)\d\d)\b"
+)
+
+
+def past_day(question: str, today: dt.date) -> tuple[dt.date, str] | None:
+    """The one past day a comparison names, and the words it was read from: "2 years ago" is
+    today two years back, "last year" / "a year ago" one year back, "in 2020" the same calendar
+    day of 2020. None when no past day is named (or the year named is not in the past)."""
+    text = normalise(question)
+    for m in _PAST_DAY.finditer(text):
+        if m.group("n"):
+            return _back(today, _count(m.group("n")), m.group("unit")), m.group(0)
+        if m.group("last"):
+            unit = "months" if m.group("lunit") == "month" else "years"
+            return _back(today, 1, unit), m.group(0)
+        year = int(m.group("year"))
+        if year < today.year:
+            return today - relativedelta(years=today.year - year), m.group(0).strip()
+    return None

@@ -17,6 +17,7 @@ with the previous question of the conversation, so the fact it follows up is sho
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from typing import Any
 from rapidfuzz.distance import OSA
 
 from agent.intent import MEASURES
+from agent.offline.direct import lab_compare_day
 from agent.safety.text import normalise
 from tools.lexicon import load_lexicon
 
@@ -113,22 +115,29 @@ class FactCall:
     show: bool = True
 
 
-def fact_calls(question: str, available: set[str], history: Sequence[str] = ()) -> list[FactCall]:
+def fact_calls(
+    question: str, available: set[str], history: Sequence[str] = (), today: dt.date | None = None
+) -> list[FactCall]:
     """The look-ups that give the factual part of an advice question (possibly none).
 
     `history` holds the conversation's previous questions, latest last: a follow-up that
-    names no lab and no medicine ("is that bad?") is looked up with the last one joined on."""
+    names no lab and no medicine ("is that bad?") is looked up with the last one joined on.
+    With `today`, a lab compared with a past day ("is my A1C better than last year?") is looked
+    up as that comparison (`compare_lab`: both values, the direction), not only its latest value."""
     text = normalise(question)
-    calls = _calls(text, available)
+    calls = _calls(text, available, today)
     if history and not any(c.show for c in calls):  # nothing of its own to show
-        calls = _calls(normalise(f"{history[-1]} {question}"), available)
+        calls = _calls(normalise(f"{history[-1]} {question}"), available, today)
     return calls
 
 
-def _calls(text: str, available: set[str]) -> list[FactCall]:
+def _calls(text: str, available: set[str], today: dt.date | None = None) -> list[FactCall]:
     calls: list[FactCall] = []
     labs = list(dict.fromkeys(_MEASURE_WORDS[m.group(1)] for m in _MEASURE_RE.finditer(text)))
-    if "get_labs" in available:
+    then = lab_compare_day(text, today) if today is not None and labs and "compare_lab" in available else None
+    if then is not None:
+        calls += [FactCall("compare_lab", {"query": q, "on": then[0].isoformat()}) for q in labs[:2]]
+    elif "get_labs" in available:
         calls += [
             FactCall("get_labs", {"query": q, "latest_only": True, "category": "all"}) for q in labs[:2]
         ]

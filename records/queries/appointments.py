@@ -285,6 +285,9 @@ _FREE_SLOTS_SQL = text(
          WHERE s.department_id = ANY(CAST(:departments AS text[]))
            AND s.booked_appointment_id IS NULL
            AND s.starts_at >= :starts_from AND s.starts_at < :starts_before
+           AND (CAST(:clinician AS text) IS NULL OR s.practitioner_id IN (
+               SELECT pr.id FROM practitioners pr
+                WHERE regexp_replace(lower(pr.full_name), '^dr[.]? ', '') = regexp_replace(lower(CAST(:clinician AS text)), '^dr[.]? ', '')))
            AND NOT EXISTS (
                SELECT 1 FROM appointments a JOIN appointment_slots mine ON mine.id = a.slot_id
                 WHERE a.patient_id = :p AND a.status = 'booked'
@@ -319,8 +322,10 @@ def free_slots(
     starts_before: dt.datetime,
     limit: int,
     offer_in_conversation: str | None = None,
+    clinician: str | None = None,
 ) -> Page[Row[Any]]:
-    """Free future slots of the given departments, earliest first, with who and where.
+    """Free future slots of the given departments, earliest first, with who and where (only
+    `clinician`'s, by their full name, when given).
 
     `patient_id` is not a filter on the slots (they are shared reference data) but leaves
     out times at which this patient already has a booked appointment. With
@@ -339,6 +344,7 @@ def free_slots(
             "starts_before": starts_before,
             "limit": limit,
             "conversation": offer_in_conversation,
+            "clinician": clinician,
         },
     ).all()
     return page_from_rows(rows)

@@ -87,7 +87,7 @@ def test_section_scope_refuses_an_out_of_scope_tool_with_a_result_not_data(fake_
         "kind": "section",
         "section": "labs",
         "label": "lab results and vitals",
-        "tools": ["find_out_of_range_labs", "get_labs", "summarize_labs"],
+        "tools": ["compare_lab", "find_out_of_range_labs", "get_labs", "summarize_labs"],  # (compare_lab: round 14)
     }
     assert done.metrics["scope"] == done.scope
     assert done.answer.startswith("Scope: the lab results and vitals section of the record only.\n\n")
@@ -106,7 +106,7 @@ def test_section_scope_in_the_offline_planner_skips_intent_detection(world):
     assert done.answer.startswith(OFFLINE_BANNER + "\n\nScope: the medications section of the record only.")
     assert "Metformin hydrochloride 500 MG Oral Tablet" in done.answer and done.grounding.grounded
     assert done.scope["kind"] == "section"
-    assert done.scope["tools"] == ["get_medication_changes", "get_medications"]
+    assert done.scope["tools"] == ["compare_active_medications", "get_medication_changes", "get_medications"]
 
 
 def test_section_scope_keeps_the_questions_own_modifiers(world):

@@ -39,7 +39,10 @@ def test_a_record_question_gets_its_sections_tools_and_more_tools():
 
 def test_computing_tools_come_with_the_computation_the_question_asks_for():
     assert offered("What is my latest A1C?") == ["get_labs"]
-    assert offered("Show me the HbA1c trend since 2020") == ["get_labs", "summarize_labs"]
+    # (a window offers every computed tool of the section: compare_lab too, since round fourteen)
+    assert offered("Show me the HbA1c trend since 2020") == ["get_labs", "summarize_labs", "compare_lab"]
+    assert "compare_lab" in offered("is my ldl better than last year")
+    assert "compare_active_medications" in offered("am i on more meds now than 2 years ago")
     assert offered("What was my highest weight ever?") == ["get_labs", "summarize_labs"]
     assert "count_encounters" in offered("How many times was I admitted?")
     assert "check_drug_allergies" in offered("Any drug-allergy contraindications?")
@@ -64,7 +67,7 @@ def test_writing_tools_only_when_the_users_own_words_ask():
 
 
 def test_a_follow_up_without_a_section_keeps_the_previous_questions_sections():
-    assert offered("and last year?", ("What is my latest A1C?",)) == ["get_labs", "summarize_labs"]
+    assert offered("and last year?", ("What is my latest A1C?",)) == ["get_labs", "summarize_labs", "compare_lab"]
 
 
 def test_a_scope_fixes_the_tools_and_offers_no_more_tools():

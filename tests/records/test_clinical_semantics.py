@@ -305,6 +305,7 @@ def test_entered_in_error_rows_appear_in_no_tool(clean_db, registry):
         "get_care_plans": {"status": "all"},
         "search_notes": {"query": "condition medication lab allergy visit vaccine procedure plan"},
         "summarize_labs": {"query": "4548-4"},  # the canary lab's code: its summary must skip it
+        "compare_lab": {"query": "4548-4"},  # (and its comparison)
     }
     for name in registry.names():
         tool = registry.get(name)
@@ -325,7 +326,7 @@ def test_empty_sections_say_so_explicitly(clean_db, registry):
         if registry.get(name).section in ("appointments", "profile", "leaflets"):
             continue
         # the tools that need a query get one (a lab summary is always of a named test)
-        args = {"query": "blood pressure"} if name in ("search_notes", "summarize_labs") else {}
+        args = {"query": "blood pressure"} if name in ("search_notes", "summarize_labs", "compare_lab") else {}
         result = registry.execute(make_ctx(clean_db, "p-a"), name, args)
         assert result.ok and result.total == 0 and not result.rows, name
         assert result.text.startswith("No "), (name, result.text)

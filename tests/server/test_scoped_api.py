@@ -109,7 +109,7 @@ def test_section_scoped_answer_through_the_api(world):
     done = events[-1][2]
     # the section's tools: its list and its changes over time (issue 16), nothing of other sections
     assert done["scope"]["kind"] == "section"
-    assert done["scope"]["tools"] == ["get_medication_changes", "get_medications"]
+    assert done["scope"]["tools"] == ["compare_active_medications", "get_medication_changes", "get_medications"]
     assert done["answer"].splitlines()[2] == "Scope: the medications section of the record only."
     assert "Metformin 500 MG Oral Tablet" in done["answer"] and "Lisinopril" not in done["answer"]  # stopped
 

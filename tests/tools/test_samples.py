@@ -23,6 +23,7 @@ READ_ARGS = {
     "search_notes": {"query": "chief complaint"},
     "search_leaflets": {"query": "parking at the hospital"},
     "summarize_labs": {"query": "weight"},
+    "compare_lab": {"query": "weight"},
 }
 
 
