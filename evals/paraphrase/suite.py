@@ -19,6 +19,7 @@ from evals.paraphrase.tune_frozen6 import TUNE_FROZEN6
 from evals.paraphrase.tune_frozen7 import TUNE_FROZEN7
 from evals.paraphrase.tune_frozen8 import TUNE_FROZEN8
 from evals.paraphrase.tune_frozen9 import TUNE_FROZEN9
+from evals.paraphrase.tune_frozen10 import TUNE_FROZEN10
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -47,6 +48,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen7": TUNE_FROZEN7,
     "tune_frozen8": TUNE_FROZEN8,
     "tune_frozen9": TUNE_FROZEN9,
+    "tune_frozen10": TUNE_FROZEN10,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)
