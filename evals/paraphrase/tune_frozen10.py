@@ -10,9 +10,9 @@ tuning (the held-out checks refuse a part that shares a template with a tuning p
 twelve letters or more with the answerer's files, and frozen10 did both). The next honest figure
 needs a new part.
 
-21 of the writer's templates (25 entries: the emergency-visit ones serve two kinds) were dropped when it moved into tuning (they were in the
-measurement): each equal, up to a capital, to a template of a tuning or held-out part of the same
-fact kind."""
+21 of the writer's templates (25 entries: the emergency-visit ones serve two kinds) were dropped
+when it moved into tuning (they were in the measurement): each equal, up to a capital, to a
+template of a tuning or held-out part of the same fact kind."""
 
 from __future__ import annotations
 
