@@ -123,6 +123,7 @@ class RecordWriter:
         self.db = db
         self._use_copy = use_copy
         self._bypass_rls: bool | None = None
+        self._citus: bool | None = None
         self._together: bool | None = None  # `can_write_together`
         self._columns: dict[str, list[tuple[str, str]]] = {}
         self._in_session = False
@@ -196,6 +197,13 @@ class RecordWriter:
             self._bypass_rls = bool(row and row[0])
         return self._bypass_rls
 
+    def _on_citus(self, cur: psycopg.Cursor) -> bool:
+        """Whether the database is a Citus cluster (asked once per writer)."""
+        if self._citus is None:
+            cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
+            self._citus = cur.fetchone() is not None
+        return self._citus
+
     def can_write_together(self) -> bool:
         """Whether `write_new_patients` may be used: rows go through COPY, row-level security
         does not apply to the owner (a transaction of several patients sets none), and the
@@ -205,8 +213,7 @@ class RecordWriter:
             with self.db.admin.connect() as conn:
                 cur = conn.connection.driver_connection.cursor()
                 copies, bypasses = self.can_copy(cur), self._bypasses_rls(cur)
-                cur.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'")
-                self._together = copies and bypasses and cur.fetchone() is None
+                self._together = copies and bypasses and not self._on_citus(cur)
         return self._together
 
     # --- writing ----------------------------------------------------------------------------
@@ -308,6 +315,10 @@ class RecordWriter:
         # atomic as ever; only the wait for the disk flush moves to `make_durable()`. Both
         # settings in one message (utility commands take no parameters: the id is a literal)
         setup = "SET LOCAL synchronous_commit = off"
+        # on Citus the existence check stays a statement of its own: in the setup message it
+        # failed there ("executing a distributed query in a function call that may be pushed to
+        # a remote node"), a distributed read beside the session settings and the lock
+        combined = result.patient_id is not None and not self._on_citus(cur)
         if result.patient_id is not None:
             # SET LOCAL (not set_config): Citus forwards it to the workers (records.database);
             # then the patient's lock (two ingests of one patient take turns) and whether the
@@ -315,13 +326,17 @@ class RecordWriter:
             setup += (
                 f"; {set_patient_sql(result.patient_id)}; "
                 + _LOCK_SQL.format(_literal(_LOCK_PREFIX + result.patient_id))
-                + f"; SELECT 1 FROM patients WHERE patient_id = {_literal(result.patient_id)}"
             )
+            if combined:
+                setup += f"; SELECT 1 FROM patients WHERE patient_id = {_literal(result.patient_id)}"
         cur.execute(setup)
         existed = False
-        if result.patient_id is not None:
+        if combined:
             while cur.nextset():
                 pass
+            existed = cur.fetchone() is not None
+        elif result.patient_id is not None:
+            cur.execute("SELECT 1 FROM patients WHERE patient_id = %s", (result.patient_id,))
             existed = cur.fetchone() is not None
         self._write_shared(cur, result)
         if result.patient_id is not None:
