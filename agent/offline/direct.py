@@ -29,13 +29,19 @@ from tools.render import counted, fmt_num
 
 MED_WORDS = re.compile(r"\b(meds?|medications?|medicines?|medication|pills?|tablets?|drugs?|prescriptions?|rx)\b")
 # a comparison with the past day said ("than 2 years ago", "compared with 2021", "vs last year")
-COMPARED = re.compile(r"\b(than|compared (to|with)|comparing|vs|versus|against|from)\b(?: \w+){0,3} ?$")
+COMPARED = re.compile(
+    r"\b(than|compared (to|with)|comparing|vs|versus|against|from|relative to|in comparison (to|with))\b(?: \w+){0,3} ?$"
+)
+# the direction a yes/no comparison asks about ("is it higher than a year ago?", "did it climb")
+ASKED_UP = re.compile(r"\b(higher|up|rose|risen|rise|rising|climb\w*|increas\w*|gone up|went up|bigger|more)\b")
+ASKED_DOWN = re.compile(r"\b(lower|down|fell|fallen|fall|falling|drop\w*|decreas\w*|gone down|went down|smaller|less)\b")
 # the past day said first: "was I on more meds 2 years ago than now" (what is asked is of then)
 THEN_FIRST = re.compile(r"\bthan (now|today|currently|at present|these days|i am now|i do now|(s)?he is now|she does now|he does now)\b")
 MORE = re.compile(r"\b(more|mroe|moar|extra)\b")
 FEWER = re.compile(r"\b(fewer|less|lesser)\b")
 LAB_COMPARE_WORDS = re.compile(
-    r"\b(better|worse|higher|lower|improv\w*|up|down|changed?|different|compare\w*|vs|versus)\b"
+    r"\b(better|worse|higher|lower|improv\w*|up|down|changed?|different|compare\w*|vs|versus|"
+    r"climb\w*|rose|risen|increas\w*|decreas\w*|drop\w*|fell|fallen)\b"
 )
 # the doctor of the patient: "main / usual / family doctor", "GP", "PCP", "general practitioner"
 DOCTOR_OF_PATIENT = re.compile(
@@ -253,7 +259,20 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
             f" For {a['aim_name']} a {a['aim']} value is usually the aim ({a['typical']}; source: {a['aim_source']}); "
             f"whether the change is right for {v.you} is for {v.your} clinician to say."
         )
-    return (stale + "; ".join(out) + "." + aim, False)
+    return (_yes_no(topic, rows) + stale + "; ".join(out) + "." + aim, False)
+
+
+def _yes_no(topic: Any, rows: list[dict[str, Any]]) -> str:
+    """"Yes. " / "No. " when the question asks whether one value went a named way ("is my
+    glucose higher than a year ago?"); nothing for "better"/"worse" (a judgement, not asked of
+    the numbers) or when the answer compares several tests."""
+    text = getattr(topic, "question", "") or ""
+    up, down = bool(ASKED_UP.search(text)), bool(ASKED_DOWN.search(text))
+    with_earlier = [r for r in rows[:2] if r.get("earlier")]
+    if up == down or len(with_earlier) != 1:
+        return ""
+    change = with_earlier[0].get("change") or 0
+    return "Yes. " if (change > 0 if up else change < 0) else "No. "
 
 
 def care_team_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tuple[str, bool] | None:

@@ -564,3 +564,32 @@ def test_the_readers_leave_other_questions_alone():
         assert lab_compare_day(normalise(q), TODAY) is None, q
     for q in ("what meds was i on 2 years ago", "how many meds am i on", "am i on more meds now"):
         assert medicine_count_day(normalise(q), TODAY) is None, q
+
+
+DIRECTION_WORDINGS = [
+    ("is my glucose higher than a year ago?", "patient", GLUCOSE, "up"),
+    ("did her cholesterol climb relative to twelve months back", "clinician", CHOL, "up"),
+    ("is my weight lower than last year", "patient", WEIGHT, "down"),
+]
+
+
+def test_a_comparison_asked_as_a_direction_leads_yes_or_no(cohort):
+    """The generated set's "is it higher than a year back?" (42 answers graded unclear on the
+    merged round-fourteen main): the comparison now says yes or no before the two values."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for question, role, code, asked in DIRECTION_WORDINGS:
+            series = _series(record, code)
+            if len(series) < 2:
+                continue
+            earlier = _nearest_before(series, series[-1], _ago(1))
+            if earlier is None:
+                continue
+            lead = _lead(_events(agent, pid, question, role=role))
+            change = round(series[-1].value, 2) - round(earlier.value, 2)
+            went = change > 1e-9 if asked == "up" else change < -1e-9
+            assert lead.startswith("Yes." if went else "No."), (pid, question, series[-1].value, earlier.value, lead)
+            checked += 1
+    assert checked >= 10
