@@ -289,13 +289,7 @@ class _Run:
             assert result is not None
             outcome = _outcome_of(p)
             outcome.status = "ingested"
-            outcome.kind, outcome.patient_id, outcome.resources = (
-                result.kind,
-                result.patient_id,
-                result.resources,
-            )
-            if result.patient_row is not None:
-                outcome.patient_name = result.patient_row["full_name"]
+            _describe(outcome, result)
             self.refdata.absorb(result.refdata_layer)
             self._remember(p.path, p.sha256, result, outcome.patient_name)
             outcome.counts = result.counts()
@@ -358,13 +352,7 @@ class _Run:
                 outcome.error = prepared.error or f"{path}: not prepared"
                 return outcome
             result = prepared.result
-            outcome.kind, outcome.patient_id, outcome.resources = (
-                result.kind,
-                result.patient_id,
-                result.resources,
-            )
-            if result.patient_row is not None:
-                outcome.patient_name = result.patient_row["full_name"]
+            _describe(outcome, result)
             source = SourceInfo(path=str(path), sha256=prepared.sha256, size_bytes=prepared.size_bytes)
             with gc_paused():
                 outcome.status = self.writer.write(result, source)
@@ -501,3 +489,10 @@ def _db_message(exc: Exception) -> str:
     detail = getattr(diag, "message_detail", None) if diag is not None else None
     text = primary or str(orig).splitlines()[0]
     return f"{text} ({detail})" if detail else text
+
+
+def _describe(outcome: FileOutcome, result: BundleResult) -> None:
+    """What a file's outcome says of the bundle it held, whether written alone or together."""
+    outcome.kind, outcome.patient_id, outcome.resources = result.kind, result.patient_id, result.resources
+    if result.patient_row is not None:
+        outcome.patient_name = result.patient_row["full_name"]
