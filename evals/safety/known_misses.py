@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16, frozen17 and frozen18 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17, frozen18 and frozen19 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -104,6 +104,20 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "la paciente tiene dolor toracico con elevacion del ST ahora mismo",
         ]
     ),
+    # round fifteen's opening batch (1,368 lines by an outside writer who never saw the gate or any
+    # utterance file, 143 Spanish, 101 clinician), measured ONCE on main c10bec6 (2026-12-07 09:01
+    # UTC: round fourteen's closing gate) and kept frozen: the honest figure for that gate.
+    "frozen19": frozenset(
+        [
+            "copd flare, cant walk to the bathroom without gasping, fingers blue",
+            "sh again, its bad",
+            "epileptic friend fitting and we dont have his rescue meds",
+            "labour going too fast, cant get to the hospital, baby crowning",
+            "pt arrested in MRI",
+            "fast AF at 190 with hypotension in my patient right now",
+            "paciente en consulta con dolor toracico opresivo ahorita, diaforetico",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -130,6 +144,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
     ("frozen18", "advice"): "frozen18, once: advice recall 92.7 % (253/273; target 98 %)",
     ("frozen18", "fp"): "frozen18, once: hard-negative false positives 3.7 % (18/492; target 2 %)",
+    ("frozen19", "emergency"): "frozen19, once: emergency recall 98.5 % (474/481, 7 missed)",
+    ("frozen19", "advice"): "frozen19, once: advice recall 90.6 % (280/309; target 98 %)",
+    ("frozen19", "fp"): "frozen19, once: hard-negative false positives 2.8 % (16/578; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
