@@ -277,10 +277,17 @@ def match_departments(
     return matches
 
 
+# The free slots and who/where (the department and organisation names come from the
+# `departments_with_affinity` rows the caller chose them from, read earlier in the same
+# transaction). Every relation in it costs planning time, and the statement is planned afresh on
+# most calls (psycopg prepares a statement only on its fifth use on a connection, and forgets all
+# of them at every ROLLBACK on it, as when a pooled connection is returned), so it joins only
+# what the departments' rows do not already say.
 _FREE_SLOTS_SQL = text(
     """
     WITH free AS (
-        SELECT s.*, count(*) OVER () AS total_count
+        SELECT s.id, s.department_id, s.practitioner_id, s.location_id, s.starts_at, s.ends_at,
+               count(*) OVER () AS total_count
           FROM appointment_slots s
          WHERE s.department_id = ANY(CAST(:departments AS text[]))
            AND s.booked_appointment_id IS NULL
@@ -300,12 +307,9 @@ _FREE_SLOTS_SQL = text(
         ON CONFLICT DO NOTHING
     )
     SELECT free.id, free.department_id, free.practitioner_id, free.location_id, free.starts_at,
-           free.ends_at, free.booked_appointment_id, free.total_count,
-           d.name AS department_name, o.name AS organization_name, pr.full_name AS practitioner_name,
+           free.ends_at, free.total_count, pr.full_name AS practitioner_name,
            l.name AS location_name, l.address AS location_address, l.city AS location_city
       FROM free
-      JOIN departments d ON d.id = free.department_id
-      LEFT JOIN organizations o ON o.id = d.organization_id
       LEFT JOIN practitioners pr ON pr.id = free.practitioner_id
       LEFT JOIN locations l ON l.id = free.location_id
      ORDER BY free.starts_at, free.id
@@ -313,17 +317,35 @@ _FREE_SLOTS_SQL = text(
 )
 
 
+@dataclass(frozen=True)
+class FreeSlot:
+    """A free slot as `find_slots` shows it: when, and who and where."""
+
+    id: str
+    department_id: str
+    practitioner_id: str | None
+    location_id: str | None
+    starts_at: dt.datetime
+    ends_at: dt.datetime
+    department_name: str
+    organization_name: str | None
+    practitioner_name: str | None
+    location_name: str | None
+    location_address: str | None
+    location_city: str | None
+
+
 def free_slots(
     conn: Connection,
     *,
     patient_id: str,
-    department_ids: list[str],
+    departments: list[DepartmentMatch],
     starts_from: dt.datetime,
     starts_before: dt.datetime,
     limit: int,
     offer_in_conversation: str | None = None,
     clinician: str | None = None,
-) -> Page[Row[Any]]:
+) -> Page[FreeSlot]:
     """Free future slots of the given departments, earliest first, with who and where (only
     `clinician`'s, by their full name, when given).
 
@@ -331,15 +353,15 @@ def free_slots(
     out times at which this patient already has a booked appointment. With
     `offer_in_conversation`, the slots returned are recorded as offered in that conversation
     in the same statement (what `book_appointment` later accepts), so showing and recording
-    cannot disagree. One fixed statement text: the server prepares and plans it once, where a
-    list of `IN` parameters made a new six-table plan on every call (planning cost more than
-    running it).
+    cannot disagree. One fixed statement text (a list of `IN` parameters made a new plan on
+    every call).
     """
+    by_id = {d.id: d for d in departments}
     rows = conn.execute(
         _FREE_SLOTS_SQL,
         {
             "p": patient_id,
-            "departments": list(department_ids),
+            "departments": list(by_id),
             "starts_from": starts_from,
             "starts_before": starts_before,
             "limit": limit,
@@ -347,7 +369,24 @@ def free_slots(
             "clinician": clinician,
         },
     ).all()
-    return page_from_rows(rows)
+    items = [
+        FreeSlot(
+            id=r.id,
+            department_id=r.department_id,
+            practitioner_id=r.practitioner_id,
+            location_id=r.location_id,
+            starts_at=r.starts_at,
+            ends_at=r.ends_at,
+            department_name=by_id[r.department_id].name,
+            organization_name=by_id[r.department_id].organization_name,
+            practitioner_name=r.practitioner_name,
+            location_name=r.location_name,
+            location_address=r.location_address,
+            location_city=r.location_city,
+        )
+        for r in rows
+    ]
+    return Page(items=items, total=int(rows[0].total_count) if rows else 0)
 
 
 def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_id: str) -> bool:
