@@ -17,10 +17,11 @@ Booking is the one write a model can cause, so it is narrow and exact:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
 from sqlalchemy import Connection, Row, and_, func, select, text, update
@@ -157,13 +158,26 @@ class BookingRefused(Exception):
 # --- finding slots ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DepartmentMatch:
+class DepartmentMatch(NamedTuple):
+    """A department a request matched, and how well. (Named tuples: `find_slots` builds one per
+    department of a specialty on every call, and a frozen dataclass costs ten times as much.)"""
+
     id: str
     name: str
     organization_id: str | None
     organization_name: str | None
     score: float
+    affinity: int
+
+
+class DepartmentRow(NamedTuple):
+    """A department with its organisation's name and the patient's affinity to it."""
+
+    id: str
+    name: str
+    specialty: str
+    organization_id: str | None
+    organization_name: str | None
     affinity: int
 
 
@@ -197,16 +211,24 @@ _DEPARTMENTS_SQL = text(
 )
 
 
-def departments_with_affinity(conn: Connection, *, patient_id: str) -> tuple[list[Row[Any]], dict[str, int]]:
+def departments_with_affinity(
+    conn: Connection, *, patient_id: str
+) -> tuple[list[DepartmentRow], dict[str, int]]:
     """Every department (with its organisation's name) and the patient's organisation affinity,
     in one round trip: what `find_slots` needs before it can choose where to look."""
-    rows = conn.execute(_DEPARTMENTS_SQL, {"p": patient_id}).all()
+    rows = [DepartmentRow._make(r) for r in conn.execute(_DEPARTMENTS_SQL, {"p": patient_id})]
     affinity = {r.organization_id: r.affinity for r in rows if r.organization_id and r.affinity}
     return rows, affinity
 
 
 def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[^\w]+", normalise_text(text)) if t]
+
+
+@functools.lru_cache(maxsize=512)
+def _specialty_parts(specialty: str) -> tuple[str, ...]:
+    """The words of a specialty's name a request's word may match (few names, asked every call)."""
+    return tuple(part for part in _tokens(specialty) if len(part) >= 4 and part not in STOPWORDS)
 
 
 def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], list[str]]:
@@ -230,10 +252,8 @@ def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], l
         if word in consumed or word in STOPWORDS:
             continue
         hit = False
-        for specialty in specialties:
-            for part in _tokens(specialty):
-                if len(part) < 4 or part in STOPWORDS or len(word) < 4:
-                    continue
+        for specialty in specialties if len(word) >= 4 else ():
+            for part in _specialty_parts(specialty):
                 if fuzz.ratio(word, part) >= MATCH_THRESHOLD or (len(word) >= 5 and part.startswith(word)):
                     targets.add(specialty)
                     hit = True
@@ -243,13 +263,13 @@ def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], l
 
 
 def match_departments(
-    departments: list[Row[Any]], targets: set[str], leftover: list[str], affinity: dict[str, int]
+    departments: list[DepartmentRow], targets: set[str], leftover: list[str], affinity: dict[str, int]
 ) -> list[DepartmentMatch]:
     """Departments of the target specialties, narrowed to the clinics the other words name
     ("GP in Sebastopol") when any matches; without a specialty, clinic names alone decide.
     Ties go to the patient's own organisations."""
     words = " ".join(leftover)
-    scored: list[tuple[Row[Any], float]] = []
+    scored: list[tuple[DepartmentRow, float]] = []
     for r in departments:
         place = (
             fuzz.token_set_ratio(words, normalise_text(f"{r.name} {r.organization_name or ''}"))
@@ -317,8 +337,7 @@ _FREE_SLOTS_SQL = text(
 )
 
 
-@dataclass(frozen=True)
-class FreeSlot:
+class FreeSlot(NamedTuple):
     """A free slot as `find_slots` shows it: when, and who and where."""
 
     id: str
