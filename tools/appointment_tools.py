@@ -120,7 +120,7 @@ def find_slots(ctx: ToolContext, args: FindSlotsInput) -> ToolResult:
         page = appointments.free_slots(
             conn,
             patient_id=pid,
-            department_ids=[m.id for m in chosen],
+            departments=chosen,
             starts_from=starts_from,
             starts_before=starts_before,
             limit=args.limit,

@@ -17,10 +17,11 @@ Booking is the one write a model can cause, so it is narrow and exact:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
 from sqlalchemy import Connection, Row, and_, func, select, text, update
@@ -157,13 +158,26 @@ class BookingRefused(Exception):
 # --- finding slots ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DepartmentMatch:
+class DepartmentMatch(NamedTuple):
+    """A department a request matched, and how well. (Named tuples: `find_slots` builds one per
+    department of a specialty on every call, and a frozen dataclass costs ten times as much.)"""
+
     id: str
     name: str
     organization_id: str | None
     organization_name: str | None
     score: float
+    affinity: int
+
+
+class DepartmentRow(NamedTuple):
+    """A department with its organisation's name and the patient's affinity to it."""
+
+    id: str
+    name: str
+    specialty: str
+    organization_id: str | None
+    organization_name: str | None
     affinity: int
 
 
@@ -197,16 +211,24 @@ _DEPARTMENTS_SQL = text(
 )
 
 
-def departments_with_affinity(conn: Connection, *, patient_id: str) -> tuple[list[Row[Any]], dict[str, int]]:
+def departments_with_affinity(
+    conn: Connection, *, patient_id: str
+) -> tuple[list[DepartmentRow], dict[str, int]]:
     """Every department (with its organisation's name) and the patient's organisation affinity,
     in one round trip: what `find_slots` needs before it can choose where to look."""
-    rows = conn.execute(_DEPARTMENTS_SQL, {"p": patient_id}).all()
+    rows = [DepartmentRow._make(r) for r in conn.execute(_DEPARTMENTS_SQL, {"p": patient_id})]
     affinity = {r.organization_id: r.affinity for r in rows if r.organization_id and r.affinity}
     return rows, affinity
 
 
 def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[^\w]+", normalise_text(text)) if t]
+
+
+@functools.lru_cache(maxsize=512)
+def _specialty_parts(specialty: str) -> tuple[str, ...]:
+    """The words of a specialty's name a request's word may match (few names, asked every call)."""
+    return tuple(part for part in _tokens(specialty) if len(part) >= 4 and part not in STOPWORDS)
 
 
 def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], list[str]]:
@@ -230,10 +252,8 @@ def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], l
         if word in consumed or word in STOPWORDS:
             continue
         hit = False
-        for specialty in specialties:
-            for part in _tokens(specialty):
-                if len(part) < 4 or part in STOPWORDS or len(word) < 4:
-                    continue
+        for specialty in specialties if len(word) >= 4 else ():
+            for part in _specialty_parts(specialty):
                 if fuzz.ratio(word, part) >= MATCH_THRESHOLD or (len(word) >= 5 and part.startswith(word)):
                     targets.add(specialty)
                     hit = True
@@ -243,13 +263,13 @@ def resolve_specialties(query: str, specialties: list[str]) -> tuple[set[str], l
 
 
 def match_departments(
-    departments: list[Row[Any]], targets: set[str], leftover: list[str], affinity: dict[str, int]
+    departments: list[DepartmentRow], targets: set[str], leftover: list[str], affinity: dict[str, int]
 ) -> list[DepartmentMatch]:
     """Departments of the target specialties, narrowed to the clinics the other words name
     ("GP in Sebastopol") when any matches; without a specialty, clinic names alone decide.
     Ties go to the patient's own organisations."""
     words = " ".join(leftover)
-    scored: list[tuple[Row[Any], float]] = []
+    scored: list[tuple[DepartmentRow, float]] = []
     for r in departments:
         place = (
             fuzz.token_set_ratio(words, normalise_text(f"{r.name} {r.organization_name or ''}"))
@@ -277,10 +297,17 @@ def match_departments(
     return matches
 
 
+# The free slots and who/where (the department and organisation names come from the
+# `departments_with_affinity` rows the caller chose them from, read earlier in the same
+# transaction). Every relation in it costs planning time, and the statement is planned afresh on
+# most calls (psycopg prepares a statement only on its fifth use on a connection, and forgets all
+# of them at every ROLLBACK on it, as when a pooled connection is returned), so it joins only
+# what the departments' rows do not already say.
 _FREE_SLOTS_SQL = text(
     """
     WITH free AS (
-        SELECT s.*, count(*) OVER () AS total_count
+        SELECT s.id, s.department_id, s.practitioner_id, s.location_id, s.starts_at, s.ends_at,
+               count(*) OVER () AS total_count
           FROM appointment_slots s
          WHERE s.department_id = ANY(CAST(:departments AS text[]))
            AND s.booked_appointment_id IS NULL
@@ -300,12 +327,9 @@ _FREE_SLOTS_SQL = text(
         ON CONFLICT DO NOTHING
     )
     SELECT free.id, free.department_id, free.practitioner_id, free.location_id, free.starts_at,
-           free.ends_at, free.booked_appointment_id, free.total_count,
-           d.name AS department_name, o.name AS organization_name, pr.full_name AS practitioner_name,
+           free.ends_at, free.total_count, pr.full_name AS practitioner_name,
            l.name AS location_name, l.address AS location_address, l.city AS location_city
       FROM free
-      JOIN departments d ON d.id = free.department_id
-      LEFT JOIN organizations o ON o.id = d.organization_id
       LEFT JOIN practitioners pr ON pr.id = free.practitioner_id
       LEFT JOIN locations l ON l.id = free.location_id
      ORDER BY free.starts_at, free.id
@@ -313,17 +337,34 @@ _FREE_SLOTS_SQL = text(
 )
 
 
+class FreeSlot(NamedTuple):
+    """A free slot as `find_slots` shows it: when, and who and where."""
+
+    id: str
+    department_id: str
+    practitioner_id: str | None
+    location_id: str | None
+    starts_at: dt.datetime
+    ends_at: dt.datetime
+    department_name: str
+    organization_name: str | None
+    practitioner_name: str | None
+    location_name: str | None
+    location_address: str | None
+    location_city: str | None
+
+
 def free_slots(
     conn: Connection,
     *,
     patient_id: str,
-    department_ids: list[str],
+    departments: list[DepartmentMatch],
     starts_from: dt.datetime,
     starts_before: dt.datetime,
     limit: int,
     offer_in_conversation: str | None = None,
     clinician: str | None = None,
-) -> Page[Row[Any]]:
+) -> Page[FreeSlot]:
     """Free future slots of the given departments, earliest first, with who and where (only
     `clinician`'s, by their full name, when given).
 
@@ -331,15 +372,15 @@ def free_slots(
     out times at which this patient already has a booked appointment. With
     `offer_in_conversation`, the slots returned are recorded as offered in that conversation
     in the same statement (what `book_appointment` later accepts), so showing and recording
-    cannot disagree. One fixed statement text: the server prepares and plans it once, where a
-    list of `IN` parameters made a new six-table plan on every call (planning cost more than
-    running it).
+    cannot disagree. One fixed statement text (a list of `IN` parameters made a new plan on
+    every call).
     """
+    by_id = {d.id: d for d in departments}
     rows = conn.execute(
         _FREE_SLOTS_SQL,
         {
             "p": patient_id,
-            "departments": list(department_ids),
+            "departments": list(by_id),
             "starts_from": starts_from,
             "starts_before": starts_before,
             "limit": limit,
@@ -347,7 +388,24 @@ def free_slots(
             "clinician": clinician,
         },
     ).all()
-    return page_from_rows(rows)
+    items = [
+        FreeSlot(
+            id=r.id,
+            department_id=r.department_id,
+            practitioner_id=r.practitioner_id,
+            location_id=r.location_id,
+            starts_at=r.starts_at,
+            ends_at=r.ends_at,
+            department_name=by_id[r.department_id].name,
+            organization_name=by_id[r.department_id].organization_name,
+            practitioner_name=r.practitioner_name,
+            location_name=r.location_name,
+            location_address=r.location_address,
+            location_city=r.location_city,
+        )
+        for r in rows
+    ]
+    return Page(items=items, total=int(rows[0].total_count) if rows else 0)
 
 
 def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_id: str) -> bool:

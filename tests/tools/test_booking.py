@@ -6,7 +6,7 @@ import datetime as dt
 import threading
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 
 from records.database import patient_transaction
 from records.scheduling import generate_slots
@@ -268,3 +268,104 @@ def test_booking_refuses_a_second_appointment_at_the_same_time(clinic, registry)
     assert book(registry, clinic, "p-a", "c1", pair[0], message="m1").ok
     clash = book(registry, clinic, "p-a", "c1", pair[1], message="m2")
     assert clash.error_kind == "conflict" and "already has appointment" in clash.text
+
+
+# --- what find_slots costs, and that it shows what a plain join of the slot tables says -------
+
+# The reference: every free slot of the chosen departments with its department, organisation,
+# clinician and place, read as the owner with one plain join (what the tool's statement joined
+# before it took the department and organisation names from the rows it chose them from).
+PLAIN_JOIN = text(
+    """
+    SELECT s.id, d.name AS department, o.name AS organization, pr.full_name AS practitioner,
+           l.name AS location, s.starts_at
+      FROM appointment_slots s
+      JOIN departments d ON d.id = s.department_id
+      LEFT JOIN organizations o ON o.id = d.organization_id
+      LEFT JOIN practitioners pr ON pr.id = s.practitioner_id
+      LEFT JOIN locations l ON l.id = s.location_id
+     WHERE s.booked_appointment_id IS NULL AND s.starts_at >= :since AND s.starts_at < :until
+       AND d.specialty = :specialty AND (CAST(:org AS text) IS NULL OR d.organization_id = :org)
+       AND NOT EXISTS (SELECT 1 FROM appointments a JOIN appointment_slots mine ON mine.id = a.slot_id
+                        WHERE a.patient_id = :p AND a.status = 'booked'
+                          AND mine.starts_at < s.ends_at AND mine.ends_at > s.starts_at)
+     ORDER BY s.starts_at, s.id
+    """
+)
+
+
+def plain_join(db, pid, specialty, org=None, days=14):
+    until = dt.datetime.combine(NOW.date() + dt.timedelta(days=days + 1), dt.time.min, tzinfo=dt.UTC)
+    with db.admin.connect() as conn:
+        return conn.execute(
+            PLAIN_JOIN, {"since": NOW, "until": until, "specialty": specialty, "org": org, "p": pid}
+        ).all()
+
+
+def shown(result):
+    return [
+        (r["slot_id"], r["department"], r["organization"], r["practitioner"], r["location"], r["starts_at"])
+        for r in result.rows
+    ]
+
+
+def expected(rows, limit):
+    return [
+        (r.id, r.department, r.organization, r.practitioner, r.location, r.starts_at.isoformat())
+        for r in rows
+    ][:limit]
+
+
+def test_find_slots_shows_what_a_plain_join_of_the_slot_tables_says(clinic, registry):
+    # a clinic with one department per specialty: every department of the specialty is searched
+    result = offer(registry, clinic, "p-a", "c1", "cardiology", limit=5)
+    reference = plain_join(clinic, "p-a", "Cardiology")
+    assert shown(result) == expected(reference, 5) and result.total == len(reference) > 5
+    # general practice at two organisations, the patient's own first; a booking of theirs hides
+    # the slots at the same time
+    with patient_transaction(clinic.admin, "p-a") as conn:
+        conn.execute(text("UPDATE patients SET managing_organization_id = 'org-1' WHERE patient_id = 'p-a'"))
+    first = offer(registry, clinic, "p-a", "c2", "general practice", limit=3).rows[0]
+    assert book(registry, clinic, "p-a", "c2", first["slot_id"]).ok
+    result = offer(registry, clinic, "p-a", "c3", "general practice", limit=20)
+    reference = plain_join(clinic, "p-a", "General Practice", org="org-1")
+    assert first["slot_id"] not in {r.id for r in reference}
+    assert shown(result) == expected(reference, 20) and result.total == len(reference)
+    # one clinician's slots, in every department that matched
+    result = offer(registry, clinic, "p-b", "c4", "general practice", clinician="Dr. Test11 Doctor", limit=20)
+    reference = [
+        r for r in plain_join(clinic, "p-b", "General Practice") if r.practitioner == "Dr. Test11 Doctor"
+    ]
+    assert shown(result) == expected(reference, 20) and result.total == len(reference) > 0
+    # what was shown is what was recorded as offered, and nothing else
+    with clinic.admin.connect() as conn:
+        offered = set(
+            conn.execute(text("SELECT slot_id FROM offered_slots WHERE conversation_id = 'c4'")).scalars()
+        )
+    assert offered == {r["slot_id"] for r in result.rows}
+
+
+def test_find_slots_is_two_statements_whatever_it_matches(clinic, registry):
+    """The departments with the patient's affinity, then the free slots (recording them as offered)
+    in one statement; the third is the call's audit row. Neither grows with the departments
+    matched, nor does the second one read the departments again."""
+    seen: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(clinic.app, "before_cursor_execute", count)
+    try:
+        for query, extra in (
+            ("general practice", {}),
+            ("cardiology", {"limit": 20}),
+            ("general practice", {"clinician": "Dr. Test01 Doctor"}),
+        ):
+            seen.clear()
+            assert offer(registry, clinic, "p-a", f"c-{query}", query, **extra).rows
+            assert len(seen) == 3, seen
+            assert "FROM departments" in seen[0] and "INSERT INTO offered_slots" in seen[1]
+            assert "JOIN departments" not in seen[1] and "JOIN organizations" not in seen[1]
+            assert "INSERT INTO audit_log" in seen[2]
+    finally:
+        event.remove(clinic.app, "before_cursor_execute", count)
