@@ -164,11 +164,11 @@ def open_record(
             if kind == "appointment":
                 return _appointment(conn, patient_id, record_id)
             return _patient_row(conn, patient_id, kind, record_id)
-    if kind == "leaflet":
-        with db.app.connect() as conn:
+    if kind == "leaflet":  # begin(), not connect(): a read that rolls back costs the pooled
+        with db.app.begin() as conn:  # connection its prepared statements (psycopg drops them)
             return _leaflet(conn, base, anchor if anchor is not None else passage)
     if kind == "slot":
-        with db.app.connect() as conn:
+        with db.app.begin() as conn:
             return _slot(conn, record_id)
     return None
 

@@ -442,7 +442,8 @@ def _health(svc: Any) -> tuple[int, dict[str, Any]]:
         "runs_in_progress": svc.runs.running(),
     }
     try:
-        with svc.db.app.connect() as conn:
+        # begin(), not connect(): a read that rolls back drops the connection's prepared statements
+        with svc.db.app.begin() as conn:
             body["schema_revision"] = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
         body["database"] = "ok"
     except Exception:
