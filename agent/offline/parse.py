@@ -148,7 +148,7 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
             r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on|(my|her|his|their) numbers|abnormals|"
             # round fifteen: "my latest figure of any kind", "when was anything last measured"
-            r"figures?(?! out)|(anything|something)( at all)?( last)? (measured|tested|taken|checked)|(measur\w*|test\w*) (anything|something)|"
+            r"figures?(?! out)|(anything|something)( at all)?( last)?( (was|were|been|got|being))? (measured|tested|taken|checked)|(measur\w*|test\w*) (anything|something)|"
             r"(reference|normal|usual) (range|limits?))\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
