@@ -695,7 +695,7 @@ def date_operation(section: str, request: Request) -> str:
 
 def asked_about_range(text: str) -> str:
     if re.search(
-        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
+        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged|beyond)\b|\b(outside|out of|beyond)\b.*\bever\b",
         text,
     ):
         return "ever_outside"
@@ -703,7 +703,7 @@ def asked_about_range(text: str) -> str:
         return "above"
     if re.search(r"\b(below|low|lower|too low|under)\b", text):
         return "below"
-    if re.search(r"\b(outside|out of range|abnormal)\b", text):
+    if re.search(r"\b(outside|out of range|abnormal|beyond)\b", text):
         return "outside"
     return "normal"
 

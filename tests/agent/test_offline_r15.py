@@ -326,6 +326,33 @@ def test_results_beyond_the_usual_limits_are_the_out_of_range_ones(cohort):
     assert checked >= 12
 
 
+EVER_BEYOND_TUNING = [
+    ("has my glucose ever gone beyond the normal limits", "patient", GLUCOSE),
+    ("any of her cholesterol results ever beyond the usual range?", "clinician", CHOL),
+]
+
+
+def test_ever_beyond_the_limits_is_ever_outside_the_range(cohort):
+    """ "ever fallen beyond the usual limits" was answered "No, it is above the range" with 5 of 7
+    results outside it: "beyond" is outside, and "ever" asks about every result."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        for question, role, code in EVER_BEYOND_TUNING:
+            series = [m for m in _series(record, code) if m.ref_low is not None or m.ref_high is not None]
+            if not series:
+                continue
+            outside = any(
+                (m.ref_low is not None and m.value < m.ref_low) or (m.ref_high is not None and m.value > m.ref_high)
+                for m in series
+            )
+            lead = _lead(_events(agent, record.patient.patient_id, question, role=role))
+            if outside:
+                assert lead.startswith("Yes"), (question, lead)
+            checked += 1
+    assert checked >= 2
+
+
 # --- 6. the next appointment in other words ---------------------------------------------------------
 APPOINTMENT_TUNING = [
     ("do i have a future visit booked", "patient"),  # plain
@@ -384,6 +411,7 @@ def test_held_out_the_next_appointment_in_other_words(cohort):
         + APPOINTMENT_HELD_OUT
         + PAST_YEAR_TUNING
         + RANGE_TUNING
+        + EVER_BEYOND_TUNING
     ],
 )
 def test_no_wording_here_holds_a_frozen_test_bank_phrasing(text):
