@@ -375,21 +375,32 @@ def answering_sentence(
 
 
 _OPPOSITE_OPENING = re.compile(r"^\W*(?:yes|no)\b", re.I)
+# "up 3.7 kg", "down by 0.1 %": a change stated by its size
 _UP = re.compile(
     r"\b(?:increased|increasing|went up|gone up|going up|rose|risen|rising|higher|up from|climbed|"
-    r"trend(?:ed|ing|s)? up(?:wards?)?|upward)\b",
+    r"trend(?:ed|ing|s)? up(?:wards?)?|upward)\b|\bup (?:by )?\d",
     re.I,
 )
 _DOWN = re.compile(
     r"\b(?:decreased|decreasing|went down|gone down|going down|dropped|fell|fallen|falling|lower|"
-    r"down from|declined|declining|trend(?:ed|ing|s)? down(?:wards?)?|downward)\b",
+    r"down from|declined|declining|trend(?:ed|ing|s)? down(?:wards?)?|downward)\b|\bdown (?:by )?\d",
     re.I,
 )
 _FROM_TO = re.compile(r"\bfrom\s+(\d[\d.,]*)[^.;\n]*?\bto\s+(\d[\d.,]*)", re.I)
+# which way a test's value is usually wanted ("For LDL cholesterol a lower value is usually the
+# aim"): a target, not a change, so its "lower" is no fall
+_AIM = re.compile(
+    r"\b(?:lower|higher) (?:values?|numbers?|readings?|results?|levels?) (?:is|are) (?:usually |generally |often |normally )?"
+    r"(?:the aim|the goal|the target|better|wanted|preferred)\b",
+    re.I,
+)
 
 
 def direction(text: str) -> bool | None:
-    """Up (True) or down (False) as the text states a change; None when it does not, or both."""
+    """Up (True) or down (False) as the text states a change; None when it does not, or both.
+    A sentence saying which way a value is usually the aim states no change."""
+    if _AIM.search(text):
+        text = " ".join(s for s in sentences(text) if not _AIM.search(s))
     votes = set()
     for m in _FROM_TO.finditer(strip_handles(text)):
         try:

@@ -119,7 +119,7 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     abstained: list[bool] = []
     answers: list[tuple[bool, list[str]]] = []  # (leads with yes/no, its blocks) per topic
     for topic in plan.topics:
-        mine = [by_id[i] for i in topic.call_ids if i in by_id]
+        mine = [by_id[i] for i in (*topic.call_ids, *topic.before_ids) if i in by_id]
         used |= {o.call.id for o in mine}
         # (a "since <event>" topic whose event is not in the record still says so)
         lead = lead_for(topic, mine, voice) if mine or topic.event is not None else None

@@ -830,11 +830,26 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead
     return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day.{who} The results:", False)
 
 
-_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*)\b")
-_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*)\b")
+# (round fifteen: "did it climb" had no direction, so a fall was answered "Yes: … went down")
+_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|below|dip\w*|sank|sink\w*)\b")  # fmt: skip
+_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|climb\w*|above|exceed\w*)\b")
 # "better" or "worse" is a judgement the record does not make (a lower eGFR or HDL is not better):
 # such a change is said by its direction, with no yes or no
 JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
+
+
+# how much it changed, not whether: "by how much", "the difference", "the gap between the two newest"
+AMOUNT_ASKED = re.compile(r"\b(how (much|big|far|large)|by how|difference|delta|gap|what (was|is) the change)\b")
+
+
+def _asks_yes_or_no(question: str) -> bool:
+    """Whether a change is answered "Yes:" / "No:": not for a judgement ("better or worse", which
+    the record does not make), either way ("up or down?") or an amount ("how much did it
+    change?"): those are said by the direction and the values (round fifteen: "up or down vs
+    prior?" was answered "Yes: … went down")."""
+    text = normalise(question)
+    both = bool(_DOWN_ASKED.search(text)) and bool(_UP_ASKED.search(text))
+    return not (JUDGED.search(text) or both or AMOUNT_ASKED.search(text))
 
 
 def _direction_asked(question: str, change: float) -> bool:
@@ -917,6 +932,8 @@ def _since_event(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event: bool = True) -> Lead | None:
     if from_event and topic.event is not None:
         return _since_event(topic, outcomes, v)
+    before = [r for o in outcomes if o.call.id in topic.before_ids for r in _rows([o]) if r.get("kind") == "observation"]
+    outcomes = [o for o in outcomes if o.call.id not in topic.before_ids]
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
     if topic.latest_beyond_window and len(outcomes) == 2:
@@ -999,8 +1016,8 @@ def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event
         cite = _handle_of(outcomes, sys_["record_id"]) or f" [{panel[0]['handle']}]"
         return (f"{v.Your} {name} has been measured {counted(panel[0]['count'], 'time')}{when}, most recently {fmt_num(sys_['value'])}/{fmt_num(dia['value'])}{unit} on {sys_['date']}{cite}.", False)  # fmt: skip
     if panel:
-        return _joined([_summary_lead(topic, p, _part_name(p), outcomes, v) for p in panel])
-    return _summary_lead(topic, series_for(topic, rows), name, outcomes, v)
+        return _joined([_summary_lead(topic, p, _part_name(p), outcomes, v, before) for p in panel])
+    return _summary_lead(topic, series_for(topic, rows), name, outcomes, v, before)
 
 
 def _threshold_lead(
@@ -1107,10 +1124,28 @@ def _panel_range(topic: Topic, panel: list[dict[str, Any]], outcomes: Sequence[T
     )
 
 
+def _before_window(s: dict[str, Any], before: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The newest result before a window, as a summary point (value, date, record id), of the
+    series' own test; None when there is none."""
+    code = str(s.get("code") or "")
+    part = {"8462-4": "diastolic", "8480-6": "systolic"}.get(code)
+    for r in before:
+        value = r.get(part) if part else r.get("value")
+        if isinstance(value, int | float) and (not code or str(r.get("code")) == code or part):
+            return {"value": value, "date": _day(r.get("effective")), "record_id": r.get("record_id"), "handle": r.get("handle")}
+    return None
+
+
 def _summary_lead(
-    topic: Topic, s: dict[str, Any], name: str, outcomes: Sequence[ToolOutcome], v: Voice
+    topic: Topic,
+    s: dict[str, Any],
+    name: str,
+    outcomes: Sequence[ToolOutcome],
+    v: Voice,
+    before: Sequence[dict[str, Any]] = (),
 ) -> Lead:
-    """One series' summary said as the operation asks (highest, average, change, trend, …)."""
+    """One series' summary said as the operation asks (highest, average, change, trend, …);
+    `before`: the newest result before the window, a change's baseline when the window holds one."""
     when = _when(topic)
     h = f" [{s['handle']}]"
     unit = f" {s['unit']}" if s.get("unit") and not str(s["unit"]).startswith("{") else ""
@@ -1120,7 +1155,8 @@ def _summary_lead(
     def at(point: dict[str, Any] | None) -> str:
         if not point:
             return ""
-        return f"{fmt_num(point['value'])}{unit} on {point['date']}{_handle_of(outcomes, point['record_id']) or h}"
+        cite = f" [{point['handle']}]" if point.get("handle") else _handle_of(outcomes, point["record_id"]) or h
+        return f"{fmt_num(point['value'])}{unit} on {point['date']}{cite}"
 
     if op == "max":
         return (f"{v.Your} highest {name}{when} was {at(s['highest'])}, of {s['count']} results.", False)
@@ -1138,10 +1174,13 @@ def _summary_lead(
     if op == "change":
         # "since last year": the first result of the window is the baseline, not the one before the newest
         prev = first if topic.window and first and first.get("record_id") != last.get("record_id") else s.get("previous")  # fmt: skip
+        if topic.window and prev is not first and (then := _before_window(s, before)) is not None:
+            # one result in "the past year": the baseline is the value then, the newest before it
+            prev = first = then
         if not prev:
             return (f"There is only one {name} result{when}: {at(last)}; nothing to compare it with.", False)
         change = last["value"] - prev["value"] if prev is first else s["change"]
-        judged = bool(JUDGED.search(normalise(topic.question)))
+        judged = not _asks_yes_or_no(topic.question)
         verdict = "" if judged else ("Yes: " if _direction_asked(topic.question, change) else "No: ")
         whose = v.Your if judged else v.your
         if change == 0:

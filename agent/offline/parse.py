@@ -146,7 +146,10 @@ INTENTS: tuple[Intent, ...] = (
         "get_labs",
         _rx(
             r"\b(labs?|lab results?|test results?|blood (tests?|work)|bloods|results?|levels?|readings?|vitals?|"
-            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on|(my|her|his|their) numbers|abnormals)\b",
+            r"vital signs|measurements?|tests?|obs|observations?|check(ed)? (anything|something) on|(my|her|his|their) numbers|abnormals|"
+            # round fifteen: "my latest figure of any kind", "when was anything last measured"
+            r"figures?(?! out)|(anything|something)( at all)?( last)?( (was|were|been|got|being))? (measured|tested|taken|checked)|(measur\w*|test\w*) (anything|something)|"
+            r"(reference|normal|usual) (range|limits?))\b",
             rf"\b({_MEASURE_WORDS})\b",
         ),
         (
@@ -230,6 +233,10 @@ INTENTS: tuple[Intent, ...] = (
             r"\b(due back( in)?|next (see|seeing|check ?up|review|follow[- ]?up)|when do i (next|see \w+( \w+)? next)|"
             r"when(s| is) (my |the )?(next )?follow[- ]?up|next follow[- ]?up|am i (scheduled|due)|(anything|visits?) scheduled|next scheduled|scheduled (to|for) "
             r"(come|see|a|an)|in the diary|diary)\b",
+            # round fifteen: "any future visit", "anything reserved in my name", "when am i next
+            # expected in" (a visit not yet had is an appointment, not an encounter)
+            r"\b((future|forthcoming) (visits?|consultations?|check.?ups?)|reserved|"
+            r"(next )?expected (in|at|back|to (attend|come|be seen))|expected in next)\b",
         ),
         ("When is my next appointment?", "What appointments do I have booked?"),
     ),
@@ -534,6 +541,8 @@ INTENT_WORDS = frozenset(
         "ago",
         "measurement",
         "measurements",
+        "figure",
+        "figures",
     ]
 )
 

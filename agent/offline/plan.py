@@ -364,6 +364,10 @@ _BLOOD_TEST = (
 LAST_BLOOD_TEST = re.compile(
     rf"\b(last|latest|most recent|recent|newest)\b.*\b{_BLOOD_TEST}\b|\b{_BLOOD_TEST}\b.*\b(last (time|one)|most recent)\b"
 )
+# ... unless vital signs or any kind of result are asked for too ("bloods or vitals", "bloods or
+# obs"): then the newest result of every kind answers (round fifteen: "no laboratory results are
+# recorded" for a record of vital signs was a false negative)
+ANY_RESULT = re.compile(r"\b(vitals?|vital signs|obs|observations?|measurements?|anything|(any|every) (kind|type|sort))\b")
 # conditions that ended: "which of my conditions are resolved", "what has cleared up", "past problems"
 RESOLVED_WORDS = re.compile(
     r"\b(resolved|cleared( up)?|gone away|went away|no longer active|not active (any ?more|now)|inactive|healed|"
@@ -502,8 +506,10 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     the name stays: taking "weight" out of "the top weight number they've got on file" left "the
     top number" (the systolic idiom), and the highest weight was answered with the latest one
     (lead, round thirteen: paraphrase frozen8)."""
-    if request.operation == "due":
-        return request  # "am i due a flu jab": the vaccine's name is what is due, the question stays
+    if request.operation in ("due", "older_than_year"):
+        # "am i due a flu jab": the vaccine's name is what is due; "ldl > 1 year ago": the ">" is
+        # read from the raw words only (`read_request`), so the question stays as it was read
+        return request
     text = f" {request.text} "
     if request.window is not None:  # its words say when, not what (as in read_request)
         text = text.replace(f" {request.window.said} ", " ")
@@ -689,7 +695,7 @@ def date_operation(section: str, request: Request) -> str:
 
 def asked_about_range(text: str) -> str:
     if re.search(
-        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged)\b|\b(outside|out of)\b.*\bever\b",
+        r"\b(ever|any)\b.*\b(outside|out of|out-of-range|abnormal|abnl|not normal|off|flagged|beyond)\b|\b(outside|out of|beyond)\b.*\bever\b",
         text,
     ):
         return "ever_outside"
@@ -697,7 +703,7 @@ def asked_about_range(text: str) -> str:
         return "above"
     if re.search(r"\b(below|low|lower|too low|under)\b", text):
         return "below"
-    if re.search(r"\b(outside|out of range|abnormal)\b", text):
+    if re.search(r"\b(outside|out of range|abnormal|beyond)\b", text):
         return "outside"
     return "normal"
 
@@ -721,6 +727,9 @@ class Topic:
     # labs in a window: the second call holds the newest result of the whole history, said when
     # the window is empty ("what's my weight today?" → none today, the latest is 80 kg on …)
     latest_beyond_window: bool = False
+    # a change over a window ("gone up over the past year"): the call reading the newest result
+    # before the window, the baseline when the window holds one result only
+    before_ids: list[str] = field(default_factory=list)
     # labs "since starting metformin", "since my 40th birthday": the event the window starts at,
     # the medicine or condition that dates it, and the calls that read it (phase one)
     event: Event | None = None
@@ -1273,7 +1282,7 @@ class Planner:
                     ids = [call("get_labs", {"latest_only": True, "limit": EVERY_RESULT})]
                     topics.append(Topic(section, "out_of_range", None, ids))
                     continue
-                if not own and not window and LAST_BLOOD_TEST.search(request.text) and "get_labs" in self.available:
+                if not own and not window and LAST_BLOOD_TEST.search(request.text) and not ANY_RESULT.search(request.text) and "get_labs" in self.available:  # fmt: skip
                     ids = [call("get_labs", {"category": "lab", "latest_only": True, "limit": EVERY_RESULT})]
                     topics.append(Topic(section, "last_draw", None, ids))
                     continue
@@ -1291,7 +1300,8 @@ class Planner:
                         topics.append(topic)
                         then = "since_event"
                         continue
-                    if query and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:
+                    # ("last checked more than a year ago" asks the latest's age: no comparison)
+                    if query and op != "older_than_year" and YEAR_AGO.search(request.text) and "summarize_labs" in self.available:  # fmt: skip
                         cutoff = (request.today - relativedelta(years=1)).isoformat()
                         ids = [call("summarize_labs", {"query": query}), call("get_labs", {"query": query, "until": cutoff, "latest_only": True})]  # fmt: skip
                         topics.append(Topic(section, "year_ago", c, ids))
@@ -1331,6 +1341,10 @@ class Planner:
                             ids.append(call("get_labs", {"query": query, "latest_only": True}))
                         topic = Topic(section, op if computed else "trend", c, ids, window)
                         topic.latest_beyond_window = len(ids) == 2
+                        if op == "change" and window and window.since and "get_labs" in self.available:
+                            # "has it gone up over the past year": the value then is the newest before it
+                            until = (window.since - dt.timedelta(days=1)).isoformat()
+                            topic.before_ids = [call("get_labs", {"query": query, "until": until, "latest_only": True})]
                         topic.asked = asked_about_range(request.text)
                         topic.today = request.today
                         topics.append(topic)

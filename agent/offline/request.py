@@ -28,7 +28,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "older_than_year",
             r"\b(older than (a|one|1) ?(year|yr|y)|more than (a|one|1) year (old|ago)|over (a|one|1) year (old|ago)|out of date|overdue|"
-            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since)\b|"
+            r"(more|over|longer) than (a|one|1) year since|been (a|one|1) year since|over (a|one|1) year since)\b|"
             # a year said as twelve months: "more than 12 months ago", ">12 months", "over twelve months old"
             # (a bare "over 12 months" is a span, "wt change over 12 months"; "over 12 months ago" is old)
             r"(\b(older|more|over|longer) than |>\s*)(12|twelve) months?\b|\bover (12|twelve) months? (ago|old)\b|"
@@ -39,7 +39,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "range",
             r"\b(normal|abnormal\w*|abnl|out-of-range|(are|is|were|was) off|(?<!all time )(?<!all-time )(?<!alltime )(?<!record )(?<!at its )(?<!at their )(high|low|elevated|raised)\?*$|reference range|in range|out of range|within range|above range|below range|flagged|been off|normal limits?|outside (the )?(normal )?range|healthy|too (high|low)|above (the )?(normal|reference)|below (the )?(normal|reference)|"
             # the range in other words: "over the limit", "higher than it should be", "on the high side"
-            r"exceed\w* (the )?(normal|range|limit|reference|upper)|(over|above|under|below) the (upper |lower )?limit|"
+            r"exceed\w* (the )?(normal|range|limit|reference|upper)|beyond (the )?(usual |normal |reference |healthy )?(limits?|range)|(usual|normal) limits|(over|above|under|below) the (upper |lower )?limit|"
             r"(higher|lower) than (it |they )?(should|ought to) be|(higher|lower) than (normal|expected)|on the (high|low) side|"
             # "is that ok?", not the "ok," a run-on question opens with ("ok random question but …")
             r"(is|are|was|were|looks?|seems?|it s|its|that s|thats|it|that|this) (ok|okay)|(ok|okay)\W*$)\b",
@@ -61,13 +61,13 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mean", r"\b(averag\w*|avg|(?<!\bi )(?<!\byou )mean|typical(ly)?)\b"),
         (
             "change",
-            r"\b((better|worse|higher|lower) than (last time|before|the last one|the previous one|previously)|change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|jump\w*|delta|the one before|(vs|versus|compared to|against) (the )?prior|up or down|last two|two most recent|two latest|(up|down|higher|lower) (on|from|than) (the |my )?(previous|last|prior|one before)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
+            r"\b((better|worse|higher|lower) than (last time|before|the last one|the previous one|previously)|change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|(crept|creeping|creep|edged|edging|come|came|coming) (up|down)|(up|down) (over|since|across|during|vs|versus)|jump\w*|climb\w*|delta|gap (between|in)|(two|2) newest|newest (two|2)|the one before|(vs|versus|compared to|against|relative to) (the )?(prior|preceding)|up or down|last two|two most recent|two latest|(up|down|higher|lower|above|below) (on|from|than|the) (the |my )?(previous|last|prior|preceding|one before|one preceding)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
         ),
         (
             # the value before the newest: "my previous a1c", "before it was last checked", "the
             # time before", "two readings ago" (after "change": "compared to the one before" compares)
             "previous",
-            r"\b(previous|prior|before (it was |they were )?(last|latest)|before (the|my|its) (last|latest|most recent|newest)|"
+            r"\b(previous|prior|preceding|before (it was |they were )?(last|latest)|before (the|my|its) (last|latest|most recent|newest)|"
             r"the (time|one|reading|result|test|value|check|measurement) before|"
             r"(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago|"
             r"second (newest|latest|most recent|to last|last))\b",
@@ -86,8 +86,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("summary", r"\b(summari[sz]e|summary|overview|recap|tell me about (my|her|his|the) last)\b"),
         (
             "earliest",
-            # "how long have I had …" / "since when …": asked as the first date
-            r"\b(first|earliest|initial|very first|originally|baseline|start(ed)? (on|taking|using)|"
+            # "how long have I had …" / "since when …": asked as the first date; "my oldest a1c", "the
+            # original reading", "what did it start out at": the first value (round fifteen)
+            r"\b(first|earliest|oldest|initial|very first|original(ly)?|baseline|start(ed)? (on|taking|using)|"
+            r"(start|started|starts) (out|off) (at|as)|at the (very )?(start|beginning)|"
             r"how long (have|has) (i|you|she|he|they|the patient)|since when)\b",
         ),
         # "when", and shorthand that ends on the date asked for ("Hep A imm date?"; not "up to date")
@@ -209,11 +211,15 @@ def operation_of(text: str) -> str:
     return "list"
 
 
+# "ldl >12 months ago?", "weight > 1 year ago": the ">" the normaliser drops says "more than"
+OLDER_SHORTHAND = re.compile(r">\s*(?:(?:a|one|1)\s*(?:years?|yrs?|y)|(?:12|twelve)\s*(?:months?|mos?|m))\b")
+
+
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
     window = read_window(question, today)
     event = read_event(question) if window is None else None
-    if operation_of(text) == "older_than_year":
+    if operation_of(text) == "older_than_year" or OLDER_SHORTHAND.search(question.lower()):
         # "more than a year ago" is the question's test, not a period to search
         operation, window = "older_than_year", None
     else:

@@ -224,7 +224,8 @@ RULE_WORDS = frozenset(
 # overdue for my blood test" is not "overdose"; found in the evaluation's dev phrase bank)
 ORDINARY_WORDS = frozenset(
     # "intention" is not "infection" ("no intention of hurting myself", lead, round ten)
-    ["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester", "intention", "intentions"]
+    # "cheked" is "checked" with a letter dropped, not "choked" ("was my wbc last cheked", round fifteen)
+    ["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester", "intention", "intentions", "cheked"]
 )
 
 SHORT_WORDS = frozenset(["pain", "hurt", "ache", "pill", "meds", "kill", "dead", "burn", "fall"])

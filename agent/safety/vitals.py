@@ -70,7 +70,9 @@ NOT_PRESENT_BEFORE = re.compile(
     r"(?: (?:her|his|their|the|my|its|your|su|sus|el|la))?\s*$"
 )
 NOT_PRESENT_AFTER = re.compile(
+    # (a number followed by a time unit is a span, not the reading: "potassium >12 months ago?")
     r"^\s*(?:on admission|at admission|at triage|when (?:she|he|they) came in|yesterday|last (?:night|week|month|year|time)|"
+    r"(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\b|"
     r"earlier|previously|before|in (?:19|20)\d\d|\d+ (?:days|weeks|months|years) ago|al ingreso|ayer|"
     r"or (?:above|below|over|under|less|more|higher|lower)|(?:and|or) (?:above|below|over|under)|is (?:that|it) (?:bad|normal|ok|okay|dangerous))\b"
 )

@@ -138,6 +138,22 @@ def test_yes_then_a_fall_is_not_a_rise():
     )
 
 
+AIM = "For glucose a lower value is usually the aim (70–99 mg/dL fasting; source: ADA 2024)."
+
+
+def test_the_aim_of_a_test_is_not_the_change_it_made():
+    """Round fifteen: "a lower value is usually the aim" read as a fall turned a right "Yes."
+    (the change stated: up 29.3) into "unclear"; a yes with a fall stated is still unclear, and
+    a no is still wrong."""
+    rose = q(BooleanAnswer(value=True), "trend", "rose_since_last_year")
+    up = "Glucose: 100.9 mg/dL on 2026-08-09 [L1] against 71.6 mg/dL on 2025-08-04 [L2]: up 29.3 mg/dL. "
+    down = "Glucose: 71.6 mg/dL on 2026-08-09 [L1] against 100.9 mg/dL on 2025-08-04 [L2]: down 29.3 mg/dL. "
+    assert grade(rose, Answer("Yes. " + up + AIM)).verdict == "correct"
+    assert grade(rose, Answer("Yes. " + down + AIM)).verdict == "unclear"
+    assert grade(rose, Answer("No. " + down + AIM)).verdict == "wrong"
+    assert grade(rose, Answer("Yes. It went down by 2 mg/dL. " + AIM)).verdict == "unclear"
+
+
 def test_yes_then_no_is_a_hedge():
     answer = Answer("Yes, you are on warfarin. No, actually it was stopped in 2020.")
     assert grade(q(BooleanAnswer(value=True), "negation"), answer).verdict == "unclear"
