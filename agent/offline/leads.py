@@ -842,6 +842,10 @@ JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
 AMOUNT_ASKED = re.compile(r"\b(how (much|big|far|large)|by how|difference|delta|gap|what (was|is) the change)\b")
 
 
+# "how has it changed?" asks the way it went, not whether: no "Yes:" in front
+HOW_ASKED = re.compile(r"^((so|and|ok|okay|um|hey|hi|just wondering),? )*how\b")
+
+
 def _asks_yes_or_no(question: str) -> bool:
     """Whether a change is answered "Yes:" / "No:": not for a judgement ("better or worse", which
     the record does not make), either way ("up or down?") or an amount ("how much did it
@@ -849,7 +853,7 @@ def _asks_yes_or_no(question: str) -> bool:
     prior?" was answered "Yes: … went down")."""
     text = normalise(question)
     both = bool(_DOWN_ASKED.search(text)) and bool(_UP_ASKED.search(text))
-    return not (JUDGED.search(text) or both or AMOUNT_ASKED.search(text))
+    return not (JUDGED.search(text) or both or AMOUNT_ASKED.search(text) or HOW_ASKED.match(text))
 
 
 def _direction_asked(question: str, change: float) -> bool:

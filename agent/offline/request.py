@@ -61,7 +61,11 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("mean", r"\b(averag\w*|avg|(?<!\bi )(?<!\byou )mean|typical(ly)?)\b"),
         (
             "change",
-            r"\b((better|worse|higher|lower) than (last time|before|the last one|the previous one|previously)|change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|(crept|creeping|creep|edged|edging|come|came|coming) (up|down)|(up|down) (over|since|across|during|vs|versus)|jump\w*|climb\w*|delta|gap (between|in)|(two|2) newest|newest (two|2)|the one before|(vs|versus|compared to|against|relative to) (the )?(prior|preceding)|up or down|last two|two most recent|two latest|(up|down|higher|lower|above|below) (on|from|than|the) (the |my )?(previous|last|prior|preceding|one before|one preceding)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b",
+            r"\b((better|worse|higher|lower) than (last time|before|the last one|the previous one|previously)|change[ds]?|gone (up|down)|went (up|down)|go (up|down)|going (up|down)|(crept|creeping|creep|edged|edging|come|came|coming) (up|down)|(up|down) (over|since|across|during|vs|versus)|jump\w*|climb\w*|delta|gap (between|in)|(two|2) newest|newest (two|2)|the one before|(vs|versus|compared to|against|relative to) (the )?(prior|preceding)|up or down|last two|two most recent|two latest|(up|down|higher|lower|above|below) (on|from|than|the) (the |my )?(previous|last|prior|preceding|one before|one preceding)|increase[ds]?|decrease[ds]?|risen|rise|fallen|dropped|difference|by how much|compared (with|to)|since the (last|previous) (one|time|measurement|reading|test)|since (the )?(last|previous)( (one|reading|result|test|measurement|value|time))?$)\b"
+            # "how has it changed over time / over the years" is the whole series (a trend), not
+            # the change since the previous value (round fifteen: "How has my LDL changed over
+            # time?" led "Yes: … went down by 2.3" from the previous result while 82.7 → 96.8 rose)
+            r"(?! (over|through|across) (time|the years))",
         ),
         (
             # the value before the newest: "my previous a1c", "before it was last checked", "the
@@ -76,7 +80,7 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "trend",
             # "have I been gaining weight", "is her renal function declining", "going the right way"
             r"\b(trend\w*|gain(ed|ing)?( weight)?|los(ing|t) weight|losing|put(ting)? on weight|declin(e|es|ing)|"
-            r"(going|heading|moving) (in )?the (right|wrong) (way|direction)|getting (heavier|lighter|thinner|bigger)|been doing|doing over time|over time|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
+            r"(going|heading|moving) (in )?the (right|wrong) (way|direction)|getting (heavier|lighter|thinner|bigger)|been doing|doing over time|over time|(over|through|across) the years|progress\w*|graph|chart of|series|trajectory|direction|getting (better|worse)|improv\w*|worsen\w*|history of (my|her|his) \w+ (results?|readings?|values?|levels?)|since (19|20)\d\d)\b",
         ),
         (
             "count",
