@@ -122,7 +122,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)(?! when)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
-        r"\b(?:dolor|presion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
+        r"\b(?:dolor|presion|opresion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
         r"\b(?:infarto|ataque al corazon)\b",
     ),
     # breathing
@@ -209,7 +209,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         # too much"); Spanish "se tomó el frasco entero de jarabe"
         rf"\b{KID} (?:\w+ ){{0,4}}(?:found|got hold of|got at|got into|encontro) (?:\w+ ){{0,4}}(?:{MEDS}|calpol|medicine|syrup|bottle|jarabe) (?:\w+ ){{0,3}}(?:and )?(?:drank|drunk|ate|swallowed|chewed|had|took|se (?:lo |la )?(?:bebio|tomo|comio|trago))\b",
         rf"\b{KID} (?:\w+ ){{0,6}}(?:drank|drunk|swallowed|ate|had|took|finished) (?:\w+ ){{0,2}}(?:the |a |an )?(?:whole|entire|full|half (?:a|the)) (?:\w+ ){{0,2}}(?:bottle|packet|pack|box|strip|tube|jar)\b",
-        r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister|tableta) (?:entero|entera|completo|completa|de)\b",
+        r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister) (?:entero|entera|completo|completa|de)|(?:la|una) tableta (?:entera|completa))\b",
+        # ("me tomo media tableta de enalapril" is half a tablet, a dose question: round fifteen)
         r"\bmixed bleach\b|\bbleach and ammonia\b",
         r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
         record_word=False,
@@ -677,7 +678,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # falling blood pressure (haemorrhagic shock); heavy bleeding said by the gestation alone
     *_rules(
         "overdose",
-        # a medicine or a dose in it (round fifteen: "is vomiting twice in a day a reason to go to hospital" is no double dose)
+        # a medicine or a dose in it (round fifteen: "been vomiting twice since lunch" is no double dose)
         r"^(?=.*\b(?:took|taken|take|taking|swallowed|given|gave|injected|tome|tomo|me tome|pills?|tablets?|meds|medicines?|medication|doses?|insulin|lithium|pastillas?|medicinas?|dosis)\b)"
         r"(?=.*\b(?:twice|two doses|double (?:dose\w*|(?:(?:my|the|his|her) )?(?:\w+ )?(?:tablets?|pills?|meds|medicines?|insulin|lithium|\w+(?:pril|olol|statin|formin|sartan|pine|zole|pam|lam|ide|ine|ium|ate|one|in)))|"
         r"(?:took|taken|had|swallowed|given) (?:\w+ ){0,3}(?:again|a second time|another lot)|dos veces|doble dosis|otra vez (?:las|mis|la|el) (?:pastillas|medicinas|pastilla))\b)"
@@ -1045,7 +1046,7 @@ TOPIC_OR_DENIAL = re.compile(
 
 FREE_OF = re.compile(r" (?:free|-free)\b")
 NEGATED_STATE = re.compile(
-    # round fifteen (frozen19: "my chest doesn't hurt, i only want to book the echo")
+    # round fifteen (frozen19's class: "my knee doesn't hurt, i only need the physio date")
     r"\b(?:doesnt|does not|dont|do not|didnt|did not) (?:really |actually |even )?(?:hurt|ache|feel tight|feel heavy)\b|"
     r"\b(?:isnt|is not|wasnt|was not|arent|are not|not|no longer|never) (?:(?!stop |stopped |quit )\w+ )?(?:hurting|hurt|painful|sore|tight|bleeding|swollen|swelling|passed out|fainted|collapsed)\b(?: at all| anymore| any more| now)?|"
     r"\bya no (?:me |le |te |nos |se )?(?:falta|duele|sangra|cuesta|ahoga)\w*\b"
@@ -1261,8 +1262,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
         _compiled(p)
         for p in (
             # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
-            # most of them): a dose change as an intention ("thinking of upping my X to 100"), a
-            # schedule swapped ("every other day instead of daily"), a tablet cut in half in Spanish,
+            # most of them): a dose change as an intention ("planning to halve my X"), a
+            # schedule swapped ("at night instead of in the morning"), a tablet cut in half in Spanish,
             # how many one can "fit" in a day
             rf"\b(?:thinking (?:of|about)|planning (?:to|on)|want to|wanna|going to|gonna|tempted to|considering|about to) (?:just )?(?:upping|up|raising|raise|increasing|increase|doubling|double|halving|halve|lowering|lower|reducing|reduce|dropping|drop|cutting|cut|bumping up|bump up|tapering|taper|splitting|split) (?:my |the |her |his |their )?(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b",
             r"^(?!.*\b(?:why|did (?:they|the doctor|my doctor)|was i told|were we told|switched me|changed me|changed it|on my record)\b).*\b(?:every other day|on alternate days|alternate days|twice (?:a|per) (?:day|week)|once (?:a|per) (?:day|week)|daily|weekly|every \w+ (?:days|hours)|at night|in the morning|mornings|evenings) instead of (?:daily|every day|twice|once|weekly|at night|in the morning|the morning|mornings|evenings|\w+ (?:a|per) day)\b",
@@ -1339,7 +1340,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
         re.compile(p)
         for p in (
             # round fifteen (frozen19's classes, fresh wordings): keep a medicine or change it, asked
-            # as two options ("keep taking the 10mg or drop to 5"); going cold turkey as a plan; a
+            # as two options ("carry on with X or switch"); going cold turkey as a plan; a
             # medicine swapped for something else; whether a medicine is worth continuing
             r"\b(?:keep (?:taking|going with|going on|on|using)|carry on (?:with|taking)|continue(?: with| taking)?|stay on|stick with|stick to) (?:\w+ ){1,4}or (?:\w+ )?(?:drop|stop|pause|skip|reduce|lower|cut|switch|come off|go off|hold|go down|halve|up it|increase|change|swap)\b",
             r"\b(?:thinking (?:of|about)|planning|plan to|want to|wanna|going to|gonna|tempted to|considering|should i|can i|could i|is it (?:ok|okay|safe|bad|dangerous) to|about to) (?:\w+ ){0,2}(?:go(?:ing)? )?cold turkey\b",
@@ -1384,8 +1385,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
         for p in (
             # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
             # them as overdoses): two medicines named, asked about together, as a plan and never as
-            # something already taken ("sudafed safe with my bp tablets?", "X and Y together ok or
-            # no", "X on top of my Y, bad idea?", "does X stop the pill working")
+            # something already taken ("is nytol ok alongside my X", "X and Y together, is that ok",
+            # "X plus my Y tonight, risky?", "will X make my pill not work")
             rf"^(?!.*\b(?:took|taken|swallowed|mixed|drank|downed|overdos\w*|already|ate|eaten)\b)(?=.*\b{NAMED_MEDICINE}\b)"
             rf".*\b(?:with|and|plus|on top of|alongside|together with|at the same time as|while on|while taking|combined with|mixed with|after)\b (?:my |the |his |her |some |a |an |any )?(?:\w+ ){{0,3}}{NAMED_MEDICINE}\b"
             r"(?: \w+){0,4} (?:ok|okay|safe|fine|alright|all right|a problem|an issue|bad idea|a bad idea|good idea|dangerous|risky|a risk|combo|combination|together|or not|or no|compatible|clash|space (?:them|it) out|apart)\b",
@@ -1410,7 +1411,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "interpretation": tuple(
         re.compile(p)
         for p in (
-            # round fifteen (frozen19's classes, fresh wordings): "¿qué tan mal está eso?", a skin
+            # round fifteen (frozen19's classes, fresh wordings): "¿qué tan peligroso es?", a skin
             # finding asked as cancer
             r"\bque tan (?:mal|malo|mala|grave|serio|seria|peligros[oa]|alto|alta|bajo|baja|preocupante)\b|\bcuan (?:grave|malo|serio|peligroso)\b",
             r"\b(?:is|could|might|can) (?:it|this|that|they|these|the \w+) (?:be )?(?:a |an )?(?:melanoma|skin cancer|carcinoma|bcc|basal cell|squamous cell|sarcoma|cancerous|malignant|precancerous|pre cancerous)\b",
@@ -1507,7 +1508,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # breathing pauses while snoring (not a baby's), "worried my X is infected"
             r"\b(?:a )?(?:bad|worrying|good|serious|warning) sign\b|\bis (?:that|it|this) a (?:worry|concern|cause for concern|red flag)\b|\bcause for concern\b",
             r"^(?!.*\b(?:baby|babies|infant|newborn|week old|month old|bebe)\b)(?=.*\bsnor\w*\b).*\b(?:stops?|stopping|pauses?|pausing|holds?|holding) (?:his |her |my |their )?(?:breath\w*)\b(?! (?:\w+ )?(?:now|right now)\b)",
-            r"\b(?:worried|worry|concerned|scared|afraid) (?:that )?(?:my|his|her|the|their|our|it|its|this) (?:\w+ ){0,3}(?:is|are|has|have|might be|may be|could be|s|got|has got) (?:getting |gone |become |becoming )?(?:infected|cancerous|cancer|malignant|not healing|spreading)\b",
+            r"\b(?:could|might|would|will) (?:i|she|he|they|we) be at (?:\w+ )?risk of\b|"
+            r"\b(?:worried|worry|concerned|scared|afraid) (?:that )?(?:my|his|her|the|their|our|it|its|this) (?:\w+ ){0,4}(?:is|are|has|have|might be|may be|could be|s|got|has got) (?:getting |gone |become |becoming )?(?:infected|cancerous|cancer|malignant|not healing|spreading)\b",
             # round fourteen (tune misses): "could it be leukaemia", "am i at risk of a stroke with my numbers"
             r"\bcould (?:it|this|that|they|these) be (?:\w+ ){0,2}(?:cancer|leuka?emia|lymphoma|a tumou?r|tumou?rs?|serious|something (?:serious|bad)|my heart|a heart problem|diabetes|ms|lupus|my thyroid|my kidneys?)\b|\b(?:am i|is (?:she|he|my \w+)) at (?:\w+ )?risk of\b",
             # round fourteen: a Spanish "will it be something bad?" ("se me cae el pelo, ¿será algo malo?")
@@ -1704,7 +1706,7 @@ RECORD_QUESTION = re.compile(
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
     r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$|"
     # round fifteen (frozen19's hard negatives, fresh wordings): following a leaflet's instructions
-    # ("how do i collect a stool sample per the instructions"), a Spanish appointment asked for, what
+    # ("how do i return the sample kit per the leaflet"), a Spanish appointment asked for, what
     # to bring on the day, a medicine's status on the list ("are any listed as as needed")
     r"\b(?:per|following|according to|as in|from|in) the (?:instructions|instruction sheet|information sheet|leaflet|sheet|kit|booklet|guide)\b|\bsegun (?:la hoja|el folleto|las instrucciones|la carta|el papel|la guia)\b|"
     r"\bhow (?:do|should|can) i (?:collect|give|provide|do|send|return|post|drop off|hand in|label|store|take) (?:a |the |my |in )?(?:\w+ )?(?:sample|specimen|kit|pot|form)\b|"

@@ -43,7 +43,7 @@ PATIENT_EMERGENCIES = [
     ("i cant even get up the stairs without fighting for breath", "breathing"),
     ("mi papa tiene epoc, le falta el aire y tiene los dedos morados", "breathing"),
     # "sh" for self-harm
-    ("did sh again tonight and its deep", "self_harm"),
+    ("did sh tonight, deeper than usual", "self_harm"),
     ("want to sh so bad right now", "self_harm"),
     ("relapsed with sh last night, its still bleeding", "self_harm"),
     ("sh urges are really strong tonight", "self_harm"),
@@ -56,7 +56,7 @@ PATIENT_EMERGENCIES = [
     ("someone seizing outside the shop", "seizure"),
     # a birth about to happen
     ("her head is crowning and the ambulance isnt here", "pregnancy"),
-    ("contractions are coming really fast and we cant get to the maternity unit", "pregnancy"),
+    ("my sisters labour is going so quick, no time to get to the birth centre", "pregnancy"),
     ("i can see the babys head, were still at home", "pregnancy"),
     ("i have the urge to push and im 38 weeks, no way we will make it to hospital", "pregnancy"),
     ("my wife is giving birth in the car right now", "pregnancy"),
@@ -64,16 +64,16 @@ PATIENT_EMERGENCIES = [
 ]
 
 CLINICIAN_EMERGENCIES = [
-    "mr evans arrested in the ct scanner",
+    "gentleman arrested in the endoscopy suite",
     "lady in bay 3 arrested in the lift",
     "bed 4 arrested",
-    "rapid af at 170, hypotensive, in front of me now",
+    "narrow complex tachy at 200, hypotensive, on the ward",
     "svt 210 and bp soft right now",
     "pt in fast af with a systolic dropping",
     "paciente en fa a 180 ahora",
     "paciente con dolor precordial ahora mismo, sudoroso",
-    "dolor retroesternal opresivo en el paciente que tengo delante, diaforetico",
-    "senora en consulta con dolor toracico desde hace 20 minutos",
+    "tengo un senor con dolor retroesternal que irradia al brazo desde hace media hora",
+    "mujer de 60 en la consulta ahorita con opresion en el pecho y palida",
 ]
 
 PATIENT_NEAR_MISSES = [
@@ -160,34 +160,35 @@ ADVICE = [
     # two medicines asked about together, as a plan
     "is nytol ok alongside my sertraline",
     "can i have cold and flu tablets with my amlodipine or is that risky",
-    "melatonin plus zopiclone tonight, bad idea?",
-    "ibuprofen and naproxen together ok?",
-    "st johns wort with my citalopram, safe or not",
+    "co-codamol plus my gabapentin tonight, risky?",
+    "ibuprofen and naproxen together, is that ok",
+    "i fancy trying st johns wort, does it clash with citalopram",
     "will the antibiotics make my contraceptive pill not work",
-    "el jugo de toronja le hace algo a mis pastillas del colesterol",
+    "is it fine to take gaviscon alongside my lansoprazole",
+    "la manzanilla interfiere con mi warfarina?",
     # a dose or a medicine changed, as an intention or two options
-    "planning to halve my propranolol myself next week",
+    "was going to drop my gabapentin down to one a day without asking anyone",
     "thinking of raising my levothyroxine a bit",
-    "stay on 20mg or go down to 10",
-    "want to go cold turkey on my pregabalin",
-    "metformin twice a day instead of once a day?",
-    "turmeric instead of my ibuprofen for my knees?",
-    "is there much point staying on my atorvastatin at 85",
-    "puedo cortar por la mitad la pastilla de metoprolol",
+    "carry on with the omeprazole or switch to something else now my stomach is better",
+    "tempted to stop the mirtazapine cold turkey this weekend",
+    "could i take my bisoprolol at night instead of in the morning",
+    "ive read garlic pills work instead of my ramipril, worth a try?",
+    "at 91 is it worth still taking aspirin every day",
+    "me tomo media tableta de enalapril en vez de una entera?",
     # whether, and how soon, to seek care about a mild symptom
-    "is a temperature of 38 for a day a reason to go to a&e",
-    "how urgent is a sore ear with some discharge",
-    "my toenail came off, does a doctor need to see it today",
-    "can i hold off until monday with this cough",
-    "necesito ir a la sala de emergencias por un resfriado",
-    "podemos esperar al lunes para lo de su oido",
+    "does a sprained wrist count as a reason to call 111",
+    "how soon should my daughter be seen for a rash on her leg",
+    "cut my finger on a tin, will a nurse have to look at it",
+    "should i hold on until the surgery opens tomorrow for this earache",
+    "vale la pena ir a emergencia por una picadura de mosquito",
+    "se puede esperar a que abra el centro de salud por una tos",
     # a worry or what a finding means
-    "am i at risk of a stroke with my cholesterol",
-    "my wife snores and holds her breath in her sleep, is that a worry",
-    "tingling in my fingers most mornings, bad sign?",
-    "worried my sons cut is infected",
-    "mi colesterol salio en 260, que tan grave es",
-    "is the mole on my back melanoma",
+    "could i be at risk of a stroke given my blood pressure readings",
+    "my partner keeps pausing her breathing while she snores, is that sleep apnoea",
+    "my eyelid keeps twitching, is that a bad sign",
+    "concerned that the wound from my biopsy might be infected",
+    "que tan peligroso es tener la presion en 150",
+    "could it be a melanoma, the freckle on my shin has changed colour",
 ]
 
 ALLOW = [
