@@ -122,7 +122,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bheart (?:is )?(?:hurts?|racing and|giving out|being squeezed|stopped)(?! when)",
         r"\b(?:clutching|holding|grabbing) (?:his |her |my )?chest\b",
         r"\b(?:elephant|someone|something) (?:is )?(?:sitting|standing) on (?:my )?chest\b",
-        r"\b(?:dolor|presion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
+        r"\b(?:dolor|presion|opresion|aprieta|duele) (?:\w+ ){0,5}(?:pecho)\b",
         r"\b(?:infarto|ataque al corazon)\b",
     ),
     # breathing
@@ -209,7 +209,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         # too much"); Spanish "se tomó el frasco entero de jarabe"
         rf"\b{KID} (?:\w+ ){{0,4}}(?:found|got hold of|got at|got into|encontro) (?:\w+ ){{0,4}}(?:{MEDS}|calpol|medicine|syrup|bottle|jarabe) (?:\w+ ){{0,3}}(?:and )?(?:drank|drunk|ate|swallowed|chewed|had|took|se (?:lo |la )?(?:bebio|tomo|comio|trago))\b",
         rf"\b{KID} (?:\w+ ){{0,6}}(?:drank|drunk|swallowed|ate|had|took|finished) (?:\w+ ){{0,2}}(?:the |a |an )?(?:whole|entire|full|half (?:a|the)) (?:\w+ ){{0,2}}(?:bottle|packet|pack|box|strip|tube|jar)\b",
-        r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister|tableta) (?:entero|entera|completo|completa|de)\b",
+        r"\b(?:se (?:ha )?(?:tomo|tomado|bebio|bebido|trago|tragado|comio|comido)|tomo|bebio) (?:\w+ ){0,2}(?:(?:el|la|un|una|medio|media) (?:frasco|bote|botella|caja|blister) (?:entero|entera|completo|completa|de)|(?:la|una) tableta (?:entera|completa))\b",
+        # ("me tomo media tableta de enalapril" is half a tablet, a dose question: round fifteen)
         r"\bmixed bleach\b|\bbleach and ammonia\b",
         r"\b(?:breathed|breathe|breathing|inhaled) (?:in )?(?:\w+ ){0,2}(?:fumes|gas|smoke|chemicals?)\b",
         record_word=False,
@@ -268,6 +269,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "stroke",
         FUTURE_WORRY
+        + not_after("risk of a", "risk of", "chance of a", "chances of a", "odds of a", "prevent a")
         + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
@@ -676,7 +678,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # falling blood pressure (haemorrhagic shock); heavy bleeding said by the gestation alone
     *_rules(
         "overdose",
-        r"^(?=.*\b(?:twice|two doses|double (?:dose\w*|(?:(?:my|the|his|her) )?(?:\w+ )?(?:tablets?|pills?|meds|medicines?|insulin|lithium|\w+(?:pril|olol|statin|formin|sartan|pine|zole|pam|lam|ide|ine|ium|ate|one|in)))|"
+        # a medicine or a dose in it (round fifteen: "been vomiting twice since lunch" is no double dose)
+        r"^(?=.*\b(?:took|taken|take|taking|swallowed|given|gave|injected|tome|tomo|me tome|pills?|tablets?|meds|medicines?|medication|doses?|insulin|lithium|pastillas?|medicinas?|dosis)\b)"
+        r"(?=.*\b(?:twice|two doses|double (?:dose\w*|(?:(?:my|the|his|her) )?(?:\w+ )?(?:tablets?|pills?|meds|medicines?|insulin|lithium|\w+(?:pril|olol|statin|formin|sartan|pine|zole|pam|lam|ide|ine|ium|ate|one|in)))|"
         r"(?:took|taken|had|swallowed|given) (?:\w+ ){0,3}(?:again|a second time|another lot)|dos veces|doble dosis|otra vez (?:las|mis|la|el) (?:pastillas|medicinas|pastilla))\b)"
         r"(?=.*\b(?<!not )(?<!no )(?<!isnt )(?<!not feeling )(?:dizzy|drowsy|sleepy|confused|shaky|shaking|faint|fainting|weird|strange|funny|odd|awful|terrible|spinning|woozy|out of it|spaced out|"
         r"vomiting|throwing up|heart (?:is )?(?:racing|pounding)|blurry|slurring|mareado|mareada|confundido|confundida|somnolient[oa]|raro|rara|vomitando|desmay\w*)\b)",
@@ -829,6 +833,54 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:se tomo|se ha tomado|se trago|se comio|se bebio|tomo|me tome|me trague) (?:\w+ ){{0,2}}(?:muchas|muchos|un monton de|varias|un frasco|una caja|un blister|todo el|toda la|todas las|todos los|\d{{2,}}) (?:\w+ ){{0,2}}(?:{MEDS}|jarabe|gotas)\b",
         record_word=False,
     ),
+    # round fifteen, after frozen19 (measured once, kept frozen; fresh wordings in
+    # tests/agent/test_safety_round15.py): blue fingers or lips with a breathing word (central
+    # cyanosis), "can't walk … without gasping"; "sh" as people write self-harm; someone fitting said
+    # telegraphically, or with no rescue medicine to hand; a birth about to happen (crowning, the urge
+    # to push, labour too fast to reach hospital); a ward arrest said "pt arrested" or by its place;
+    # a tachyarrhythmia with hypotension; chest pain in Spanish ward words
+    *_rules(
+        "breathing",
+        r"^(?=.*\b(?:breath\w*|gasp\w*|wheez\w*|copd|asthma\w*|emphysema|chest|air|sats|oxygen|o2|inhaler|nebuli[sz]er|puffed|winded|respir\w*|ahog\w*|aire)\b)"
+        r".*(?:\b(?:fingers?|fingertips|finger tips|fingernails|finger nails|nails|toes|lips|mouth|face|tongue|skin) (?:are |is |look |looks |have |has |going |gone |turning |turned |went |all |a bit |really |bit )*(?:blue|bluish|blueish|purple|dusky)\b"
+        r"|\b(?:blue|bluish|blueish|purple|dusky) (?:\w+ )?(?:fingers?|fingertips|finger tips|fingernails|nails|lips|tinge)\b"
+        r"|\b(?:dedos|unas|labios|boca|cara) (?:\w+ ){0,2}(?:morad[oa]s?|azul(?:es|ad[oa]s?)?)\b)",
+        r"\b(?:cant|cannot|can barely|unable to|not able to) (?:\w+ ){1,6}without (?:gasping|fighting for (?:breath|air)|struggling for (?:breath|air)|stopping to catch (?:my |his |her )?breath)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "self_harm",
+        r"\bsh (?:again|tonight|last night|just now|earlier|today|urges?|thoughts|relapse)\b|\b(?:did|done|doing|relapsed (?:on|with|into)?|relapsing|urges? to|want to|wanna|going to|gonna|cant stop|about to) sh\b|\b(?:shd|sh d) (?:again|last night|tonight|just now|today)\b",
+    ),
+    *_rules(
+        "seizure",
+        r"\b(?:fitting|seizing|convulsing|having (?:a|another) (?:fit|seizure))\b (?:\w+ ){0,6}(?:no|dont have|do not have|havent got|have not got|without|forgot|left|cant find|run out of|ran out of|out of) (?:\w+ ){0,3}(?:rescue|emergency|buccal|midazolam|diazepam|epistatus|buccolam|rectal)\b",
+        r"\b(?:no|dont have|do not have|havent got|without|forgot|left|cant find|ran out of|run out of) (?:\w+ ){0,2}(?:rescue|emergency|buccal|midazolam|diazepam|buccolam|epistatus) (?:\w+ ){0,6}(?:fitting|seizing|convulsing|having (?:a|another) (?:fit|seizure))\b",
+        r"\b(?:friend|mate|son|daughter|husband|wife|partner|dad|father|mum|mom|mother|brother|sister|boyfriend|girlfriend|colleague|flatmate|roommate|neighbour|neighbor|grandson|granddaughter|nan|grandad|grandma|grandpa|man|woman|guy|lady|someone|somebody|kid|child|baby|toddler) (?:is |keeps |started |just started |now )?(?:fitting|seizing|convulsing)\b(?! (?:in|into|well|nicely|the|a|his|her|their|fine|ok|okay|better|through|for)\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "pregnancy",
+        r"\b(?:crowning|(?:baby'?s? )?head (?:is )?(?:out|coming out|showing|visible)|can (?:see|feel) (?:the )?(?:baby'?s? )?head)\b",
+        r"^(?!.*\b(?:went|was|were|last time|with my first|previous|before)\b).*\b(?:labou?r|contractions) (?:is |are )?(?:going |coming |happening |progressing |moving )?(?:way |much )?(?:too |really |very |so )?(?:fast|quick|quickly)\b(?=.*\b(?:cant|can not|cannot|wont make it|not going to make it|no time|no way|ambulance|help|right now)\b)",
+        r"^(?=.*\b(?:labou?r|contractions|baby|waters|pregnant|weeks)\b).*\b(?:urge|need|needs|have|has|got|want|wants) to push\b(?! (?:back|for|forward|through|the|my|her|it|an?)\b)",
+        r"\b(?:giving birth|having the baby|baby is coming|baby coming|baby arriving) (?:\w+ )?(?:now|right now|here|at home|in the car|on the (?:floor|bathroom|kitchen)|any minute)\b",
+        r"\b(?:cant|can not|cannot|wont|not going to|never going to) (?:get|make it) (?:\w+ ){0,2}(?:hospital|maternity|labour ward|labor ward|birth cent(?:re|er)|midwife)\b(?=.*\b(?:labou?r|contractions|crowning|push\w*|waters|baby (?:is )?coming)\b)",
+        r"\b(?:se (?:le |me )?ve la cabeza|ya (?:viene|sale|esta saliendo|esta naciendo) (?:el )?(?:bebe|nino|nina)|el bebe (?:ya )?(?:viene|esta saliendo|va a nacer)|(?:tengo|tiene) ganas de pujar|no (?:llegamos|llego|vamos a llegar|va a llegar) al hospital)\b",
+        record_word=False,
+    ),
+    *_rules(
+        "clinician_acute",
+        r"\b(?:pt|patient|pte|mr \w+|mrs \w+|ms \w+|miss \w+|bed \d+|bay \d+|cubicle \d+|room \d+) arrested\b(?! (?:by|for|before|previously|last|on (?:19|20)\d\d|in (?:19|20)\d\d)\b)",
+        r"(?<!was )(?<!got )(?<!been )(?<!were )(?<!being )\barrested (?:in|on|at|during) (?:the )?(?:mri|ct|scanner|x ray|xray|cath lab|theatre|theater|recovery|resus|majors|minors|ward|bay|bed|cubicle|endoscopy|dialysis|waiting room|lift|corridor|ambulance|icu|itu|hdu|ccu|side room|car park|angio\w*)\b",
+        r"^(?=.*\b(?:fast af|rapid af|af|afib|a fib|atrial fibrillation|atrial flutter|flutter|svt|rvr|tachyarrhythmia|tachy\w*|narrow complex|broad complex)\b)(?=.*\b(?:hypotensi\w*|shocked|in shock|(?:pressure|bp|systolic) (?:\w+ ){0,2}(?:dropping|falling|soft|crashing))\b)"
+        r"(?=.*\b(?:now|pt|patient|bed \d+|bay \d+|cubicle \d+|in front of me|monitor|\d{3})\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "chest_pain",
+        r"\bdolor (?:\w+ )?(?:toracico|precordial|retroesternal)\b",
+    ),
 )
 
 NEGATORS = re.compile(
@@ -883,11 +935,14 @@ PAST_DATED = re.compile(
     r"\bback then\b|\bat the time\b|\ba long time ago\b|\bhace (?:\w+ )?anos\b|\ben (?:19|20)\d\d\b|"
     # lead, round eight (frozen7: "the time i took too many pills, what did the ER doctor put in my
     # notes" got the emergency reply): an event placed in the past by the words around it
-    r"\bthe (?:time|day|night|visit|admission|one|episode) (?:when |that )?(?:i|she|he|they) (?:\w+ ){0,2}(?:was|were|took|swallowed|had|got|tried|did|ended up|went)\b|"
+    r"\bthe (?:time|day|night|visit|admission|one|episode) (?:when |that )?(?:i|she|he|they) (?:\w+ ){0,2}(?:was|were|took|swallowed|had|got|tried|did|ended up|went|stopped|collapsed|fainted|passed out)\b|"
+    # round fifteen: a life stage gone by ("the time he stopped breathing as a baby")
+    r"\bas a (?:baby|newborn|child|kid|toddler|teenager|teen)\b|"
     r"\b(?:when|where) (?:i|she|he) was (?:brought in|admitted|taken in|rushed in|seen|treated)\b|\bwhen (?:i|she|he) was (?:\d+ (?:weeks|months) )?(?:pregnant|expecting)\b|\b(?:the|that) (?:visit|admission|encounter|one) (?:\w+ ){0,2}for\b|"
     r"\bcuando (?:me|se) (?:tome|tomo|trague|trago|intente|intento|ingresaron|trajeron|llevaron|dio)\b|\b(?:del|el) ano pasado\b"
 )
 RECORD_INTENT = re.compile(
+    r"\b(?:did|does|has|have) (?:the|my|her|his) \w+ (?:write|wrote|note|record|document|mention)\w*\b|\b(?:write|wrote|written|noted|jotted) down\b|"
     r"\bwhat (?:did|was|were|does|do) (?:the|they|my|it|he|she)\b|\b(?:notes?|record\w*|chart|letter|report|scan|discharge|follow ?up|"
     r"diagnos\w*|which (?:doctor|hospital)|who saw me|what medicines|how long was i|is that in|written|letter|did (?:they|the doctors?|the midwife|the nurses?) (?:write|note|record|put)|"
     r"(?:find|which|show me|open) (?:the |my |that )?(?:visit|admission|appointment|encounter|letter|notes?|one))\b|\bque (?:dijeron|dice|pusieron|escribio|escribieron)\b|\binforme\b"
@@ -898,7 +953,7 @@ PRESENT_STATE = re.compile(
 )
 ACUTE = re.compile(
     r"\b(?:just (?:collapsed|arrested|coded|gone|went|stopped|fallen|fell|passed out|fainted|started|crashed|vomited|brought up|threw up|coughed up|seized|dropped|desatted)|no pulse|pulseless|"
-    r"in front of me|(?:im|i am) (?:seeing|with)|acabo de|acaba de|acaban de|ahora mismo|en este momento|(?:i|we) just did|(?:ive|i have|weve|we have) just (?:done|taken|recorded)|not breathing|stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+    r"in front of me|(?:im|i am) (?:seeing|with)|acabo de|acaba de|acaban de|ahora mismo|en este momento|(?:i|we) just did|(?:ive|i have|weve|we have) just (?:done|taken|recorded)|not breathing|(?<!time i )(?<!time he )(?<!time she )(?<!when i )(?<!when he )(?<!when she )stopped breathing|cpr|compressions|(?<!fine )(?<!ok )(?<!okay )(?<!better )(?<!well )(?<!good )now|right now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
     r"suddenly|all of a sudden|just (?:started|now|happened)|started|starting to|(?<!not )(?<!no )(?<!dont )(?<!of me )(?<!record of )(?<!history of )(?:im having|i am having|having)|getting worse|"
     r"hour|hours ago|minutes|mins|wont stop|cant stop|ahora|"
     # a symptom that will not go away is happening now ("un dolor fuerte en el pecho que no se me pasa")
@@ -931,7 +986,9 @@ ACUTE = re.compile(
     r"\bworst (?:pain|headache|chest pain) (?:i ?ve|i have|ive) ever (?:had|felt)\b|\bworst (?:pain|headache) of (?:my|his|her) life\b|"
     r"\b(?:not responding|no response|unresponsive) to (?:\w+ ){0,3}(?:lorazepam|midazolam|diazepam|buccal|benzo\w*|adrenaline|epinephrine|epi ?pen|naloxone|narcan|fluids)\b|"
     # frozen13: "happening again right this minute", "just became unresponsive while i was reading her chart"
-    r"\b(?:right )?this (?:very )?minute\b|\bas (?:we speak|i type|i write)\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b"
+    r"\b(?:right )?this (?:very )?minute\b|\bas (?:we speak|i type|i write)\b|"
+    # round fifteen (frozen19): a Spanish clinician's "ahorita", a sweating patient, the patient in clinic now
+    r"\bahorita\b|\bdiaforetic[oa]s?\b|\b(?:paciente|pte|pcte|senor|senora) (?:\w+ ){0,2}en (?:la )?consulta\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency
@@ -989,7 +1046,9 @@ TOPIC_OR_DENIAL = re.compile(
 
 FREE_OF = re.compile(r" (?:free|-free)\b")
 NEGATED_STATE = re.compile(
-    r"\b(?:isnt|is not|wasnt|was not|arent|are not|not|no longer|never) (?:\w+ )?(?:hurting|hurt|painful|sore|tight|bleeding|swollen|swelling|passed out|fainted|collapsed)\b(?: at all| anymore| any more| now)?|"
+    # round fifteen (frozen19's class: "my knee doesn't hurt, i only need the physio date")
+    r"\b(?:doesnt|does not|dont|do not|didnt|did not) (?:really |actually |even )?(?:hurt|ache|feel tight|feel heavy)\b|"
+    r"\b(?:isnt|is not|wasnt|was not|arent|are not|not|no longer|never) (?:(?!stop |stopped |quit )\w+ )?(?:hurting|hurt|painful|sore|tight|bleeding|swollen|swelling|passed out|fainted|collapsed)\b(?: at all| anymore| any more| now)?|"
     r"\bya no (?:me |le |te |nos |se )?(?:falta|duele|sangra|cuesta|ahoga)\w*\b"
 )
 _SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en| planeando)?$")
@@ -1162,6 +1221,20 @@ def _exempt(hit: LexicalHit, frame: Framing, role: str) -> bool:
 
 MODAL = r"(?:should|can|could|must|may|do i need to|is it (?:ok|okay|safe|fine|alright|all right|bad) (?:to|if i)|would it be (?:ok|safe) to|am i (?:allowed|ok) to|puedo|debo|tengo que)"
 DRUGISH = r"(?:\w+(?:pril|olol|statin|formin|sartan|pine|zole|cillin|mycin|done|pam|lam|ide|ine|in|ol|en|an|one|ate)|meds?|medicines?|medications?|pills?|tablets?|dose|dosage|insulin|inhaler|antibiotics?|steroids|blood thinner|water pill|statin|the pill|vitamins?|aspirin|tylenol|advil)"
+# a medicine named by a drug-name ending, a common brand or a kind of medicine (DRUGISH matches
+# almost any word): the round-fifteen advice rules about mixing or changing medicines need one
+NAMED_MEDICINE = (
+    r"(?:\w+(?:pril|olol|statin|formin|sartan|dipine|prazole|cillin|mycin|cycline|floxacin|azepam|zepam|zolam|oxetine|aline|triptyline|"
+    r"olone|isone|asone|codone|morphone|phine|fenac|profen|thyroxine|zopiclone|pidem|semide|thiazide|parin|xaban|gliptin|gliflozin|glutide|"
+    r"afil|tidine|setron|lukast|meterol|moterol|buterol|butamol|sonide|faxine|pramine|tadine|fenadine|azole|azepine|apine|barbital|codamol|steride|osin|opram|abalin|apentin)|"
+    r"zopiclone|zolpidem|"
+    r"pills?|tablets?|meds|medicines?|medications?|capsules?|insulin|inhalers?|antibiotics?|antidepressants?|painkillers?|steroids?|statins?|"
+    r"blood thinners?|water tablets?|the pill|birth control|contracepti\w*|vitamins?|supplements?|aspirin|tylenol|advil|motrin|aleve|naproxen|"
+    r"paracetamol|ibuprofen|acetaminophen|sudafed|benadryl|nyquil|dayquil|zyrtec|claritin|piriton|xanax|valium|ambien|ozempic|wegovy|mounjaro|"
+    r"viagra|cialis|gaviscon|rennie|imodium|co ?codamol|codeine|tramadol|methotrexate|warfarin|lithium|st johns wort|melatonin|ashwagandha|"
+    r"turmeric|ginkgo|ginseng|echinacea|fish oil|cbd|nicotine patch\w*|antacids?|laxatives?|antihistamines?|decongestants?|sleeping (?:tablets|pills)|"
+    r"pastillas?|medicinas?|medicamentos?|jarabe|anticonceptiv\w*|vitaminas?|suplementos?|ibuprofeno|paracetamol|aspirina)"
+)
 CHANGE = r"(?:double|halve|half|increase|decrease|raise|lower|up|bump up|bump|cut|split|adjust|change|reduce|skip|stop|quit|start|begin|miss|drop|come off|go off|get off|cut down|leave out|take a break from|switch|keep taking|continue|take more|take less|take extra|take half|take two|take another|take an extra|give myself more)"
 
 # a child, and a medicine or an amount given to one (round six: parents' dose questions)
@@ -1188,6 +1261,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
+            # most of them): a dose change as an intention ("planning to halve my X"), a
+            # schedule swapped ("at night instead of in the morning"), a tablet cut in half in Spanish,
+            # how many one can "fit" in a day
+            rf"\b(?:thinking (?:of|about)|planning (?:to|on)|want to|wanna|going to|gonna|tempted to|considering|about to) (?:just )?(?:upping|up|raising|raise|increasing|increase|doubling|double|halving|halve|lowering|lower|reducing|reduce|dropping|drop|cutting|cut|bumping up|bump up|tapering|taper|splitting|split) (?:my |the |her |his |their )?(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b",
+            r"^(?!.*\b(?:why|did (?:they|the doctor|my doctor)|was i told|were we told|switched me|changed me|changed it|on my record)\b).*\b(?:every other day|on alternate days|alternate days|twice (?:a|per) (?:day|week)|once (?:a|per) (?:day|week)|daily|weekly|every \w+ (?:days|hours)|at night|in the morning|mornings|evenings) instead of (?:daily|every day|twice|once|weekly|at night|in the morning|the morning|mornings|evenings|\w+ (?:a|per) day)\b",
+            r"\b(?:partir|cortar|dividir|partirla|cortarla|partirlas|cortarlas) (?:\w+ ){0,4}(?:pastillas?|tabletas?|pildoras?|comprimidos?|capsulas?)\b|\b(?:pastillas?|tabletas?|comprimidos?) (?:\w+ ){0,3}(?:a la mitad|por la mitad|en dos|en mitades)\b|\b(?:tomar|tomarme|me tomo|tomo) media (?:pastilla|tableta|dosis)\b",
+            r"\bhow (?:much|many) (?:\w+ ){0,4}(?:can|could|should|may) (?:i|we) (?:fit|squeeze|get away with|manage|safely have|safely take)\b",
             # round fourteen (tune misses read by the linear emergency classifier): a dose or interval
             # swapped for another ("100 instead of 50", "every 3 hours instead of 6", "cada 4 horas en vez
             # de cada 8"), an extra puff, "¿tomo doble?"
@@ -1212,7 +1293,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"^(?:can i |should i |could i |ok to |okay to )?(?:double|halve|triple) (?:up )?(?:my|her|his|the) (?:\w+ )?\w+\b",
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
-            r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|"
+            r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|did i (?:receive|get|have|need)|received|transfus\w*|"
             r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave)\b)",
             r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
@@ -1241,7 +1322,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             rf"\b(?:can|could|should|may|do|shall) (?:i|we) (?:\w+ )?give (?:\w+ ){{0,5}}{CHILD_MED}\b|\b(?:is it|its|is that) (?:ok|okay|safe|fine|alright|all right) (?:to|if i) give\b",
             rf"\b(?:can|could|should|may) (?:she|he|they|my (?:\w+ ){{0,2}}\w+) (?:\w+ )?(?:have|take|use) (?:\w+ ){{0,5}}{CHILD_MED}\b",
             r"\b(?:le|les) (?:doy|damos|puedo dar|podemos dar|debo dar|tengo que dar|das|daria)\b|\bdarle\b|\b(?:puedo|se puede|podemos) dar(?:le|les)?\b",
-            r"\b(?:cual es|que|cuanta|cuanto) (?:la |su )?dosis\b(?!.*\b(?:recetad\w*|me recetaron|me dieron|dice|receta|tengo)\b)",
+            r"\b(?:cual es|que|cuanta|cuanto) (?:la |su )?dosis\b(?!.*\b(?:recetad\w*|me recetaron|me dieron|dice|receta|tengo|record|registro|expediente|historial|ficha|lista)\b)",
             Requiring(
                 (
                     r"(?:nino|nina|ninos|bebe|hijo|hija|nieto|nieta|anos|meses|kilos|puedo|debo|le doy|darle|maximo)",
@@ -1258,6 +1339,13 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings): keep a medicine or change it, asked
+            # as two options ("carry on with X or switch"); going cold turkey as a plan; a
+            # medicine swapped for something else; whether a medicine is worth continuing
+            r"\b(?:keep (?:taking|going with|going on|on|using)|carry on (?:with|taking)|continue(?: with| taking)?|stay on|stick with|stick to) (?:\w+ ){1,4}or (?:\w+ )?(?:drop|stop|pause|skip|reduce|lower|cut|switch|come off|go off|hold|go down|halve|up it|increase|change|swap)\b",
+            r"\b(?:thinking (?:of|about)|planning|plan to|want to|wanna|going to|gonna|tempted to|considering|should i|can i|could i|is it (?:ok|okay|safe|bad|dangerous) to|about to) (?:\w+ ){0,2}(?:go(?:ing)? )?cold turkey\b",
+            rf"^(?!.*\b(?:why|did|was|were|has|have|had)\b)(?:\w+ ){{1,5}}instead of (?:my |the |her |his |taking (?:my |the )?)(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b",
+            rf"\b(?:is there (?:any|a|much) point|any point|is it worth|worth) (?:in )?(?:continuing|taking|staying on|carrying on with|carrying on taking|keeping on|bothering with|still taking|restarting) (?:with )?(?:my |the |her |his |this |these |that )?(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b(?!.*\b(?:anymore|any more|alive|living|done with everything|give up on everything)\b)",
             # round fourteen (tune misses read by the linear emergency classifier): coming off a medicine
             # as a plan or a try, "is it time to stop", "not bother restarting"
             rf"\b(?:thinking (?:of|about)|want to|wanting to|planning (?:to|on)|try|trying|going to|gonna) (?:\w+ ){{0,2}}(?:going off|coming off|come off|go off|stopping|stop|quitting|quit|weaning off|wean off|tapering|taper) (?:\w+ ){{0,3}}{DRUGISH}\b",
@@ -1295,6 +1383,16 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "interaction": tuple(
         re.compile(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
+            # them as overdoses): two medicines named, asked about together, as a plan and never as
+            # something already taken ("is nytol ok alongside my X", "X and Y together, is that ok",
+            # "X plus my Y tonight, risky?", "will X make my pill not work")
+            rf"^(?!.*\b(?:took|taken|swallowed|mixed|drank|downed|overdos\w*|already|ate|eaten)\b)(?=.*\b{NAMED_MEDICINE}\b)"
+            rf".*\b(?:with|and|plus|on top of|alongside|together with|at the same time as|while on|while taking|combined with|mixed with|after)\b (?:my |the |his |her |some |a |an |any )?(?:\w+ ){{0,3}}{NAMED_MEDICINE}\b"
+            r"(?: \w+){0,4} (?:ok|okay|safe|fine|alright|all right|a problem|an issue|bad idea|a bad idea|good idea|dangerous|risky|a risk|combo|combination|together|or not|or no|compatible|clash|space (?:them|it) out|apart)\b",
+            rf"^(?!.*\b(?:took|taken|swallowed|mixed|drank|downed|overdos\w*|already)\b)\b(?:\w+ ){{1,3}}(?:ok|okay|safe|fine|alright|dangerous|bad|a problem) (?:to take |to have |to use )?(?:with|alongside|on top of|while on|while taking|together with) (?:my |the |his |her )?(?:\w+ ){{0,3}}{NAMED_MEDICINE}\b",
+            rf"^(?=.*\b{NAMED_MEDICINE}\b)(?!.*\b(?:took|taken|swallowed|overdos\w*)\b).*\b(?:does|do|will|would|can|could|might|is) (?:\w+ ){{1,4}}(?:stop|stopping|affect|affecting|reduce|weaken|cancel out|cancel|interfere with|block|make) (?:\w+ ){{0,5}}(?:from )?(?:working|work|less effective|not work|useless|absorbed|absorbing)\b",
+            r"\b(?:le |les |me )?(?:hace|hacen|hara) (?:algo|dano|mal|efecto) (?:a|con) (?:mis |las |la |el |los |mi )?(?:\w+ )?(?:pastillas?|medicinas?|medicamentos?|tratamiento|anticonceptiv\w*|pildoras?|insulina)\b|\b(?:interfiere|interactua|choca) con\b",
             # round thirteen (frozen15): a medicine taken, then whether another can be taken, in Spanish
             r"\b(?:toma|tomo|tomamos|esta tomando|estoy tomando|tomando)\b (?:\w+ ){1,3}(?:puede|puedo|podria|se puede|podemos) (?:tomar|beber|comer|usar)\b",
             r"\b(?:can|could|should|may) (?:i|we|she|he) (?:take|have|mix|combine|drink|use|smoke) (?:\w+ ){0,5}(?:with|and|on|while on|together|alongside)\b",
@@ -1313,10 +1411,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "interpretation": tuple(
         re.compile(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings): "¿qué tan peligroso es?", a skin
+            # finding asked as cancer
+            r"\bque tan (?:mal|malo|mala|grave|serio|seria|peligros[oa]|alto|alta|bajo|baja|preocupante)\b|\bcuan (?:grave|malo|serio|peligroso)\b",
+            r"\b(?:is|could|might|can) (?:it|this|that|they|these|the \w+) (?:be )?(?:a |an )?(?:melanoma|skin cancer|carcinoma|bcc|basal cell|squamous cell|sarcoma|cancerous|malignant|precancerous|pre cancerous)\b",
             # round thirteen (frozen15): a value asked about for what it means for the person
             r"\bdoes (?:a|an|my|this|that|the) (?:\w+ ){0,4}(?:of )?\d+(?: \d+)? mean (?:i|that i|im|i have|ive|i ve|i am|she|he|my)\b",
             r"\b(?:is|are|isnt) (?:this|that|it|these|those|they|my [a-z0-9 /]{1,40}?|a [a-z0-9 /.]{1,30}?) (?:really |too |very |so |dangerously )?(?:bad|dangerous|serious|harmful|life threatening|deadly|fatal|risky|worrying|concerning|an emergency|ok|okay|fine|good|healthy|high|low|cancer|a tumou?r|malignant|something to worry about|too high|too low|normal or not|elevated|a problem|terrible|awful|too thin|too thick|failing|shutting down|giving up|packing up)\b",
-            r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+",
+            r"\b(?:is|are) (?:something|anything) wrong\b|\bsomething (?:is )?wrong with (?:me|my)\b|\bis (?:my|the|this|it) (?:\w+ ){0,3}(?:from|caused by|because of|due to|a side effect of) (?:the |my )\w+(?!.*\b(?:(?:in|on) my (?:history|records?|notes|chart|file)|on file|showing as|listed|still active)\b)",
             r"\bwhat (?:do you think )?(?:is|could be|might be) causing\b|\bwhy (?:do|am) i (?:keep |always )?(?:getting|feeling|having|get|feel|have)\b",
             r"\bdoes (?:that |this |it |my (?:\w+ ){1,2})mean (?:i|im|ill|i will|he|she|hes|shes|that i|my|its|it is|cancer|something)\b|\bis (?:that|this|it) why (?:i|im|my)\b",
             r"\b(?:could i have|might i have|may i have|could i be getting) (?:a |an )?(?:\w+ )?(?:disease|failure|infection|cancer|tumou?r|diabetes|problem)\b",
@@ -1351,6 +1453,16 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings): whether a symptom is a reason to go
+            # in, how urgent it is, whether someone needs to see one today, whether it can wait until
+            # a day; Spanish "ir al er", "puedo esperar hasta el lunes"
+            rf"\b(?:a )?(?:reason|enough|bad enough|serious enough|cause|grounds) (?:to|for) (?:go|going|call|calling|ring|ringing|see|seeing|visit|head|rush|a trip)\b (?:\w+ ){{0,2}}(?:to |in |into )?(?:the |a |an |my )?(?:{CARE_PLACE}|a&e|911|999|111|ambulance|dentist|someone|a doctor)\b|\b(?:motivo|razon) (?:para|de) (?:ir|llamar|acudir)\b",
+            r"^(?!.*\b(?:appointment|appt|referral|booking|letter|results?|scan|surgery|operation|transfer|form|request|prescription)\b).*\bhow urgent(?:ly)? (?:is|are|should|do|does|would)\b|\bhow (?:soon|quickly|fast) (?:should|do|does|must|would) (?:i|we|he|she|it|this|they|my \w+) (?:\w+ ){0,2}(?:be seen|see (?:a|the|someone|somebody)|get (?:seen|checked|it checked|looked at)|go in)\b",
+            r"\b(?:does|do|will|would|should|must) (?:someone|somebody|anyone|a doctor|a dentist|the dentist|a nurse|a gp|the gp|a pharmacist) (?:\w+ )?(?:need to|have to|want to|should|ought to) (?:see|look at|check|examine) (?:me|him|her|them|it|this|that|my \w+)\b",
+            r"\bsame day (?:appt|appts|slot)\b|\bdo i need (?:a |an )?(?:same day|urgent|emergency) (?:appointment|appt|slot|visit)\b",
+            r"\b(?:can|could|should) (?:i|we|it|this|that|he|she|they) (?:\w+ )?(?:wait|hold off|leave it|hang on|hold on) (?:until|till|til|to|for|over)\b(?!.*\b(?:appointment|appt|results?|letter|call|referral|scan|delivery|prescription|refill|parcel|reply|email)\b)",
+            r"\b(?:puedo|podemos|se puede|puede|podria) esperar (?:hasta|al|a|unos|un par|a que|para|el fin de semana)\b",
+            r"\b(?:debo|deberia|tengo que|hay que|necesito|es necesario|vale la pena|me conviene) (?:ir|irme|llevarlo|llevarla|llevarle|correr) (?:a |al |a la )?(?:er|e r|emergencia|la emergencia|sala de emergencias|dentista)\b",
             # round fourteen (tune misses): "is my sore throat urgent", "is pink eye urgent for my 3 yr old"
             r"^(?!.*\b(?:appointment|appt|referral|booking|letter|results?)\b)(?:\w+ ){0,2}is (?:it|this|that|my|her|his|a|an) (?:\w+ ){0,4}(?:urgent|an emergency|an er thing|an a&e thing)\b",
             # round fourteen: a message that ends by naming a place of care, asking whether to go there
@@ -1362,7 +1474,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # round thirteen (frozen15): whether a symptom is worth an appointment at all
             r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother (?:booking|making|going|seeing)\b",
             r"\b(?:should|do|must|can) i (?:need to )?(?:go|get|head|drive|be taken) (?:\w+ ){0,2}(?:er|ed|emergency|hospital|a&e|a e|urgent care|walk in|walk-in)\b",
-            r"\b(?:do|should) i (?:need to )?(?:see|call|visit|ring|phone|contact) (?:a|my|the|an|someone|anyone) ?(?:doctor|gp|nurse|clinician|physician|911|ambulance|someone)?\b(?! (?:book|appointment))",
+            r"(?<!where )(?<!how )(?<!when )(?<!what )\b(?:do|should) i (?:need to )?(?:see|call|visit|ring|phone|contact) (?:a|my|the|an|someone|anyone) ?(?:doctor|gp|nurse|clinician|physician|911|ambulance|someone)?\b(?! (?:book|appointment|reports?|results?|letters?|notes|scans?|echo|records?|x ?rays?))",
             r"\bshould i call (?:911|999|112|an ambulance|my doctor)\b|\bdo i need (?:an ambulance|urgent care)\b",
             r"\bdo i need (?:to go to )?(?:the |an )?(?:er|ed|emergency|hospital|a doctor|urgent care)\b",
             r"\b(?:should|do) i (?:book|make|get) (?:in )?(?:an? )?(?:appointment |appt )?(?:to see|with|in with) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the doctor)\b|"
@@ -1392,6 +1504,12 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "worry": tuple(
         re.compile(p)
         for p in (
+            # round fifteen (frozen19's classes, fresh wordings): a sign asked about as bad or a worry,
+            # breathing pauses while snoring (not a baby's), "worried my X is infected"
+            r"\b(?:a )?(?:bad|worrying|good|serious|warning) sign\b|\bis (?:that|it|this) a (?:worry|concern|cause for concern|red flag)\b|\bcause for concern\b",
+            r"^(?!.*\b(?:baby|babies|infant|newborn|week old|month old|bebe)\b)(?=.*\bsnor\w*\b).*\b(?:stops?|stopping|pauses?|pausing|holds?|holding) (?:his |her |my |their )?(?:breath\w*)\b(?! (?:\w+ )?(?:now|right now)\b)",
+            r"\b(?:could|might|would|will) (?:i|she|he|they|we) be at (?:\w+ )?risk of\b|"
+            r"\b(?:worried|worry|concerned|scared|afraid) (?:that )?(?:my|his|her|the|their|our|it|its|this) (?:\w+ ){0,4}(?:is|are|has|have|might be|may be|could be|s|got|has got) (?:getting |gone |become |becoming )?(?:infected|cancerous|cancer|malignant|not healing|spreading)\b",
             # round fourteen (tune misses): "could it be leukaemia", "am i at risk of a stroke with my numbers"
             r"\bcould (?:it|this|that|they|these) be (?:\w+ ){0,2}(?:cancer|leuka?emia|lymphoma|a tumou?r|tumou?rs?|serious|something (?:serious|bad)|my heart|a heart problem|diabetes|ms|lupus|my thyroid|my kidneys?)\b|\b(?:am i|is (?:she|he|my \w+)) at (?:\w+ )?risk of\b",
             # round fourteen: a Spanish "will it be something bad?" ("se me cae el pelo, ¿será algo malo?")
@@ -1442,7 +1560,17 @@ ADVICE_RECORD_FRAMING = re.compile(
     # start/stop refusal): changing a contact, an address or a pharmacy is not a treatment
     r"\b(?:change|update|add|remove|edit|cambiar|actualizar) (?:\w+ ){0,2}(?:emergency contact|next of kin|address|phone number|email|contact details|pharmacy|contacto de emergencia|direccion|telefono)\b|"
     # leaflet preparation ("can i wear deodorant for a mammogram"): what to do before a test
-    r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b"
+    r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b|"
+    # round fifteen (frozen19's hard negatives, fresh wordings): a leaflet in Spanish, what a medicine
+    # is called, a place's address, the account's language or name, a medicine's status on the list,
+    # a Spanish appointment made or what to bring on the day, a dose "en mi record"
+    r"\bfolletos?\b|\bwhat (?:is|s) (?:it|that|this|the \w+) called\b|\bwhats (?:it|that|this) called\b|\bthe name of (?:it|that|this|the (?:\w+ )?(?:inhaler|tablet|medicine|pill|cream|spray))\b|"
+    r"\b(?:address|postcode|directions|location|opening hours|phone number) (?:of|for|to) (?:the )?\w+|"
+    r"\b(?:change|update|set|edit|cambiar|actualizar) (?:\w+ ){0,2}(?:preferred language|language|preferred name|title|pronouns|password|notifications?|settings|preferences|idioma|nombre)\b|"
+    r"\b(?:showing|listed|marked|recorded|down|coded) as (?:active|inactive|current|stopped|ended|resolved|as needed|prn|discontinued|completed)\b|"
+    r"\b(?:hacer|sacar|pedir|programar|solicitar|concertar|agendar\w*|reservar\w*|apartar) (?:\w+ ){0,2}(?:cita|turno|consulta|hora)\b|\b(?:me |le )?(?:puede|puedes|podria|podrias) (?:agendar|apuntar|anotar|reservar|programar)\w*\b|"
+    r"\bque (?:tengo que|debo|hay que|necesito|debo de) (?:llevar|traer)\b|\b(?:llevar|traer) (?:\w+ ){0,3}(?:el dia de|a la cita|a la consulta|al hospital|a la operacion|a la cirugia)\b|\bsegun (?:la hoja|el folleto|las instrucciones|la carta|el papel|la guia)\b|"
+    r"\ben mi record\b"
 )
 
 
@@ -1576,7 +1704,15 @@ RECORD_QUESTION = re.compile(
     r"^(?:have|has|hve|hav|haev) (?:i|she|he|they|the patient) (?:ever |evr |evre |eveer |eva |ver )?been (?:seen|to|taken|admitted|treated|in)\b|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
     r"\b(?:is|are) (?:she|he|they|the patient) (?:still |currently |now )?(?:on|taking|prescribed)\b|"
     # a value stated to be checked against the record: "my a1c is 6.1, right?"
-    r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$"
+    r"\b(?:\d+(?: \d+)?|it|that|this) (?:\w+ )?(?:right|correct|true|accurate|is that (?:right|correct)|am i right|verdad|cierto|correcto)$|"
+    # round fifteen (frozen19's hard negatives, fresh wordings): following a leaflet's instructions
+    # ("how do i return the sample kit per the leaflet"), a Spanish appointment asked for, what
+    # to bring on the day, a medicine's status on the list ("are any listed as as needed")
+    r"\b(?:per|following|according to|as in|from|in) the (?:instructions|instruction sheet|information sheet|leaflet|sheet|kit|booklet|guide)\b|\bsegun (?:la hoja|el folleto|las instrucciones|la carta|el papel|la guia)\b|"
+    r"\bhow (?:do|should|can) i (?:collect|give|provide|do|send|return|post|drop off|hand in|label|store|take) (?:a |the |my |in )?(?:\w+ )?(?:sample|specimen|kit|pot|form)\b|"
+    r"\b(?:hacer|sacar|pedir|programar|solicitar|concertar|agendar\w*|reservar\w*) (?:\w+ ){0,2}(?:cita|turno|consulta)\b|\b(?:me |le )?(?:puede|puedes|podria|podrias) (?:agendar|apuntar|anotar|reservar|programar)\w*\b|"
+    r"\bque (?:tengo que|debo|hay que|necesito|debo de) (?:llevar|traer)\b|"
+    r"\b(?:listed|marked|recorded|written|showing|coded|flagged|down) as\b"
 )
 
 

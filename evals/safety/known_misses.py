@@ -144,9 +144,11 @@ NOT_MET: dict[tuple[str, str], str] = {
     # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
     ("frozen18", "advice"): "frozen18, once: advice recall 92.7 % (253/273; target 98 %)",
     ("frozen18", "fp"): "frozen18, once: hard-negative false positives 3.7 % (18/492; target 2 %)",
-    ("frozen19", "emergency"): "frozen19, once: emergency recall 98.5 % (474/481, 7 missed)",
-    ("frozen19", "advice"): "frozen19, once: advice recall 90.6 % (280/309; target 98 %)",
-    ("frozen19", "fp"): "frozen19, once: hard-negative false positives 2.8 % (16/578; target 2 %)",
+    # frozen19, once: emergency recall 98.5 % (474/481, 7 missed), advice recall 90.6 % (280/309; target
+    # 98 %), hard-negative false positives 2.8 % (16/578; target 2 %). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_round15.py): since round fifteen's gate change none of its emergencies is
+    # missed, and its advice and false-positive targets are met, so the zero-miss and target tests guard
+    # it again (lines looked at, not a held-out figure; its strict xfails would now pass)
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
