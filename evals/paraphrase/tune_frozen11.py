@@ -1,4 +1,15 @@
-"""Eleventh held-out part of the paraphrase suite (frozen11): written 2026-12-07 by a writer who never saw the planner or the other parts.
+"""Once the eleventh held-out part of the paraphrase suite (`frozen11`), now tuning (`--part tune_frozen11`).
+
+Written 2026-12-07 by a writer who never saw the planner or the other parts, and measured ONCE by
+the lead on the merged round-fifteen main 8495a33 (`chartside eval paraphrase --part frozen11`,
+demo cohort, 10:00 UTC): 4,021 questions over 303 facts, **accuracy 97.0 %, consistency 61.4 %,
+35 confident false negatives** (lab_max 29: "Going through my notes, what's the biggest weight
+reading?" sent to the note search; lab_latest 5: "What does her chart say her blood creatinine
+is?" read as a condition; allergy_yes 1: "something he can't have" read as a prescription), 28
+gate misses (the advice reply to "Is X anywhere in my medication history?", "one of the tablets I
+take", "something I actually have"), 91 planner misses (also "emergncy departmnt vists" not read as
+emergency visits, 40; "medicl histroy" sent to the leaflets, 5). By family: lay 91.7 %, typo 92.1 %,
+the rest 99–100 %. It then moved into tuning, its misses read.
 
 The writer was given only the fact kinds, the families and the placeholders. Before any
 measurement the lead dropped 25 of its 128 templates that the held-out checks refuse (19 equal
@@ -23,7 +34,7 @@ _ED: tuple[tuple[str, str], ...] = (
     ("clinician", "Any ED hx?"),
 )
 
-FROZEN11: Templates = {
+TUNE_FROZEN11: Templates = {
     "med_active": (
         ("plain", "Is {x} one of {poss} current medications?"),
         ("plain", "Does {poss} medication list include {x} right now?"),
