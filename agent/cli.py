@@ -153,9 +153,7 @@ def ask(
         from tools.embedder import load_embedder
 
         registry = default_registry()
-        agent = build_agent(
-            settings, db, registry, embedder=load_embedder(settings), force_offline=offline
-        )
+        agent = build_agent(settings, db, registry, embedder=load_embedder(settings), force_offline=offline)
         transcript = None
         if save_transcript is not None:
             transcript = _transcript_for(agent, settings, patient_id, role, save_transcript)

@@ -164,7 +164,9 @@ def named_others(question: str, patient: BoundPatient) -> list[str]:
             found.append(match.group(0))
     for pattern in (POSSESSIVE_NAME, INTRODUCED_NAME, _given_name_subject()):
         for match in pattern.finditer(question):
-            group = next(i for i, text in enumerate(match.groups(), 1) if text)  # the alternative that matched
+            group = next(
+                i for i, text in enumerate(match.groups(), 1) if text
+            )  # the alternative that matched
             if not _is_title_name(question, match.start(group)):
                 found.append(re.sub(r"['’]s$", "", match.group(group)))
     others = []

@@ -176,12 +176,22 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
         lead, first_slot = same_doctor_lead(outcomes, voice)
         blocks.append(lead)
         used |= {o.call.id for o in outcomes if o.call.name == "get_encounters"}  # cited in the lead
-        theirs = [o for o in outcomes if o.call.name == "find_slots" and o.call.input.get("clinician") and o.result.rows]
+        theirs = [
+            o
+            for o in outcomes
+            if o.call.name == "find_slots" and o.call.input.get("clinician") and o.result.rows
+        ]
         if theirs:  # that clinician's own slots were found: any clinician's are not the answer
-            used |= {o.call.id for o in outcomes if o.call.name == "find_slots" and not o.call.input.get("clinician")}
+            used |= {
+                o.call.id
+                for o in outcomes
+                if o.call.name == "find_slots" and not o.call.input.get("clinician")
+            }
     blocks += [_block(o) for o in outcomes if o.call.id not in used]
     if plan.kind == "offer_slots" and any(o.result.ok and o.result.citations for o in outcomes):
-        first = first_slot or next(c.handle for o in outcomes if o.call.name == "find_slots" for c in o.result.citations)
+        first = first_slot or next(
+            c.handle for o in outcomes if o.call.name == "find_slots" for c in o.result.citations
+        )
         blocks.append(f"Nothing is booked yet. Reply 'book {first}' (or another slot's handle) to book it.")
     if plan.kind == "offer_slots" and outcomes and not any(o.result.citations for o in outcomes):
         blocks.append("Nothing is booked. Ask about other dates (for example 'next week') to see free slots.")
@@ -209,7 +219,11 @@ def same_doctor_lead(outcomes: Sequence[ToolOutcome], voice: Voice) -> tuple[str
     naming a clinician, cited) and the free slots found with them first; said plainly when none
     of the slots found is theirs. Returns (lead, the first of their slots' handle)."""
     visits = [
-        r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows if r.get("practitioner")
+        r
+        for o in outcomes
+        if o.call.name == "get_encounters" and o.result.ok
+        for r in o.result.rows
+        if r.get("practitioner")
     ]
     slots = [r for o in outcomes if o.call.name == "find_slots" and o.result.ok for r in o.result.rows]
     if not visits:
@@ -220,7 +234,9 @@ def same_doctor_lead(outcomes: Sequence[ToolOutcome], voice: Voice) -> tuple[str
     theirs = [r for r in slots if _doctor(r.get("practitioner")) == _doctor(name)]
     if not theirs:
         return (f"{seen} None of the free slots found is with {name}; the slots below are with other clinicians (ask about other dates to look again).", None)  # fmt: skip
-    listed = "; ".join(f"{str(r.get('starts_at'))[:16].replace('T', ' ')} UTC [{r['handle']}]" for r in theirs[:5])
+    listed = "; ".join(
+        f"{str(r.get('starts_at'))[:16].replace('T', ' ')} UTC [{r['handle']}]" for r in theirs[:5]
+    )
     return (f"{seen} Free slots with {name}: {listed}.", theirs[0]["handle"])
 
 
@@ -259,7 +275,11 @@ def unmatched_words(plan: Plan, topic: Any) -> list[str]:
         return []
     if _whole_record(plan):
         return []  # "a one paragraph hpi style overview": the words say the form, not a thing to find
-    if topic.section == "medications" and plan.request is not None and EVERYTHING_TAKEN.search(plan.request.text):
+    if (
+        topic.section == "medications"
+        and plan.request is not None
+        and EVERYTHING_TAKEN.search(plan.request.text)
+    ):
         return []  # "everything i'm taking (for my pharmacist)": the whole list is what was asked
     return [w for w in plan.linking.unlinked if len(w) >= 4 and w.isalpha() and w not in _ASKING_WORDS][:3]
 

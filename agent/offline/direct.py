@@ -27,16 +27,24 @@ from tools.render import counted, fmt_num
 
 # --- the wordings ------------------------------------------------------------------------------
 
-MED_WORDS = re.compile(r"\b(meds?|medications?|medicines?|medication|pills?|tablets?|drugs?|prescriptions?|rx)\b")
+MED_WORDS = re.compile(
+    r"\b(meds?|medications?|medicines?|medication|pills?|tablets?|drugs?|prescriptions?|rx)\b"
+)
 # a comparison with the past day said ("than 2 years ago", "compared with 2021", "vs last year")
 COMPARED = re.compile(
     r"\b(than|compared (to|with)|comparing|vs|versus|against|from|relative to|in comparison (to|with))\b(?: \w+){0,3} ?$"
 )
 # the direction a yes/no comparison asks about ("is it higher than a year ago?", "did it climb")
-ASKED_UP = re.compile(r"\b(higher|up|rose|risen|rise|rising|climb\w*|increas\w*|gone up|went up|bigger|more)\b")
-ASKED_DOWN = re.compile(r"\b(lower|down|fell|fallen|fall|falling|drop\w*|decreas\w*|gone down|went down|smaller|less)\b")
+ASKED_UP = re.compile(
+    r"\b(higher|up|rose|risen|rise|rising|climb\w*|increas\w*|gone up|went up|bigger|more)\b"
+)
+ASKED_DOWN = re.compile(
+    r"\b(lower|down|fell|fallen|fall|falling|drop\w*|decreas\w*|gone down|went down|smaller|less)\b"
+)
 # the past day said first: "was I on more meds 2 years ago than now" (what is asked is of then)
-THEN_FIRST = re.compile(r"\bthan (now|today|currently|at present|these days|i am now|i do now|(s)?he is now|she does now|he does now)\b")
+THEN_FIRST = re.compile(
+    r"\bthan (now|today|currently|at present|these days|i am now|i do now|(s)?he is now|she does now|he does now)\b"
+)
 MORE = re.compile(r"\b(more|mroe|moar|extra)\b")
 FEWER = re.compile(r"\b(fewer|less|lesser)\b")
 LAB_COMPARE_WORDS = re.compile(
@@ -74,7 +82,9 @@ INPATIENT_WORDS = re.compile(
     r"stay(ed|s)? overnight|hospital stays?|kept in( hospital)?)\b"
 )
 # "how many times have I been in hospital": a stay, counted ("how many visitors in hospital" is not)
-TIMES_IN_HOSPITAL = re.compile(r"\b(how many times|how often|number of times|times)\b.*\b(in|at) (the )?hospital\b")
+TIMES_IN_HOSPITAL = re.compile(
+    r"\b(how many times|how often|number of times|times)\b.*\b(in|at) (the )?hospital\b"
+)
 NOT_STAYS = re.compile(r"\b(visitors?|visiting|parking|beds?|nurses?|staff|wards?|meals?)\b")
 COUNT_WORDS = re.compile(r"\b(how many|how often|number of|count|times|total)\b")
 
@@ -108,7 +118,9 @@ def asks_main_doctor(text: str) -> bool:
     if NOT_WHO.search(text):
         return False
     return bool(
-        (DOCTOR_OF_PATIENT.search(text) and WHO_IS.search(text)) or WHICH_USUALLY.search(text) or WHO_IS_MY_DOCTOR.search(text)
+        (DOCTOR_OF_PATIENT.search(text) and WHO_IS.search(text))
+        or WHICH_USUALLY.search(text)
+        or WHO_IS_MY_DOCTOR.search(text)
     )
 
 
@@ -166,12 +178,21 @@ def direct_plan(question: str, today: dt.date, linking: Linking, available: set[
         c = conditions[0]
         words = list(dict.fromkeys([c.said, *c.queries]))[:3]
         calls = [
-            ToolCall(f"offline_{i + 1}", "get_encounters", {"query": w, "until": today.isoformat(), "limit": 5})
+            ToolCall(
+                f"offline_{i + 1}", "get_encounters", {"query": w, "until": today.isoformat(), "limit": 5}
+            )
             for i, w in enumerate(words)
         ]
-        calls.append(ToolCall(f"offline_{len(calls) + 1}", "get_conditions", {"status": "all", "query": c.queries[0]}))
+        calls.append(
+            ToolCall(f"offline_{len(calls) + 1}", "get_conditions", {"status": "all", "query": c.queries[0]})
+        )
         return plan("encounters", "last_visit_for", calls, concept=c)
-    if "count_encounters" in available and asks_inpatient_count(text) and not conditions and read_window(question, today) is None:
+    if (
+        "count_encounters" in available
+        and asks_inpatient_count(text)
+        and not conditions
+        and read_window(question, today) is None
+    ):
         # the encounters section's own count of inpatient stays (its lead names emergency visits
         # beside a zero); only the words "in hospital overnight" had sent it to the leaflets
         call = ToolCall("offline_1", "count_encounters", {"until": today.isoformat()})
@@ -183,7 +204,9 @@ def direct_plan(question: str, today: dt.date, linking: Linking, available: set[
 
 
 def _rows(outcomes: Sequence[ToolOutcome], tool: str | None = None) -> list[dict[str, Any]]:
-    return [r for o in outcomes if o.result.ok and (tool is None or o.call.name == tool) for r in o.result.rows]
+    return [
+        r for o in outcomes if o.result.ok and (tool is None or o.call.name == tool) for r in o.result.rows
+    ]
 
 
 def _cites(rows: list[dict[str, Any]], limit: int = 8) -> str:
@@ -210,7 +233,11 @@ def compare_count_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> t
     now_rows = [r for r in rows if r.get("active_now")]
     then_rows = [r for r in rows if r.get("active_then")]
     if not rows:
-        unsure = " (some prescriptions ended on a date it does not give)" if "ended on a date" in ok[0].result.text else ""
+        unsure = (
+            " (some prescriptions ended on a date it does not give)"
+            if "ended on a date" in ok[0].result.text
+            else ""
+        )
         return (f"{verdict}: {now} active now against {then} on {day}: {v.record} has no prescription active now or known to be running then{unsure}.", False)  # fmt: skip
     now_cites = f" {_cites(now_rows)}" if now_rows else ""
     then_cites = f" {_cites(then_rows)}" if then_rows else ""
@@ -235,14 +262,18 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
         return (f"No {name} result is recorded in {v.record}, so there is nothing to compare.", True)
     out = []
     newest = max(str(r["latest"]["date"]) for r in rows)
-    stale = f"No {name} result has been taken since {day}. " if newest < day else ""  # the latest, then, is older
+    stale = (
+        f"No {name} result has been taken since {day}. " if newest < day else ""
+    )  # the latest, then, is older
     for r in rows[:2]:
         unit = r.get("unit") or ""
         unit = "" if unit.startswith("{") else f" {unit}"
         latest = r["latest"]
         earlier = r.get("earlier")
         if not earlier:
-            out.append(f"{r['test']}: only one result, {fmt_num(latest['value'])}{unit} on {latest['date']} [{r['handle']}], so no earlier result to compare with")
+            out.append(
+                f"{r['test']}: only one result, {fmt_num(latest['value'])}{unit} on {latest['date']} [{r['handle']}], so no earlier result to compare with"
+            )
             continue
         other = next((x["handle"] for x in _rows(outcomes, "compare_lab") if x.get("earlier_of") == r["code"] and x.get("date") == earlier["date"]), r["handle"])  # fmt: skip
         change = r.get("change") or 0
@@ -263,7 +294,7 @@ def compare_lab_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tup
 
 
 def _yes_no(topic: Any, rows: list[dict[str, Any]]) -> str:
-    """"Yes. " / "No. " when the question asks whether one value went a named way ("is my
+    """ "Yes. " / "No. " when the question asks whether one value went a named way ("is my
     glucose higher than a year ago?"); nothing for "better"/"worse" (a judgement, not asked of
     the numbers) or when the answer compares several tests."""
     text = getattr(topic, "question", "") or ""
@@ -285,7 +316,9 @@ def care_team_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tuple
         where = f" ({gp['organization']})" if gp.get("organization") else ""
         first = f"{v.Your} registered general practitioner is {gp['general_practitioner']}{where} [{gp['handle']}]."
     else:
-        first = f"{v.record.capitalize()} names no general practitioner" + (f" [{gp['handle']}]." if gp else ".")
+        first = f"{v.record.capitalize()} names no general practitioner" + (
+            f" [{gp['handle']}]." if gp else "."
+        )
     if most is not None:
         same = gp is not None and most["practitioner"] == gp.get("general_practitioner")
         also = " (the same clinician)" if same else ""
@@ -320,7 +353,10 @@ def last_visit_lead(topic: Any, outcomes: Sequence[ToolOutcome], v: Any) -> tupl
             f"{r['name']} is on {v.your} problem list{since} [{r['handle']}].",
             True,
         )
-    return (f"No visit in {v.record} names {name} as its reason or type, and no such condition is recorded.", True)
+    return (
+        f"No visit in {v.record} names {name} as its reason or type, and no such condition is recorded.",
+        True,
+    )
 
 
 LEADS = {

@@ -114,7 +114,11 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
     if kind == "medication" and topic.operation == "earliest" and not any(x.get("active") for x in with_date):
         # "start date of my current statin" when none is current: the start, and that it is over
         last = max(with_date, key=lambda row: str(row.get("ended_at") or row[key]))
-        ended = f", ended {_day(last['ended_at'])}" if last.get("ended_at") else f", {last.get('status') or 'not active'}"
+        ended = (
+            f", ended {_day(last['ended_at'])}"
+            if last.get("ended_at")
+            else f", {last.get('status') or 'not active'}"
+        )
         now = f" It is not an active prescription now (the latest{ended} [{last['handle']}])."
     return (
         f"{r.get(ROW_NAME[kind]) or 'It'} was {word} {verb} on {_day(r[key])} [{r['handle']}]{n}.{now}",
@@ -124,7 +128,12 @@ def dated(topic: Topic, rows: list[dict[str, Any]]) -> Lead | None:
 
 DIAGNOSIS_WORDS = re.compile(r"\b(diagnos\w*|dx)\b")
 SURGERY_WORDS = re.compile(r"\b(surger(y|ies)|surgical|operations?|operated)\b")
-ROW_NOUN = {"medication": "prescription", "condition": "condition", "immunization": "vaccine", "procedure": "procedure"}
+ROW_NOUN = {
+    "medication": "prescription",
+    "condition": "condition",
+    "immunization": "vaccine",
+    "procedure": "procedure",
+}
 
 
 def _ordinal_row(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
@@ -264,7 +273,9 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             written = _newest_first([r for r in rows if _in_window(topic, r.get("authored_on"))])
             earlier = [r for r in rows if _running_in(topic, r) and r not in written]
             # (said without a number: the paragraph's count is the prescriptions written in the window)
-            also = " Prescriptions written earlier and still running in it are not counted." if earlier else ""
+            also = (
+                " Prescriptions written earlier and still running in it are not counted." if earlier else ""
+            )
             if not written:
                 return (f"0 prescriptions were written{_when(topic)} (I counted those written in it, searching every prescription, active and past).{also}", False)  # fmt: skip
             return (f"{counted(len(written), 'prescription')} {'was' if len(written) == 1 else 'were'} written{_when(topic)} (counting those written in it): {_prescriptions(written)}.{also}", False)  # fmt: skip
@@ -370,7 +381,10 @@ def _stopped(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
 
 def _prescriptions(rows: list[dict[str, Any]]) -> str:
     """Each prescription with its date and state, cited ("Amoxicillin … (prescribed 2024-01-19, completed) [M1]")."""
-    shown = "; ".join(f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {_state(r)}) [{r['handle']}]" for r in rows[:FOCUSED])
+    shown = "; ".join(
+        f"{r['name']} (prescribed {_day(r.get('authored_on'))}, {_state(r)}) [{r['handle']}]"
+        for r in rows[:FOCUSED]
+    )
     more = rows[FOCUSED:]  # cited too, so the count said is the count cited
     return shown + (f"; and {counted(len(more), 'more', 'more')} {_cite_all(more)}" if more else "")
 
@@ -540,8 +554,13 @@ def _reason(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
         by_drug: dict[tuple[str, str], list[str]] = {}
         for r in with_reason:
             by_drug.setdefault((r["name"], str(r["reason"])), []).append(r["handle"])
-        parts = "; ".join(f"{name} for {why} [{', '.join(hs[:FOCUSED])}]" for (name, why), hs in by_drug.items())
-        return (f"{c.name[0].upper() + c.name[1:]} in {v.record}, each with its recorded reason: {parts}.", False)
+        parts = "; ".join(
+            f"{name} for {why} [{', '.join(hs[:FOCUSED])}]" for (name, why), hs in by_drug.items()
+        )
+        return (
+            f"{c.name[0].upper() + c.name[1:]} in {v.record}, each with its recorded reason: {parts}.",
+            False,
+        )
     reasons: dict[str, list[str]] = {}
     for r in with_reason:
         reasons.setdefault(str(r["reason"]), []).append(r["handle"])
@@ -593,7 +612,10 @@ def _conditions(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if topic.operation == "resolved":
         if not rows:
             return (f"No condition in {v.record} is recorded as resolved{_when(topic)}.", False)
-        return (f"{v.record.capitalize()} lists {counted(len(rows), 'resolved condition')}{_when(topic)}:", False)
+        return (
+            f"{v.record.capitalize()} lists {counted(len(rows), 'resolved condition')}{_when(topic)}:",
+            False,
+        )
     if topic.concept is None and topic.window:
         if not rows:
             return (f"No condition in {v.record} has its onset{_when(topic)}: I searched every condition, active and resolved.", True)  # fmt: skip
@@ -639,16 +661,29 @@ def _episodes(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
     named = set(c.record_names)
     if named and any(r.get("name") in named for r in rows):  # "diabetes" is not "prediabetes"
         rows = [r for r in rows if r.get("name") in named]
-    rows = sorted({r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("onset") or ""), reverse=True)
+    rows = sorted(
+        {r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("onset") or ""), reverse=True
+    )
 
     def span(r: dict[str, Any]) -> str:
-        end = _day(r.get("abatement")) if r.get("abatement") else ("still active" if r.get("active") else "no end date")
+        end = (
+            _day(r.get("abatement"))
+            if r.get("abatement")
+            else ("still active" if r.get("active") else "no end date")
+        )
         return f"{r['name']}, {_day(r.get('onset'))} → {end} [{r['handle']}]"
 
     if topic.operation == "count":
         listed = "; ".join(span(r) for r in rows[:FOCUSED])
-        more = f"; and {counted(len(rows) - FOCUSED, 'more', 'more')} {_cite_all(rows[FOCUSED:])}" if len(rows) > FOCUSED else ""
-        return (f"{counted(len(rows), 'episode')} of {c.name} in {v.record}, newest first: {listed}{more}.", False)
+        more = (
+            f"; and {counted(len(rows) - FOCUSED, 'more', 'more')} {_cite_all(rows[FOCUSED:])}"
+            if len(rows) > FOCUSED
+            else ""
+        )
+        return (
+            f"{counted(len(rows), 'episode')} of {c.name} in {v.record}, newest first: {listed}{more}.",
+            False,
+        )
     r = rows[0]
     n = f" ({counted(len(rows), 'episode')} in all)" if len(rows) > 1 else ""
     if r.get("abatement"):
@@ -775,7 +810,9 @@ def _group_of(topic: Topic, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [] if len(named) == 1 else summaries
 
 
-def _group_range(topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+def _group_range(
+    topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice
+) -> Lead:
     """ "Which cholesterol number is out of range?": each test of the group against its own
     range (never the total alone), those outside first."""
     name = topic.concept.name if topic.concept else "results"
@@ -790,7 +827,9 @@ def _group_range(topic: Topic, group: list[dict[str, Any]], outcomes: Sequence[T
         # (the handle after the range: the row cited for the value and its range alike)
         return f"{s.get('name')} {fmt_num(last['value'])}{unit} on {last['date']} ({where} the range {_range_text(s, unit)}){h}"
 
-    ranged = [s for s in group if s.get("ref_label") and s.get("latest_position") in ("above", "below", "within")]
+    ranged = [
+        s for s in group if s.get("ref_label") and s.get("latest_position") in ("above", "below", "within")
+    ]
     outside = [s for s in ranged if s["latest_position"] != "within"]
     inside = [s for s in group if s not in outside]
     asked = topic.asked
@@ -827,19 +866,26 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead
         if re.search(r"\bwho\b", normalise(question)) and not any(r.get("requester") for r in drawn)
         else ""
     )
-    return (f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day.{who} The results:", False)
+    return (
+        f"{v.Your} last blood test was on {day} {cites}: {counted(len(drawn), 'result')} from that day.{who} The results:",
+        False,
+    )
 
 
 # (round fifteen: "did it climb" had no direction, so a fall was answered "Yes: … went down")
 _DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|below|dip\w*|sank|sink\w*)\b")  # fmt: skip
-_UP_ASKED = re.compile(r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|climb\w*|above|exceed\w*)\b")
+_UP_ASKED = re.compile(
+    r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|climb\w*|above|exceed\w*)\b"
+)
 # "better" or "worse" is a judgement the record does not make (a lower eGFR or HDL is not better):
 # such a change is said by its direction, with no yes or no
 JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
 
 
 # how much it changed, not whether: "by how much", "the difference", "the gap between the two newest"
-AMOUNT_ASKED = re.compile(r"\b(how (much|big|far|large)|by how|difference|delta|gap|what (was|is) the change)\b")
+AMOUNT_ASKED = re.compile(
+    r"\b(how (much|big|far|large)|by how|difference|delta|gap|what (was|is) the change)\b"
+)
 
 
 # "how has it changed?" asks the way it went, not whether: no "Yes:" in front
@@ -923,9 +969,13 @@ def _since_event(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             return (f"{v.Your} {_ordinal(event.years)} birthday has not come yet ({born}), so there is no {name} change since it to give.", True)  # fmt: skip
         counted_from = f"{v.your} {_ordinal(event.years)} birthday ({born})"
     elif event.kind == "start":
-        counted_from = f"the first prescription of {anchor.name if anchor else 'it'}, {_day(row.get('authored_on'))}{h}"
+        counted_from = (
+            f"the first prescription of {anchor.name if anchor else 'it'}, {_day(row.get('authored_on'))}{h}"
+        )
     else:
-        counted_from = f"the first diagnosis of {anchor.name if anchor else 'it'}, {_day(row.get('onset'))}{h}"
+        counted_from = (
+            f"the first diagnosis of {anchor.name if anchor else 'it'}, {_day(row.get('onset'))}{h}"
+        )
     rest = [o for o in outcomes if o.call.id not in topic.event_ids]
     lead = _labs(topic, rest, v, from_event=False) if rest else None
     if lead is None:
@@ -936,7 +986,13 @@ def _since_event(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
 def _labs(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice, *, from_event: bool = True) -> Lead | None:
     if from_event and topic.event is not None:
         return _since_event(topic, outcomes, v)
-    before = [r for o in outcomes if o.call.id in topic.before_ids for r in _rows([o]) if r.get("kind") == "observation"]
+    before = [
+        r
+        for o in outcomes
+        if o.call.id in topic.before_ids
+        for r in _rows([o])
+        if r.get("kind") == "observation"
+    ]
     outcomes = [o for o in outcomes if o.call.id not in topic.before_ids]
     if topic.operation == "out_of_range":
         return _out_of_range(topic, outcomes, v)
@@ -1097,7 +1153,9 @@ def _range_text(s: dict[str, Any], unit: str) -> str:
     return f"≥ {fmt_num(low)}{unit}" if low is not None else f"≤ {fmt_num(high)}{unit}"
 
 
-def _panel_range(topic: Topic, panel: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+def _panel_range(
+    topic: Topic, panel: list[dict[str, Any]], outcomes: Sequence[ToolOutcome], v: Voice
+) -> Lead:
     """ "Is my blood pressure normal?": one verdict over both numbers (normal only when both are
     within; high, low or ever outside when either is), then each number against its own range."""
     ranged = [p for p in panel if p.get("ref_label")]
@@ -1118,7 +1176,9 @@ def _panel_range(topic: Topic, panel: list[dict[str, Any]], outcomes: Sequence[T
         last = p["latest"]
         cite = _handle_of(outcomes, last["record_id"]) or f" [{p['handle']}]"
         position = {"above": "above", "below": "below", "within": "within"}[p["latest_position"]]
-        clauses.append(f"{_part_name(p)} is {fmt_num(last['value'])}{unit} on {last['date']}{cite}, {position} {_range_text(p, unit)}")
+        clauses.append(
+            f"{_part_name(p)} is {fmt_num(last['value'])}{unit} on {last['date']}{cite}, {position} {_range_text(p, unit)}"
+        )
         counts.append(f"{_part_name(p).split()[0]} {p['outside_count']} of {p['count']}")
     label = panel[0]["ref_label"]
     return (
@@ -1136,7 +1196,12 @@ def _before_window(s: dict[str, Any], before: Sequence[dict[str, Any]]) -> dict[
     for r in before:
         value = r.get(part) if part else r.get("value")
         if isinstance(value, int | float) and (not code or str(r.get("code")) == code or part):
-            return {"value": value, "date": _day(r.get("effective")), "record_id": r.get("record_id"), "handle": r.get("handle")}
+            return {
+                "value": value,
+                "date": _day(r.get("effective")),
+                "record_id": r.get("record_id"),
+                "handle": r.get("handle"),
+            }
     return None
 
 
@@ -1159,7 +1224,9 @@ def _summary_lead(
     def at(point: dict[str, Any] | None) -> str:
         if not point:
             return ""
-        cite = f" [{point['handle']}]" if point.get("handle") else _handle_of(outcomes, point["record_id"]) or h
+        cite = (
+            f" [{point['handle']}]" if point.get("handle") else _handle_of(outcomes, point["record_id"]) or h
+        )
         return f"{fmt_num(point['value'])}{unit} on {point['date']}{cite}"
 
     if op == "max":
@@ -1267,10 +1334,17 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
                 # "Emergency hospital admission for asthma" — are named beside the zero, never left
                 # under a bare "0 hospital admissions" (round thirteen's closing run)
                 er = list(
-                    {r["handle"]: r for o in outcomes for r in o.result.rows if r.get("class") == "emergency"}.values()
+                    {
+                        r["handle"]: r
+                        for o in outcomes
+                        for r in o.result.rows
+                        if r.get("class") == "emergency"
+                    }.values()
                 )
                 if er:
-                    er_cites = ", ".join(f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in er[:3])
+                    er_cites = ", ".join(
+                        f"{_day(r.get('start'))} {r.get('type')} [{r['handle']}]" for r in er[:3]
+                    )
                     n_er = overall["by_class"].get("emergency", len(er))
                     return (
                         f"No inpatient stay{when} is recorded (I searched every visit); {v.record} has "
@@ -1293,7 +1367,11 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
             name = topic.concept.name
             n = len(per_call) // 2 if topic.window is not None and len(per_call) > 1 else len(per_call)
             windowed = {"total": sum(c[0]["summary"]["total"] for c in per_call[:n] if c)}
-            overall = {"total": sum(c[0]["summary"]["total"] for c in per_call[n:] if c)} if n < len(per_call) else windowed
+            overall = (
+                {"total": sum(c[0]["summary"]["total"] for c in per_call[n:] if c)}
+                if n < len(per_call)
+                else windowed
+            )
             inside = [r for c in per_call[:n] for r in c]
             outside = [r for c in per_call[n:] for r in c]
             per_call = [inside, outside]
@@ -1335,7 +1413,11 @@ def _encounter_verdict(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) 
         r = max(rows, key=lambda x: str(x.get("start") or ""))  # each type of a kind asked apart
         reason = f" for {r['reason']}" if r.get("reason") else ""
         who = f" with {r['practitioner']}" if r.get("practitioner") else ""
-        kind = f"{topic.concept.name} " if topic.concept is not None and topic.concept.section == "encounters" else ""
+        kind = (
+            f"{topic.concept.name} "
+            if topic.concept is not None and topic.concept.section == "encounters"
+            else ""
+        )
         return (f"{v.Your} last {kind}visit was on {_day(r.get('start'))}: {r.get('type')}{reason}{who} [{r['handle']}].", False)  # fmt: skip
     return None
 
@@ -1418,10 +1500,13 @@ def _mention(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
         for o in outcomes
         if o.call.name == "get_conditions" and o.result.ok
         for r in o.result.rows
-        if r.get("kind") == "condition" and (r.get("name") in named or mentions(str(r.get("name", "")), words))
+        if r.get("kind") == "condition"
+        and (r.get("name") in named or mentions(str(r.get("name", "")), words))
     ]
     notes_call = next((o for o in outcomes if o.call.name == "search_notes"), None)
-    notes = [r for r in (notes_call.result.rows if notes_call and notes_call.result.ok else []) if r.get("mention")]
+    notes = [
+        r for r in (notes_call.result.rows if notes_call and notes_call.result.ok else []) if r.get("mention")
+    ]
     searched = notes_call.result.total if notes_call and notes_call.result.ok and not notes else None
     notes_first = topic.inpatient  # the question asked about the notes
     your_notes = "your notes" if v.patient else "the notes"
@@ -1436,7 +1521,9 @@ def _mention(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
         status = r.get("clinical_status") or "status not recorded"
         cond_part = f"{r['name']} is recorded ({status}, since {_day(r.get('onset'))}) [{r['handle']}]"
     else:
-        cond_part = f"no condition matching '{said}' is recorded: I searched every condition, active and resolved"
+        cond_part = (
+            f"no condition matching '{said}' is recorded: I searched every condition, active and resolved"
+        )
     if notes_first:
         head = f"Yes: {note_part}." if notes else f"{note_part[0].upper()}{note_part[1:]}."
         tail = f" Among the conditions, {cond_part}." if conditions else ""
@@ -1457,7 +1544,8 @@ def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | No
     planted = any(r.get("withheld") for r in rows)
     if topic.operation == "latest_few" and rows:
         listed = "; ".join(
-            f"{_day(r.get('date'))}" + (f" ({r['type']})" if r.get("type") else "") + f" [{r['handle']}]" for r in rows
+            f"{_day(r.get('date'))}" + (f" ({r['type']})" if r.get("type") else "") + f" [{r['handle']}]"
+            for r in rows
         )
         lead = f"{v.Your} {counted(len(rows), 'most recent clinical note')}: {listed}."
         return (f"{lead} One of them contains {PLANTED}" if planted else lead, False)
@@ -1567,7 +1655,10 @@ def _vaccines_due(topic: Topic, given: list[dict[str, Any]], v: Voice) -> Lead:
     r = newest[0]
     also = f" ({len(newest)} given in all)" if len(newest) > 1 else ""
     word = "last" if c else "most recent"
-    return (f"{head} {v.Your} {word} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}]{also}.", True)
+    return (
+        f"{head} {v.Your} {word} was {r['vaccine']} on {_day(r.get('date'))} [{r['handle']}]{also}.",
+        True,
+    )
 
 
 WHY_ASKED = re.compile(r"\b(why|what (was|were) (it|that|they) for|reason|indication)\b")
@@ -1578,12 +1669,18 @@ def _procedures(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead
     if topic.concept is None:
         return None
     if len(outcomes) > 1:  # one call per name of the concept: each row once, newest first
-        rows = sorted({r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("performed") or ""), reverse=True)
+        rows = sorted(
+            {r["handle"]: r for r in rows}.values(), key=lambda r: str(r.get("performed") or ""), reverse=True
+        )
     if (lead := dated(topic, rows)) is not None:
         return lead
     # the tool returns the newest rows up to its limit: the count said is its total, never the page
     total = max([len(rows), *(o.result.total for o in outcomes if o.result.ok)])
-    shown = f"{total} in all; the newest {len(rows)} {_cite_all(rows)}" if total > len(rows) else f"{len(rows)} in all {_cite_all(rows)}"
+    shown = (
+        f"{total} in all; the newest {len(rows)} {_cite_all(rows)}"
+        if total > len(rows)
+        else f"{len(rows)} in all {_cite_all(rows)}"
+    )
     if rows and topic.operation == "count":
         return (f"{counted(total, 'time', 'times')} in {v.record}: {topic.concept.name}, the latest on {_day(rows[0].get('performed'))} ({shown}).", False)  # fmt: skip
     if rows:

@@ -349,7 +349,9 @@ def _concept_of(entry: _Entry, said: str, vocab: Vocabulary, lex: Lexicon) -> Co
         types = term.types or (entry.query,)
         names = [n for t in types for n in vocab.names_with("encounters", t.split())]
         if len(types) == 1 and len(names) == 1:  # the record's own type ("urgent care clinic")
-            return Concept("encounters", short_name(names[0]), (short_name(names[0]),), said, "record", (names[0],))
+            return Concept(
+                "encounters", short_name(names[0]), (short_name(names[0]),), said, "record", (names[0],)
+            )
         return Concept("encounters", entry.name, types, said, entry.kind, tuple(names))
     names = tuple(n for n in vocab.names.get("labs", []) if _names_lab(n, entry))
     return Concept(entry.section, entry.name, (entry.query,), said, entry.kind, names)

@@ -26,7 +26,12 @@ SERVICE_QUESTION = (
 ALLERGY_WORDING = (
     r"\b(allerg\w*|intoleran\w*|hypersensitiv\w*|nkda|nka|sensitiv\w* to|(bad |adverse )?reactions?( to)?|"
     r"react\w* (badly )?to|(makes?|made|making) (\w+ )?react|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
-    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction))\b"
+    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction)|"
+    # "is aspirin on file as something he can't have?": the allergy list, not the prescriptions
+    # (round fifteen: "No. The record has no prescription of aspirin" over an aspirin allergy)
+    r"(something|anything|a thing|things|stuff) (i|she|he|they|the patient|im|shes|hes) "
+    r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|is not allowed to|isnt allowed to|am not allowed to) "
+    r"(have|take|be given|get))\b"
 )
 # "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
 # a value of something measured, whatever the how-to mood ("how much is the parking?" is a

@@ -277,7 +277,7 @@ INPATIENT = re.compile(
 )
 # "the notes" said for the record as a whole, not a search of the note text
 NOTES_AS_RECORD = re.compile(
-    r"\b(?:according to|acording to|accoring to|going by|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
+    r"\b(?:according to|acording to|accoring to|going by|going through|looking through|looking at|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
     # "going by the latest notes", "according to her most recent chart": still the record as it stands
     r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
 )
@@ -292,7 +292,9 @@ NOTE_TEXT_ASKED = re.compile(
 RECORDED_AS_RECORD = re.compile(
     r"\b(?:written|wrote|jotted|noted|logged|put|marked|typed) down\b|\b(?:logged|recorded|on file|on the system)\b"
 )
-NOTE_SAID = re.compile(r"\bnotes?\b|\bletters?\b|\b(?:doctor|nurse|gp|consultant|they) (?:wrote|write|said|says)\b")
+NOTE_SAID = re.compile(
+    r"\bnotes?\b|\bletters?\b|\b(?:doctor|nurse|gp|consultant|they) (?:wrote|write|said|says)\b"
+)
 
 
 def notes_mean_the_record(text: str) -> bool:
@@ -340,11 +342,15 @@ EVERYTHING_TAKEN = re.compile(
     r"(current )?(meds|medicines|medications|pills|tablets|prescriptions|drugs)|(full|complete|whole) (list|med list|medication list))\b"
 )
 # care plans named as such (the care_plans intent's words, without the looser "my plan")
-CARE_PLAN_SAID = re.compile(r"\b(care ?plans?|plans? of care|treatment plans?|self.?management( plans?)?|care goals?)\b")
+CARE_PLAN_SAID = re.compile(
+    r"\b(care ?plans?|plans? of care|treatment plans?|self.?management( plans?)?|care goals?)\b"
+)
 # a medicine's own start or end asked for by date ("when did i start metformin", "what date was
 # the lisinopril stopped"): never "new" ("when did i get my new inhaler" is the newest)
 START_ASKED = re.compile(r"\b(start(ed|ing)?|began|begin|begun|put (me |her |him |them )?on|commenced)\b")
-WHEN_ASKED = re.compile(r"^(when|what date|which date|on what day|since when)\b|\bwhen (was|did|were|had|have|has)\b|\b(date|dated)\b")
+WHEN_ASKED = re.compile(
+    r"^(when|what date|which date|on what day|since when)\b|\bwhen (was|did|were|had|have|has)\b|\b(date|dated)\b"
+)
 RECORD_SECTIONS = (
     "medications",
     "conditions",
@@ -367,7 +373,9 @@ LAST_BLOOD_TEST = re.compile(
 # ... unless vital signs or any kind of result are asked for too ("bloods or vitals", "bloods or
 # obs"): then the newest result of every kind answers (round fifteen: "no laboratory results are
 # recorded" for a record of vital signs was a false negative)
-ANY_RESULT = re.compile(r"\b(vitals?|vital signs|obs|observations?|measurements?|anything|(any|every) (kind|type|sort))\b")
+ANY_RESULT = re.compile(
+    r"\b(vitals?|vital signs|obs|observations?|measurements?|anything|(any|every) (kind|type|sort))\b"
+)
 # conditions that ended: "which of my conditions are resolved", "what has cleared up", "past problems"
 RESOLVED_WORDS = re.compile(
     r"\b(resolved|cleared( up)?|gone away|went away|no longer active|not active (any ?more|now)|inactive|healed|"
@@ -426,6 +434,11 @@ SUPERLATIVES = ("max", "min")
 
 
 # a question about a topic anywhere in the record or the notes, and the topic it names
+# "… say my X is": the value of X asked for, not whether the record mentions it
+ASKS_A_VALUE = re.compile(
+    r"\b(?:say|says|said|show|shows|list|lists|have|has) (?:my|her|his|their|the patient s) (?P<what>.+?) "
+    r"(?:is|are|was|were|reads?|is at|came (?:back|out)(?: as| at)?)\W*$"
+)
 _MENTION = re.compile(
     # lead, round eight: "does anything in my notes say i have X" (the notes asked for a fact)
     r"\b(?:(?:(?:does|do|did|is there) )?anything (?:in|on) (?:my|her|his|their|the) (?:notes?|records?|chart|file|history) "
@@ -520,9 +533,11 @@ def without_concept_words(request: Request, linking: Linking) -> Request:
     operation = operation_of(text.strip()) if text.strip() else request.operation
     if operation == request.operation or operation == "list":
         return request
-    if request.operation in SUPERLATIVES and operation not in SUPERLATIVES and operation_of(
-        " ".join(c.said for c in linking.concepts)
-    ) not in SUPERLATIVES:
+    if (
+        request.operation in SUPERLATIVES
+        and operation not in SUPERLATIVES
+        and operation_of(" ".join(c.said for c in linking.concepts)) not in SUPERLATIVES
+    ):
         return request  # the superlative's words were around the name, not in it
     return replace(request, operation=operation)
 
@@ -673,7 +688,11 @@ def date_operation(section: str, request: Request) -> str:
     it is there ("exists"). A bare "when" is the diagnosis date for a condition, the latest
     date for the rest."""
     op = request.operation
-    if section == "conditions" and op in ("when", "earliest", "latest") and CLEARED_ASKED.search(request.text):
+    if (
+        section == "conditions"
+        and op in ("when", "earliest", "latest")
+        and CLEARED_ASKED.search(request.text)
+    ):
         return "cleared"  # "when did my sinus infection clear up": the resolution date, not the onset
     if section == "medications" and op in ("when", "latest", "earliest") and WHEN_ASKED.search(request.text):
         # "when did they stop my blood pressure tablet": the end date (or still active), not a
@@ -854,7 +873,10 @@ class Planner:
             return self._cancel_offer(question)
         request = read_request(question, today)
         linking = link(when_words_out(request), vocab, STOP)
-        if not asks_to_book(question) and (direct := direct_plan(question, today, linking, self.available)) is not None:
+        if (
+            not asks_to_book(question)
+            and (direct := direct_plan(question, today, linking, self.available)) is not None
+        ):
             direct.request, direct.linking = request, linking
             return direct  # one computed tool answers it whole (round fourteen)
         if (mention := self._mention_plan(request, linking)) is not None:
@@ -897,15 +919,20 @@ class Planner:
             and not {"notes", "profile", "appointments", "care_plans"} & set(intents)
             and request.operation not in RECORD_OPERATIONS
             and not OWN_STAYS.search(request.text)
-            and not (OWN_RECORD.search(request.text) and any(i in RECORD_SECTIONS or i == "encounters" for i in intents))
+            and not (
+                OWN_RECORD.search(request.text)
+                and any(i in RECORD_SECTIONS or i == "encounters" for i in intents)
+            )
             and not past_period(request)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
             probe.fallback = self._read_plan(intents, question, request, linking)
             return probe
-        if intents == ["leaflets"] and MED_REASON.search(request.text) and any(
-            c.in_record and c.section == "medications" for c in record_concepts
+        if (
+            intents == ["leaflets"]
+            and MED_REASON.search(request.text)
+            and any(c.in_record and c.section == "medications" for c in record_concepts)
         ):
             # "what is the lisinopril for": a medicine of this patient's, so the record's reason
             # answers (lead, round six: an ACE-inhibitor leaflet answered instead)
@@ -915,7 +942,12 @@ class Planner:
                 plan = self._follow_up(question, previous, today, vocab)
                 if plan is not None:
                     return plan
-            if not intents and self.embeddings is not None and not request.follow_up and not _off_topic(question):
+            if (
+                not intents
+                and self.embeddings is not None
+                and not request.follow_up
+                and not _off_topic(question)
+            ):
                 if past_period(request):  # a period of the past: the nearest record section
                     sims = self.embeddings.similarities(when_words_out(request))
                     best = max((k for k in sims if k in RECORD_SECTIONS), key=lambda k: sims[k], default=None)
@@ -981,6 +1013,14 @@ class Planner:
         was searched and a word the lexicon lacks is still looked for in the record's own text."""
         topic = mention_topic(request.text)
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
+            return None
+        value = ASKS_A_VALUE.search(request.text)
+        if value and not any(
+            c.said and c.said in value.group("what") and c.section == "conditions" for c in linking.concepts
+        ):
+            # "what does her chart say her blood creatinine is?": the value, from the test's own
+            # section (the words searched in conditions and notes led "No: no condition matching
+            # 'blood creatinine is'" over a creatinine of 0.87: paraphrase frozen11, round fifteen)
             return None
         if ALLERGY_SECTION.search(request.text):
             # "is there anything about penicillin in my allergies?": the allergy list is the place
@@ -1086,8 +1126,14 @@ class Planner:
             # condition named is the plan's subject, and "am i on" is no medicine question)
             return ["care_plans"]
         # (a kind of visit, "my last checkup", says whose notes: the visit's notes answer)
-        structured = [s for s in linking.sections if s in RECORD_SECTIONS and s not in ("notes", "encounters")]
-        if WHOLE_RECORD.search(request.text) and not structured and set(record_intents) <= {"conditions", "encounters"}:
+        structured = [
+            s for s in linking.sections if s in RECORD_SECTIONS and s not in ("notes", "encounters")
+        ]
+        if (
+            WHOLE_RECORD.search(request.text)
+            and not structured
+            and set(record_intents) <= {"conditions", "encounters"}
+        ):
             return list(WHOLE_RECORD_SECTIONS)  # "brief summary of this patient": the record's core, cited
         if "notes" in record_intents and structured and notes_mean_the_record(request.text):
             # the section answers (a notes search would say "no passage matches" about a weight
@@ -1344,7 +1390,9 @@ class Planner:
                         if op == "change" and window and window.since and "get_labs" in self.available:
                             # "has it gone up over the past year": the value then is the newest before it
                             until = (window.since - dt.timedelta(days=1)).isoformat()
-                            topic.before_ids = [call("get_labs", {"query": query, "until": until, "latest_only": True})]
+                            topic.before_ids = [
+                                call("get_labs", {"query": query, "until": until, "latest_only": True})
+                            ]
                         topic.asked = asked_about_range(request.text)
                         topic.today = request.today
                         topics.append(topic)
@@ -1356,7 +1404,9 @@ class Planner:
                             Topic(
                                 section,
                                 # "the reading before last" of no named test: said so in the lead
-                                ("previous_unnamed" if op == "previous" else "latest") if not window else "list",
+                                ("previous_unnamed" if op == "previous" else "latest")
+                                if not window
+                                else "list",
                                 c,
                                 [call("get_labs", args)],
                                 window,
@@ -1457,7 +1507,11 @@ class Planner:
                 op_c = date_operation(section, request) if c else f"{ordinal}_row" if ordinal else "list"
                 # one call per way the record names the concept ("x-ray": the lexicon's query and the
                 # record's own "Plain chest X-ray"), as for conditions
-                ids = [call("get_procedures", {"query": q, **args}) for q in c.queries] if c else [call("get_procedures", args)]
+                ids = (
+                    [call("get_procedures", {"query": q, **args}) for q in c.queries]
+                    if c
+                    else [call("get_procedures", args)]
+                )
                 topics.append(Topic(section, op_c, c, ids, window))
             elif section == "leaflets":
                 topics.append(
@@ -1490,7 +1544,12 @@ class Planner:
         event = request.event
         if event is not None and re.search(r"\bbefore\b", request.text):
             return None, None, []  # "bp before vs after starting amlodipine": not a change since it
-        if event is None or "labs" not in sections or not linking.of("labs") or "summarize_labs" not in self.available:
+        if (
+            event is None
+            or "labs" not in sections
+            or not linking.of("labs")
+            or "summarize_labs" not in self.available
+        ):
             return None, None, []
         if event.kind == "birthday":
             return event, None, [call("get_patient_profile", {})]
@@ -1516,11 +1575,19 @@ class Planner:
             return later
         if plan.then == "same_doctor":
             args = dict(plan.then_args)
-            named = [r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows if r.get("practitioner")]
+            named = [
+                r
+                for o in outcomes
+                if o.call.name == "get_encounters" and o.result.ok
+                for r in o.result.rows
+                if r.get("practitioner")
+            ]
             calls = []
             if named:
                 last = max(named, key=lambda r: str(r.get("start") or ""))
-                calls.append(ToolCall("offline_2", "find_slots", {**args, "clinician": str(last["practitioner"])}))
+                calls.append(
+                    ToolCall("offline_2", "find_slots", {**args, "clinician": str(last["practitioner"])})
+                )
             calls.append(ToolCall(f"offline_{len(calls) + 2}", "find_slots", args))
             return calls
         if plan.then == "meds_after_onset":
@@ -1540,7 +1607,9 @@ class Planner:
         if plan.then != "notes_of_visit" or "get_notes_by_date" not in self.available:
             return []
         # the newest visit found (of any kind, or of each type of the kind asked about)
-        visits = [r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows]
+        visits = [
+            r for o in outcomes if o.call.name == "get_encounters" and o.result.ok for r in o.result.rows
+        ]
         day = max((str(r.get("start") or "")[:10] for r in visits), default="")
         if day and plan.then_query and "search_notes" in self.available:
             args = {"query": plan.then_query, "since": day, "until": day}
@@ -1597,7 +1666,9 @@ class Planner:
             # the 20 earliest slots of the department and looked for them there), then any clinician's
             args["limit"] = 8
             calls = [ToolCall("offline_1", "get_encounters", {"limit": 10, "until": today.isoformat()})]
-            return Plan("offer_slots", intents=["find_slots"], calls=calls, then="same_doctor", then_args=args)
+            return Plan(
+                "offer_slots", intents=["find_slots"], calls=calls, then="same_doctor", then_args=args
+            )
         return Plan("offer_slots", intents=["find_slots"], calls=[ToolCall("offline_1", "find_slots", args)])
 
     def _cancel_offer(self, question: str) -> Plan:
@@ -1665,4 +1736,3 @@ def _off_topic(question: str) -> bool:
     from agent.safety.text import prepare
 
     return is_off_topic(prepare(question)[0])
-

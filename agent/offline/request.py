@@ -120,8 +120,21 @@ FOLLOW_UP = re.compile(
 )
 FOLLOW_UP_MAX_WORDS = 12
 # number words people write for small counts ("two readings ago", "the last three notes")
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_AGO = re.compile(r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b")
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_AGO = re.compile(
+    r"\b(\d|one|two|three|four|five) (readings?|results?|tests?|times?|checks?|measurements?|values?) ago\b"
+)
 
 
 # "the mean of my last 5 readings", "BP at the last 3 visits": that many newest values (values or
@@ -149,6 +162,8 @@ def previous_offset(text: str) -> int:
         return 1
     word = m.group(1)
     return max(1, int(word) if word.isdigit() else NUMBER_WORDS[word])
+
+
 # a value to compare results with: "ever over 200", "a1c above 6.5", "potassium under 3.5", "> 140";
 # never a span of time or a count ("over the past 5 years", "over 2 years", "more than 3 times")
 THRESHOLD = re.compile(
@@ -177,7 +192,9 @@ _ROW_NOUNS = (
 # up to three words between ("the newest thing i've been diagnosed with"), never "the last time …"
 _BETWEEN = r"( (?!time\b)\w+){0,3}"
 _FIRST_ROW = re.compile(rf"\b(first|earliest|oldest){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history)\b)")
-_NEWEST_ROW = re.compile(rf"\b(newest|most recent|latest|last){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history|review)\b)")
+_NEWEST_ROW = re.compile(
+    rf"\b(newest|most recent|latest|last){_BETWEEN} {_ROW_NOUNS}\b(?! (list|history|review)\b)"
+)
 
 
 def row_ordinal(text: str) -> str | None:

@@ -49,10 +49,15 @@ def is_english(word: str) -> bool:
 @lru_cache(maxsize=4096)
 def _nearest(token: str, choices: tuple[str, ...]) -> str | None:
     pool = [c for c in choices if c[0] == token[0] and abs(len(c) - len(token)) <= 1]
-    hits = process.extract(token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=2)
-    if len(hits) == 1 or (len(hits) == 2 and hits[0][1] < hits[1][1]):
+    hits = process.extract(token, pool, scorer=DamerauLevenshtein.distance, score_cutoff=1, limit=4)
+    if len(hits) == 1 or (len(hits) >= 2 and hits[0][1] < hits[1][1]):
         return hits[0][0]
-    return None
+    # a tie with a misspelling the rules themselves accept ("emergancy") goes to the one real
+    # word among them: "emergncy" is "emergency" (round fifteen: it stayed unread, and "any
+    # emergncy departmnt vists?" listed visits instead of answering)
+    best = [h[0] for h in hits if h[1] == hits[0][1]] if hits else []
+    real = [w for w in best if is_english(w)]
+    return real[0] if len(real) == 1 else None
 
 
 def respell(question: str, words: frozenset[str], known: frozenset[str] | set[str] = frozenset()) -> str:

@@ -148,7 +148,10 @@ def _named_period(text: str, today: dt.date) -> Window | None:
     if season and (season.group(1) != "from" or season.group(5)):
         start, _ = _season(season.group(4), today, ended=season.group(3) == "last ")
         return Window(start, None, season.group(0))
-    if m := re.search(rf"\b(last|this|in the|in|during the|during|over the|from the|from last|from this|from) ({_SEASON_NAME})\b", text):
+    if m := re.search(
+        rf"\b(last|this|in the|in|during the|during|over the|from the|from last|from this|from) ({_SEASON_NAME})\b",
+        text,
+    ):
         start, end = _season(m.group(2), today, ended=m.group(1).endswith("last"))
         return Window(start, min(end, today), m.group(0))
     if m := re.search(rf"\b(since|after|from) (the start of |the beginning of )?({_MONTH_NAME})\b", text):
@@ -279,7 +282,10 @@ def _read_window(question: str, today: dt.date) -> Window | None:
         return Window(_back(today, _count(m.group(2)), m.group(3)), today, m.group(0))
     # clinicians' shorthand for a span: "6/12" six months, "2/52" two weeks, "3/7" three days
     # ("any abx in last 6/12", "abnormal labs last 12/12"); read only after a word that says a span
-    if m := re.search(r"\b(last|past|previous|within|over|in the last|over the last|within the last) (\d{1,2})/(12|52|7)\b", text):
+    if m := re.search(
+        r"\b(last|past|previous|within|over|in the last|over the last|within the last) (\d{1,2})/(12|52|7)\b",
+        text,
+    ):
         unit = {"12": "months", "52": "weeks", "7": "days"}[m.group(3)]
         return Window(_back(today, int(m.group(2)), unit), today, m.group(0))
     if m := re.search(rf"\b{_N}( of)? {_UNIT} (ago|back)\b", text):

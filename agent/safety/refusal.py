@@ -63,6 +63,8 @@ EXTRA_MEASURES = {
     "presion": "BP",
     "potasio": "potassium",
 }
+
+
 def _lexicon_lab_words() -> dict[str, str]:
     """Every way the lexicon says a lab (`tools/lexicon/synonyms.yaml`: "kidney function" →
     eGFR, "blood sugar" → glucose), so the refusal's factual part reads the question as the

@@ -106,7 +106,7 @@ def just_checking(texts: Texts) -> bool:
 
 
 def severity(texts: Texts) -> str | None:
-    """"severe", "mild" or None (see the module docstring); severe wins over mild."""
+    """ "severe", "mild" or None (see the module docstring); severe wins over mild."""
     # the normal form only: the typo mender may turn a mild word into a severe one ("light
     # spotting" → "light spurting")
     if SEVERE.search(texts[0]):

@@ -225,7 +225,17 @@ RULE_WORDS = frozenset(
 ORDINARY_WORDS = frozenset(
     # "intention" is not "infection" ("no intention of hurting myself", lead, round ten)
     # "cheked" is "checked" with a letter dropped, not "choked" ("was my wbc last cheked", round fifteen)
-    ["overdue", "overdone", "overdrawn", "allergies", "breathes", "chester", "intention", "intentions", "cheked"]
+    [
+        "overdue",
+        "overdone",
+        "overdrawn",
+        "allergies",
+        "breathes",
+        "chester",
+        "intention",
+        "intentions",
+        "cheked",
+    ]
 )
 
 SHORT_WORDS = frozenset(["pain", "hurt", "ache", "pill", "meds", "kill", "dead", "burn", "fall"])

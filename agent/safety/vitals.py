@@ -94,7 +94,14 @@ def _table() -> tuple[dict[str, tuple[re.Pattern[str], tuple[Scale, ...], str]],
             rf"(?:in the |en los )?(?P<band>low |high |bajos |altos )?(?P<decade>[1-9]0)s\b)"
         )
         scales = tuple(
-            Scale(tuple(s["plausible"]), s.get("low"), s.get("high"), s.get("drop"), s.get("red_low"), s.get("red_high"))  # type: ignore[arg-type]
+            Scale(
+                tuple(s["plausible"]),
+                s.get("low"),
+                s.get("high"),
+                s.get("drop"),
+                s.get("red_low"),
+                s.get("red_high"),
+            )  # type: ignore[arg-type]
             for s in spec["scales"]
         )
         measures[name] = (pattern, scales, spec["category"])
@@ -234,7 +241,14 @@ def readings(question: str) -> list[Reading]:
     if len(red) >= 2:
         # two measures in their red band (see critical_values.yaml): the first one said stands for both
         first, *rest = sorted(red.values(), key=lambda r: text.find(r.text))
-        out.append(Reading("two NEWS2 red scores", float(len(red)), " + ".join(r.text for r in (first, *rest)), first.category))
+        out.append(
+            Reading(
+                "two NEWS2 red scores",
+                float(len(red)),
+                " + ".join(r.text for r in (first, *rest)),
+                first.category,
+            )
+        )
     out.extend(_blood_loss(text, blood))
     unique = {(r.measure, r.value): r for r in out}  # "sats 78% on 15l" is read by two patterns
     return sorted(unique.values(), key=lambda r: text.find(r.text))

@@ -228,3 +228,14 @@ def cohort(db, tmp_path_factory):
         records = [read_record(conn, pid, COHORT_NOW) for pid in ids]
     yield db, [r for r in records if r is not None]
     wipe(db)
+
+
+@pytest.fixture(scope="module")
+def production_gate():
+    """The gate as the product runs it: lexical rules, exemplars and both classifiers (one
+    definition for every safety test file; built once per module, as before)."""
+    from evals.safety_eval import gate_predictor
+    from tests.conftest import test_settings
+
+    predict, _gate = gate_predictor(test_settings())
+    return predict

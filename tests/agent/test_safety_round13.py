@@ -150,16 +150,6 @@ def test_a_refusal_with_nothing_to_show_claims_nothing_about_the_record() -> Non
     )
 
 
-@pytest.fixture(scope="module")
-def production_gate():
-    """The gate as the product runs it: lexical rules, exemplars and both classifiers."""
-    from evals.safety_eval import gate_predictor
-    from tests.conftest import test_settings
-
-    predict, _gate = gate_predictor(test_settings())
-    return predict
-
-
 @pytest.mark.parametrize("text", PATIENT_ADVICE)
 def test_the_production_gate_refuses_the_advice_requests_as_advice(production_gate, text: str) -> None:
     """Several of frozen15's advice requests got the EMERGENCY reply from the linear classifier

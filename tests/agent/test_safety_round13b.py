@@ -145,16 +145,6 @@ def test_two_red_news2_bands_together_are_read_as_critical(text: str, two_red: b
     assert (reading is not None and reading.measure == "two NEWS2 red scores") is two_red, (text, reading)
 
 
-@pytest.fixture(scope="module")
-def production_gate():
-    """The gate as the product runs it: lexical rules, exemplars and both classifiers."""
-    from evals.safety_eval import gate_predictor
-    from tests.conftest import test_settings
-
-    predict, _gate = gate_predictor(test_settings())
-    return predict
-
-
 @pytest.mark.parametrize(
     "text", ["my pills?", "my inhalers?", "bp tablets?", "blood results?", "sugar problems?", "kidney trouble?"]
 )

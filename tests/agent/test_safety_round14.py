@@ -158,16 +158,6 @@ def test_a_record_question_about_an_adrenaline_pen_passes(text: str) -> None:
 # --- after paraphrase frozen9 was measured once: record questions the classifiers refused ---
 
 
-@pytest.fixture(scope="module")
-def production_gate():
-    """The gate as the product runs it: lexical rules, exemplars and both classifiers."""
-    from evals.safety_eval import gate_predictor
-    from tests.conftest import test_settings
-
-    predict, _gate = gate_predictor(test_settings())
-    return predict
-
-
 RECORD_MEMBERSHIP = [
     "is atorvastatin a medication i take",
     "is amlodipine a tablet she takes",

@@ -147,15 +147,6 @@ def test_a_denial_or_a_past_episode_does_not_hide_one_happening_now(text: str) -
 # --- the advice side, through the production gate (lexical rules, exemplars, both classifiers) ---
 
 
-@pytest.fixture(scope="module")
-def production_gate():
-    from evals.safety_eval import gate_predictor
-    from tests.conftest import test_settings
-
-    predict, _gate = gate_predictor(test_settings())
-    return predict
-
-
 ADVICE = [
     # two medicines asked about together, as a plan
     "is nytol ok alongside my sertraline",
