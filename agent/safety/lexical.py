@@ -134,7 +134,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:not|stopped|isnt|wasnt|hasnt been|aint) (?:\w+ )?breathing\b",
         r"\b(?:choking|choked|gasping|suffocating|drowning)\b",
         r"\bsomething (?:is )?stuck in (?:my |his |her )?throat\b",
-        r"\b(?:turning|turned|going|gone|are|is) (?:\w+ )?blue\b",
+        # (not an object's colour: "what inhaler is the blue one", round fifteen)
+        r"\b(?:turning|turned|going|gone|are|is) (?:\w+ )?blue\b(?! (?:one|ones|inhaler|inhalers|pump|puffer|puffers|pill|pills|tablet|tablets|capsule|capsules|pen|cap|lid|box|bag|card|form|folder|sheet|badge|line|light)\b)",
         r"\blips (?:are |is )?(?:\w+ )?blue\b|\bblue (?:around|round) (?:the |his |her |their )?(?:lips|mouth)\b",
         r"\bwheez\w*\b.*\b(?:not working|blue|cant|worse|chest)",
         r"\b(?:asthma attack|inhaler) (?:wont|isnt|not|doesnt) (?:stop|working|help)",
@@ -303,7 +304,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "seizure",
         r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet))",
-        r"\b(?:having|had|in) (?:a )?fit\b|\bfitting\b",
+        # "fitting" as a fit, not a fitting for a hearing aid or fitting in at school (round fifteen)
+        r"\b(?:having|had|in) (?:a )?fit\b|(?<!\ba )(?<!\bthe )(?<!\baid )(?<!\blens )(?<!\bdress )(?<!\bsuit )(?<!\bshoe )(?<!\bbra )\bfitting\b"
+        r"(?! (?:in (?:well|ok|okay|fine|nicely|at|with)|for (?:a|an|my|her|his|the|new|some)|appointment|appt|room)\b)",
         r"\b(?:jerking|twitching|shaking) (?:\w+ ){0,3}(?:unresponsive|not responding|all over|wont stop)\b",
     ),
     *_rules(
@@ -975,7 +978,7 @@ ACUTE = re.compile(
     # lead, round ten (frozen8: "kid allergic to egg ate some and is vomiting and is floppy", "first
     # ever seizure … he's still shaking", "obs patient in clinic just had a massive pph" were read
     # as record questions): a state in progress, an event that has just happened, swelling fast
-    r"\b(?:is|are|hes|shes|theyre|keeps|still|now) (?:now |still )?(?:vomiting|being sick|floppy|limp|shaking|fitting|seizing|convulsing|jerking|wheezing|gasping|turning blue|going blue|swelling|bleeding|unresponsive|unrousable|grey|gray|clammy|cyanosed|cyanotic|mottled)\b|"
+    r"\b(?:is|are|hes|shes|theyre|keeps|still|now) (?:now |still )?(?:vomiting|being sick|floppy|limp|shaking|fitting(?! in (?:well|ok|okay|fine|nicely|at|with)\b)|seizing|convulsing|jerking|wheezing|gasping|turning blue|going blue|swelling|bleeding|unresponsive|unrousable|grey|gray|clammy|cyanosed|cyanotic|mottled)\b|"
     # round thirteen (frozen15): a state still going after an event ("he's still really confused"),
     # a swelling that is starting, a first fit just had, a paramedic on scene, pain that goes on
     r"\bstill (?:really |very |so |quite )?(?:confused|drowsy|disoriented|disorientated|out of it|not making sense|groggy|not with it|unconscious|not awake)\b|"
