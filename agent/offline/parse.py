@@ -30,7 +30,7 @@ ALLERGY_WORDING = (
     # "is aspirin on file as something he can't have?": the allergy list, not the prescriptions
     # (round fifteen: "No. The record has no prescription of aspirin" over an aspirin allergy)
     r"(something|anything|a thing|things|stuff) (i|she|he|they|the patient|im|shes|hes) "
-    r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|is not allowed to|isnt allowed to|am not allowed to) "
+    r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|(?:is |am |are )?not allowed to|isnt allowed to|arent allowed to) "
     r"(have|take|be given|get))\b"
 )
 # "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
