@@ -1,13 +1,15 @@
-"""Frozen part 12 of the paraphrase suite (held out).
+"""Once the twelfth held-out part of the paraphrase suite (`frozen12`), now tuning (`--part tune_frozen12`).
 
-The twelfth held-out part of the paraphrase suite, written 2026-12-07 by an
-outside writer who never saw the planner or the other parts. Each template
-is filled once per fact (patient role or clinician role) and then has its
-first letter capitalised.
-
-Before any measurement the lead dropped 34 of its 128 templates that the held-out checks
-refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/,
-such as "active medications" or "diagnosed with"); nothing else was edited.
+Written 2026-12-07 by a writer who never saw the planner or the other parts (given only the fact
+kinds, the families and the placeholders); before any measurement the lead dropped 34 of its 128
+templates that the held-out checks refuse (a phrase of twelve letters or more shared with a file
+under agent/ or tools/, such as "active medications" or "diagnosed with"); nothing else was edited.
+Measured ONCE by the lead on round fifteen's closing main 1e850ce (`chartside eval paraphrase --part
+frozen12`, demo cohort, 11:39 UTC): 3,713 questions over 303 facts, **accuracy 91.7 %, consistency
+47.2 %, 67 confident false negatives** (lay 57, filler 10; by kind lab_latest 40, med_active 18,
+allergy_yes 7, ed_any 2), 89 gate misses (lab questions read as emergencies 63, advice refusals 26),
+218 planner misses (wrong values 146). By family: relative 78.0 %, lay 87.1 %, typo 89.6 %, filler
+96.2 %, clinician 99.0 %, plain and pronoun 100 %. It then moved into tuning, its misses read.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ _ED: tuple[tuple[str, str], ...] = (
     ("clinician", "pt hx of ED attendance?"),
 )
 
-FROZEN12: Templates = {
+TUNE_FROZEN12: Templates = {
     "med_active": (
         ("plain", "{Is_pron} currently on {x}?"),
         ("filler", "hi, sorry to bother you, quick one: {Am} {subj} on {x}?"),
