@@ -20,6 +20,7 @@ from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.direct import LEADS as DIRECT_LEADS
+from agent.offline.parse import asked_direction
 from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
@@ -872,11 +873,6 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead
     )
 
 
-# (round fifteen: "did it climb" had no direction, so a fall was answered "Yes: … went down")
-_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|below|dip\w*|sank|sink\w*)\b")  # fmt: skip
-_UP_ASKED = re.compile(
-    r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|climb\w*|above|exceed\w*)\b"
-)
 # "better" or "worse" is a judgement the record does not make (a lower eGFR or HDL is not better):
 # such a change is said by its direction, with no yes or no
 JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
@@ -898,15 +894,14 @@ def _asks_yes_or_no(question: str) -> bool:
     change?"): those are said by the direction and the values (round fifteen: "up or down vs
     prior?" was answered "Yes: … went down")."""
     text = normalise(question)
-    both = bool(_DOWN_ASKED.search(text)) and bool(_UP_ASKED.search(text))
+    both = all(asked_direction(text))
     return not (JUDGED.search(text) or both or AMOUNT_ASKED.search(text) or HOW_ASKED.match(text))
 
 
 def _direction_asked(question: str, change: float) -> bool:
     """Whether a change answers the question's yes: "gone down?" is yes for a fall, "gone up?" for a
     rise, "changed?" for either (never "No: it went down" to "has it gone down?")."""
-    text = normalise(question)
-    down, up = bool(_DOWN_ASKED.search(text)), bool(_UP_ASKED.search(text))
+    up, down = asked_direction(question)
     if down and not up:
         return change < 0
     if up and not down:

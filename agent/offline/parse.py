@@ -33,6 +33,30 @@ ALLERGY_WORDING = (
     r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|(?:is |am |are )?not allowed to|isnt allowed to|arent allowed to) "
     r"(have|take|be given|get))\b"
 )
+# The direction a question asks a value to have moved ("did my weight drop", "has my a1c gone
+# down", "is my LDL climbing", "did it dip", "has it risen"): ONE definition, read by the computed
+# comparison (`direct`: "is it higher than a year ago?") and by the change leads (`leads`: "did it
+# climb relative to the one before"). Round sixteen: the two had drifted apart ("dip", "lost",
+# "gained", "smaller" were a direction in one and not the other, so the same question got a yes or
+# no on one path and none on the other). The verbs alone also make a pronoun follow-up a change
+# ("did it dip?" after "what's my weight?": `request`).
+MOVED_UP = r"rose|risen|rise|rises|rising|climb\w*|increas\w*|gain\w*|jump\w*|exceed\w*|went up|gone up|go up|going up"
+MOVED_DOWN = r"fell|fallen|fall|falls|falling|drop\w*|decreas\w*|dip\w*|sank|sunk|sink\w*|lost|lose|losing|reduc\w*|went down|gone down|go down|going down"
+SAID_UP = r"up|higher|bigger|above"
+SAID_DOWN = r"down|lower\w*|smaller|below"
+# "more" / "less" are a direction in a yes/no ("is it more than last time?") but not a comparison
+# of their own ("was it last done more than a year ago" is an age)
+ASKED_UP = re.compile(rf"\b(more|{SAID_UP}|{MOVED_UP})\b")
+ASKED_DOWN = re.compile(rf"\b(less|{SAID_DOWN}|{MOVED_DOWN})\b")
+
+
+def asked_direction(text: str) -> tuple[bool, bool]:
+    """(up asked, down asked) of a question, read on its normalised form; both or neither means
+    no one direction was asked ("up or down?", "has it changed?")."""
+    t = normalise(text)
+    return bool(ASKED_UP.search(t)), bool(ASKED_DOWN.search(t))
+
+
 # "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
 # a value of something measured, whatever the how-to mood ("how much is the parking?" is a
 # price, for the leaflets)
