@@ -741,6 +741,8 @@ BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the p
 
 # a medicine question about the past, not about now: "ever", "was I put on", "have I taken", "been prescribed"
 EVER_ASKED = re.compile(
+    # "any psoriasis in my medical history?" (round sixteen): the history named as where to look
+    r"\bin (my|her|his|their|the patient s) (past |medical |health |clinical )?history\b|"
     r"\b(ever|at any (point|time)|at some point|in the past|previously|before|history of|h/o|hx of|pmh( of)?|used to|was i|were (you|they)|"
     r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
     r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
@@ -1560,6 +1562,8 @@ def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | No
 def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
+    if topic.operation == "forbidden":
+        return _forbidden(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "allergy"]
     if topic.concept is None:
         if not rows:
@@ -1577,6 +1581,32 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
         r = hits[0]
         return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
+
+
+def _forbidden(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """ "Is penicillin something I'm not allowed to have?": what the record says to avoid — the
+    allergies to that medicine or that rule it out in the drug–allergy table, each cited — or a
+    "no" that says both were checked and is never a go-ahead (round sixteen)."""
+    assert topic.concept is not None
+    name = topic.concept.name
+    listed = [r for r in _rows(outcomes) if r.get("kind") == "allergy" and "medicine" not in r]
+    conflicts = [r for r in _rows(outcomes) if r.get("medicine")]
+    if conflicts:
+        parts = []
+        for r in conflicts:
+            why = "" if r.get("itself") else f": {r['why']}"
+            parts.append(
+                f"{r['substance']} ({r.get('status') or 'status not recorded'}) [{r['handle']}]{why}"
+            )
+        return (f"Yes. {v.record.capitalize()} lists an allergy that rules out {name}: {'; '.join(parts)}.", False)  # fmt: skip
+    caution = (
+        "That is not permission to take it: ask your clinician or pharmacist before taking it."
+        if v.patient
+        else "That is not a clinical all-clear."
+    )
+    if not listed:
+        return (f"No. {v.record.capitalize()} lists no allergies at all, so none to {name}: I checked the allergy list and the drug–allergy table. {caution}", True)  # fmt: skip
+    return (f"No. {v.record.capitalize()} lists no allergy to {name}, and the drug–allergy table links none of the recorded allergies {_cite_all(listed)} to it: I checked the allergy list and that table. {caution}", True)  # fmt: skip
 
 
 def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:

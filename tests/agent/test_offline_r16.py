@@ -144,3 +144,115 @@ def _lead_after_banner(answer: str) -> str:
         if line.strip() and not line.startswith(("Offline mode", "(Following up"))
     ]
     return lines[0] if lines else ""
+
+
+# --- 1. "my medical history" is the record ---------------------------------------------------------
+PSORIASIS = "Is ther any psoirasis in my medicl histroy?"
+
+
+def test_psoriasis_in_my_medical_history_is_a_condition_search(cohort):
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        events = _events(agent, record.patient.patient_id, PSORIASIS)
+        had = any("psoriasis" in c.display.lower() for c in record.valid_conditions())
+        lead = _lead(events)
+        searched = [e for e in events if getattr(e, "name", None) == "search_leaflets"]
+        assert not searched, (PSORIASIS, lead)
+        if had:
+            assert lead.startswith("Yes"), lead
+        else:
+            assert lead.startswith("No") and "searched every condition" in lead, lead
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_same_wording_says_yes_for_a_condition_the_record_holds(cohort):
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        names = {c.display.lower() for c in record.valid_conditions()}
+        for word in ("asthma", "sinusitis", "prediabetes", "anemia"):
+            if any(word in n for n in names):
+                lead = _lead(
+                    _events(agent, record.patient.patient_id, f"Is ther any {word} in my medicl histroy?")
+                )
+                assert lead.startswith("Yes"), (word, lead)  # a resolved one too: "Yes, in the past"
+                checked += 1
+    assert checked >= 3
+
+
+# --- 2 and 3. "something I'm not allowed to have": the allergy list and the drug–allergy table -----
+def _current_allergy(record, word: str) -> bool:
+    return any(word in (a.display or "").lower() for a in record.current_allergies())
+
+
+FORBIDDEN = [
+    ("is aspirin something the patient is not allowed to have", "clinician", "aspirin"),
+    ("is penicillin something i'm not allowed to have", "patient", "penicillin"),
+    ("is penicillin something she can't have?", "clinician", "penicillin"),
+    ("is ibuprofen something i'm not allowed to take", "patient", "ibuprofen"),
+]
+
+
+def test_something_not_allowed_is_answered_from_the_allergy_list(cohort):
+    """Through the production gate (the patient's wording was refused as advice, no row shown)."""
+    from agent.runner import GuardedAgent
+
+    agent, records = _agent(cohort)
+    guarded = GuardedAgent(agent)
+    yes = no = 0
+    for record in records:
+        pid = record.patient.patient_id
+        for question, role, drug in FORBIDDEN:
+            answer = _answer(_ask(guarded, pid, question, role))
+            lead = _lead_after_banner(answer)
+            assert "can't give medical advice" not in answer, (question, answer)
+            assert "leaflet" not in answer.lower(), (question, answer)
+            if _current_allergy(record, drug):
+                assert lead.startswith("Yes") and "[A" in lead, (pid, question, lead)
+                yes += 1
+            else:
+                assert lead.startswith("No"), (pid, question, lead)
+                # a confident no says what was checked, and is never permission
+                assert "allergy list" in lead and "drug–allergy table" in lead, lead
+                assert "not permission" in lead or "not a clinical all-clear" in lead, lead
+                if role == "patient":
+                    assert "ask your clinician or pharmacist before taking it" in lead, lead
+                no += 1
+    assert yes >= 1 and no >= 10, (yes, no)
+
+
+def test_a_medicine_the_table_links_to_an_allergy_is_a_yes(cohort):
+    """Amoxicillin against a penicillin allergy: the table's link, the allergy cited."""
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        if not _current_allergy(record, "penicillin"):
+            continue
+        lead = _lead(
+            _events(agent, record.patient.patient_id, "is amoxicillin something i'm not allowed to have")
+        )
+        assert lead.startswith("Yes") and "penicillin" in lead.lower() and "[A" in lead, lead
+        checked += 1
+    assert checked >= 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is penicillin something i'm not allowed to have",
+        "is aspirin something im not allowed to have",
+        "is amoxicillin something i cant have",
+    ],
+)
+def test_the_gate_lets_the_allergy_question_through(production_gate, text: str) -> None:
+    assert production_gate(text, "patient")[0] == "allow", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["am i allowed to have ibuprofen", "is grapefruit something i can't have with my simvastatin"],
+)
+def test_asking_for_permission_stays_advice(production_gate, text: str) -> None:
+    assert production_gate(text, "patient")[0] == "advice", text
