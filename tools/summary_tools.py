@@ -532,7 +532,9 @@ def _ruled_out_by(medicine: str, ingredient: str | None, drug_class: str | None)
     "co-amoxiclav contains amoxicillin (penicillins)"."""
     if ingredient and ingredient != medicine.lower():
         return f"{medicine} contains {ingredient}" + (f" ({drug_class})" if drug_class else "")
-    return f"{medicine} is one of the {drug_class}" if drug_class else f"{medicine} is linked to it in the table"
+    if drug_class:
+        return f"{medicine} is one of the {drug_class}"
+    return f"{medicine} is linked to it in the table"
 
 
 def _medicine_against_allergies(ctx: ToolContext, medicine: str, allergy_rows: list[Any]) -> ToolResult:
@@ -549,7 +551,7 @@ def _medicine_against_allergies(ctx: ToolContext, medicine: str, allergy_rows: l
         hit = next((w for w in words if any(w.startswith(i) for i in ingredients)), None)
         if not itself and hit is None:
             continue
-        via = None if itself else next((c.name for c in classes if any(hit.startswith(x) for x in c.members)), None)  # type: ignore[union-attr]
+        via = None if itself or hit is None else next((c.name for c in classes if hit.startswith(tuple(c.members))), None)
         why = "an allergy to it" if itself else _ruled_out_by(medicine, hit, via)
         out.add(
             "allergy", a.id, f"CONFLICT: {medicine} against the allergy to {a.display} ({why}); status {a.clinical_status or 'not recorded'}",
