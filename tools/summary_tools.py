@@ -464,19 +464,27 @@ def get_medication_changes(ctx: ToolContext, args: MedicationChangesInput) -> To
 
 
 class DrugAllergyInput(ToolInput):
-    pass
+    medicine: str | None = Field(
+        default=None,
+        max_length=80,
+        description="Check this one medicine (e.g. 'amoxicillin') against the recorded allergies instead "
+        "of the active prescriptions: 'is amoxicillin something I can't have?'. Omit to check every "
+        "active prescription.",
+    )
 
 
 @TOOLS.tool("check_drug_allergies", section="allergies", status_text="Checking medicines against allergies…")
 def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult:
-    """Active prescriptions checked against recorded allergies with a sourced allergen ↔
-    ingredient/class table (penicillin ↔ amoxicillin); each conflict cites both rows. No
-    conflict means none in that table, not a clinical all-clear."""
+    """Active prescriptions (or one named medicine) checked against recorded allergies with a
+    sourced allergen ↔ ingredient/class table (penicillin ↔ amoxicillin); each conflict cites
+    both rows. No conflict means none in that table, not a clinical all-clear."""
     conn, pid, now = ctx.connection, ctx.scope.patient_id, ctx.clock()
     lexicon = load_lexicon()
     allergy_rows = [
         a for a in allergies.list_allergies(conn, patient_id=pid).items if a.clinical_status != "inactive"
     ]
+    if args.medicine:
+        return _medicine_against_allergies(ctx, args.medicine, allergy_rows)
     active = medications.list_medications(conn, patient_id=pid, status="active", now=now, limit=200).items
     out = ResultBuilder(ctx)
     conflicts = 0
@@ -516,6 +524,45 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
         title="Drug–allergy check (allergen ↔ ingredient/class table, tools/lexicon/allergens.yaml)",
         total=conflicts,
         empty=verdict,
+    )
+
+
+def _ruled_out_by(medicine: str, ingredient: str | None, drug_class: str | None) -> str:
+    """How the table links a medicine to an allergy: "amoxicillin is one of the penicillins",
+    "co-amoxiclav contains amoxicillin (penicillins)"."""
+    if ingredient and ingredient != medicine.lower():
+        return f"{medicine} contains {ingredient}" + (f" ({drug_class})" if drug_class else "")
+    if drug_class:
+        return f"{medicine} is one of the {drug_class}"
+    return f"{medicine} is linked to it in the table"
+
+
+def _medicine_against_allergies(ctx: ToolContext, medicine: str, allergy_rows: list[Any]) -> ToolResult:
+    """One named medicine against each recorded allergy: an allergy to the medicine itself, or one
+    whose allergen the table links to it (an allergy to penicillin rules out amoxicillin); each
+    such allergy cited."""
+    lexicon = load_lexicon()
+    words = [w for w in re.split(r"[\s/]+", medicine.lower()) if len(w) > 2]
+    out = ResultBuilder(ctx)
+    for a in allergy_rows:
+        substance = (a.display or "").lower()
+        ingredients, classes = lexicon.drugs_for_allergen(substance)
+        itself = bool(words) and all(w in substance for w in words)
+        hit = next((w for w in words if any(w.startswith(i) for i in ingredients)), None)
+        if not itself and hit is None:
+            continue
+        via = None if itself or hit is None else next((c.name for c in classes if hit.startswith(tuple(c.members))), None)
+        why = "an allergy to it" if itself else _ruled_out_by(medicine, hit, via)
+        out.add(
+            "allergy", a.id, f"CONFLICT: {medicine} against the allergy to {a.display} ({why}); status {a.clinical_status or 'not recorded'}",
+            label=a.display or "allergy", facts=facts_of(a.display, medicine, hit, via),
+            fields={"substance": a.display, "status": a.clinical_status, "medicine": medicine, "ingredient": hit, "class": via, "itself": itself, "why": why},
+        )  # fmt: skip
+    checked = counted(len(allergy_rows), "recorded allergy")
+    return out.build(
+        title=f"Drug–allergy check of {medicine} (allergen ↔ ingredient/class table, tools/lexicon/allergens.yaml)",
+        total=len(out.citations),
+        empty=f"No conflict found between {medicine} and {checked} in the allergen table (not a clinical all-clear).",
     )
 
 

@@ -21,6 +21,13 @@ from typing import Any
 
 from agent.execution import ToolCall, ToolOutcome
 from agent.offline.link import Linking
+from agent.offline.parse import (
+    MOVED_DOWN,
+    MOVED_UP,
+    SAID_DOWN,
+    SAID_UP,
+    asked_direction,
+)
 from agent.offline.windows import past_day, read_window
 from agent.text import normalise
 from tools.render import counted, fmt_num
@@ -34,22 +41,16 @@ MED_WORDS = re.compile(
 COMPARED = re.compile(
     r"\b(than|compared (to|with)|comparing|vs|versus|against|from|relative to|in comparison (to|with))\b(?: \w+){0,3} ?$"
 )
-# the direction a yes/no comparison asks about ("is it higher than a year ago?", "did it climb")
-ASKED_UP = re.compile(
-    r"\b(higher|up|rose|risen|rise|rising|climb\w*|increas\w*|gone up|went up|bigger|more)\b"
-)
-ASKED_DOWN = re.compile(
-    r"\b(lower|down|fell|fallen|fall|falling|drop\w*|decreas\w*|gone down|went down|smaller|less)\b"
-)
 # the past day said first: "was I on more meds 2 years ago than now" (what is asked is of then)
 THEN_FIRST = re.compile(
     r"\bthan (now|today|currently|at present|these days|i am now|i do now|(s)?he is now|she does now|he does now)\b"
 )
 MORE = re.compile(r"\b(more|mroe|moar|extra)\b")
 FEWER = re.compile(r"\b(fewer|less|lesser)\b")
+# a lab compared with a past day: a judgement, a change, or a direction (the words of
+# `parse.ASKED_UP` / `ASKED_DOWN`, but "more" / "less": "more than a year ago" is an age)
 LAB_COMPARE_WORDS = re.compile(
-    r"\b(better|worse|higher|lower|improv\w*|up|down|changed?|different|compare\w*|vs|versus|"
-    r"climb\w*|rose|risen|increas\w*|decreas\w*|drop\w*|fell|fallen)\b"
+    rf"\b(better|worse|improv\w*|changed?|different|compare\w*|vs|versus|{SAID_UP}|{SAID_DOWN}|{MOVED_UP}|{MOVED_DOWN})\b"
 )
 # the doctor of the patient: "main / usual / family doctor", "GP", "PCP", "general practitioner"
 DOCTOR_OF_PATIENT = re.compile(
@@ -298,7 +299,7 @@ def _yes_no(topic: Any, rows: list[dict[str, Any]]) -> str:
     glucose higher than a year ago?"); nothing for "better"/"worse" (a judgement, not asked of
     the numbers) or when the answer compares several tests."""
     text = getattr(topic, "question", "") or ""
-    up, down = bool(ASKED_UP.search(text)), bool(ASKED_DOWN.search(text))
+    up, down = asked_direction(text)
     with_earlier = [r for r in rows[:2] if r.get("earlier")]
     if up == down or len(with_earlier) != 1:
         return ""

@@ -20,6 +20,7 @@ from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.direct import LEADS as DIRECT_LEADS
+from agent.offline.parse import asked_direction
 from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
@@ -740,6 +741,8 @@ BP_PARTS = {"systolic": "8480-6", "diastolic": "8462-4"}  # LOINC codes of the p
 
 # a medicine question about the past, not about now: "ever", "was I put on", "have I taken", "been prescribed"
 EVER_ASKED = re.compile(
+    # "any psoriasis in my medical history?" (round sixteen): the history named as where to look
+    r"\bin (my|her|his|their|the patient s) (past |medical |health |clinical )?history\b|"
     r"\b(ever|at any (point|time)|at some point|in the past|previously|before|history of|h/o|hx of|pmh( of)?|used to|was i|were (you|they)|"
     r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
     r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
@@ -872,11 +875,6 @@ def _last_draw(rows: list[dict[str, Any]], v: Voice, question: str = "") -> Lead
     )
 
 
-# (round fifteen: "did it climb" had no direction, so a fall was answered "Yes: … went down")
-_DOWN_ASKED = re.compile(r"\b(down|decrease\w*|drop\w*|dropped|fall\w*|fell|lower\w*|lost|los(e|ing)|less|reduc\w*|below|dip\w*|sank|sink\w*)\b")  # fmt: skip
-_UP_ASKED = re.compile(
-    r"\b(up|increase\w*|rise|risen|rising|rose|higher|gain\w*|more|jump\w*|climb\w*|above|exceed\w*)\b"
-)
 # "better" or "worse" is a judgement the record does not make (a lower eGFR or HDL is not better):
 # such a change is said by its direction, with no yes or no
 JUDGED = re.compile(r"\b(better|worse|improv\w*|worsen\w*|good|bad)\b")
@@ -898,15 +896,14 @@ def _asks_yes_or_no(question: str) -> bool:
     change?"): those are said by the direction and the values (round fifteen: "up or down vs
     prior?" was answered "Yes: … went down")."""
     text = normalise(question)
-    both = bool(_DOWN_ASKED.search(text)) and bool(_UP_ASKED.search(text))
+    both = all(asked_direction(text))
     return not (JUDGED.search(text) or both or AMOUNT_ASKED.search(text) or HOW_ASKED.match(text))
 
 
 def _direction_asked(question: str, change: float) -> bool:
     """Whether a change answers the question's yes: "gone down?" is yes for a fall, "gone up?" for a
     rise, "changed?" for either (never "No: it went down" to "has it gone down?")."""
-    text = normalise(question)
-    down, up = bool(_DOWN_ASKED.search(text)), bool(_UP_ASKED.search(text))
+    up, down = asked_direction(question)
     if down and not up:
         return change < 0
     if up and not down:
@@ -1565,6 +1562,8 @@ def _notes(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | No
 def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead | None:
     if topic.operation == "conflict":
         return _conflicts(outcomes, v)
+    if topic.operation == "forbidden":
+        return _forbidden(topic, outcomes, v)
     rows = [r for r in _rows(outcomes) if r.get("kind") == "allergy"]
     if topic.concept is None:
         if not rows:
@@ -1582,6 +1581,32 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
         r = hits[0]
         return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
+
+
+def _forbidden(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
+    """ "Is penicillin something I'm not allowed to have?": what the record says to avoid — the
+    allergies to that medicine or that rule it out in the drug–allergy table, each cited — or a
+    "no" that says both were checked and is never a go-ahead (round sixteen)."""
+    assert topic.concept is not None
+    name = topic.concept.name
+    listed = [r for r in _rows(outcomes) if r.get("kind") == "allergy" and "medicine" not in r]
+    conflicts = [r for r in _rows(outcomes) if r.get("medicine")]
+    if conflicts:
+        parts = []
+        for r in conflicts:
+            why = "" if r.get("itself") else f": {r['why']}"
+            parts.append(
+                f"{r['substance']} ({r.get('status') or 'status not recorded'}) [{r['handle']}]{why}"
+            )
+        return (f"Yes. {v.record.capitalize()} lists an allergy that rules out {name}: {'; '.join(parts)}.", False)  # fmt: skip
+    caution = (
+        "That is not permission to take it: ask your clinician or pharmacist before taking it."
+        if v.patient
+        else "That is not a clinical all-clear."
+    )
+    if not listed:
+        return (f"No. {v.record.capitalize()} lists no allergies at all, so none to {name}: I checked the allergy list and the drug–allergy table. {caution}", True)  # fmt: skip
+    return (f"No. {v.record.capitalize()} lists no allergy to {name}, and the drug–allergy table links none of the recorded allergies {_cite_all(listed)} to it: I checked the allergy list and that table. {caution}", True)  # fmt: skip
 
 
 def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:

@@ -21,18 +21,46 @@ SERVICE_QUESTION = (
     r"(phone|contact|telephone) number (for|of)|(questions|help|advice) (about|with) living with|"
     r"(is there|do (we|you) have|have you got) (an? |any )?(hospital |patient )?(leaflet|booklet|information))\b"
 )
+# "is aspirin (on file as) something he can't have?", "is penicillin something i'm not allowed to
+# have": what the record says the patient must avoid — the allergy list and the drug–allergy table,
+# not the prescriptions (round fifteen: "No. The record has no prescription of aspirin" over an
+# aspirin allergy) and not a how-to question (round sixteen: "is … allowed" reached the leaflets)
+FORBIDDEN_WORDING = (
+    r"\b(something|anything|a thing|things|stuff) (that )?(i|she|he|they|the patient|im|shes|hes) "
+    r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|(?:is |am |are )?not allowed to|isnt allowed to|arent allowed to) "
+    r"(have|take|be given|get)\b"
+)
 # an allergy asked about in lay words too: "sensitive to", "reacts to", "disagrees with",
 # "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
 ALLERGY_WORDING = (
     r"\b(allerg\w*|intoleran\w*|hypersensitiv\w*|nkda|nka|sensitiv\w* to|(bad |adverse )?reactions?( to)?|"
     r"react\w* (badly )?to|(makes?|made|making) (\w+ )?react|disagrees? with|(cant|cannot|can not|unable to|not|never) tolerate|"
-    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction)|"
-    # "is aspirin on file as something he can't have?": the allergy list, not the prescriptions
-    # (round fifteen: "No. The record has no prescription of aspirin" over an aspirin allergy)
-    r"(something|anything|a thing|things|stuff) (i|she|he|they|the patient|im|shes|hes) "
-    r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|(?:is |am |are )?not allowed to|isnt allowed to|arent allowed to) "
-    r"(have|take|be given|get))\b"
+    r"(gives?|cause[sd]?) (\w+ )?(an? )?(rash|hives|reaction))\b|" + FORBIDDEN_WORDING
 )
+# The direction a question asks a value to have moved ("did my weight drop", "has my a1c gone
+# down", "is my LDL climbing", "did it dip", "has it risen"): ONE definition, read by the computed
+# comparison (`direct`: "is it higher than a year ago?") and by the change leads (`leads`: "did it
+# climb relative to the one before"). Round sixteen: the two had drifted apart ("dip", "lost",
+# "gained", "smaller" were a direction in one and not the other, so the same question got a yes or
+# no on one path and none on the other). The verbs alone also make a pronoun follow-up a change
+# ("did it dip?" after "what's my weight?": `request`).
+MOVED_UP = r"rose|risen|rise|rises|rising|climb\w*|increas\w*|gain\w*|jump\w*|exceed\w*|went up|gone up|go up|going up"
+MOVED_DOWN = r"fell|fallen|fall|falls|falling|drop\w*|decreas\w*|dip\w*|sank|sunk|sink\w*|lost|lose|losing|reduc\w*|went down|gone down|go down|going down"
+SAID_UP = r"up|higher|bigger|above"
+SAID_DOWN = r"down|lower\w*|smaller|below"
+# "more" / "less" are a direction in a yes/no ("is it more than last time?") but not a comparison
+# of their own ("was it last done more than a year ago" is an age)
+ASKED_UP = re.compile(rf"\b(more|{SAID_UP}|{MOVED_UP})\b")
+ASKED_DOWN = re.compile(rf"\b(less|{SAID_DOWN}|{MOVED_DOWN})\b")
+
+
+def asked_direction(text: str) -> tuple[bool, bool]:
+    """(up asked, down asked) of a question, read on its normalised form; both or neither means
+    no one direction was asked ("up or down?", "has it changed?")."""
+    t = normalise(text)
+    return bool(ASKED_UP.search(t)), bool(ASKED_DOWN.search(t))
+
+
 # "how much is my weight now?", "how high has her HbA1c gone?", "where is my cholesterol at?":
 # a value of something measured, whatever the how-to mood ("how much is the parking?" is a
 # price, for the leaflets)
@@ -52,11 +80,14 @@ VACCINE_DUE = re.compile(
 
 def asks_the_record(text: str, sections: Iterable[str]) -> bool:
     """Whether a normalised question in the how-to mood still asks the record: how much / how
-    high a linked lab or vital is, or what is taken for a linked condition ("what do I take
-    for my sinusitis?")."""
+    high a linked lab or vital is, what is taken for a linked condition ("what do I take
+    for my sinusitis?"), or whether a linked medicine or allergen is something the patient
+    must not have (the allergy list)."""
     linked = set(sections)
     if _QUANTITY.search(text) and not _PRICE.search(text) and "labs" in linked:
         return True
+    if re.search(FORBIDDEN_WORDING, text) and linked & {"allergies", "medications"}:
+        return True  # "is aspirin something the patient is not allowed to have": the allergy list
     return bool(re.search(REASON_QUESTION, text)) and "conditions" in linked
 
 

@@ -27,6 +27,7 @@ from agent.offline.parse import (
     _GENERAL_INFO,
     _PERSONAL,
     ALLERGY_WORDING,
+    FORBIDDEN_WORDING,
     INTENT_BY_NAME,
     INTENT_WORDS,
     INTENTS,
@@ -57,6 +58,7 @@ from agent.offline.request import (
 from agent.offline.spelling import respell, rule_words
 from agent.offline.windows import Event, Window, slot_window
 from agent.scoping import SECTION_LABELS
+from tools.lexicon import load_lexicon
 from tools.search_tools import mention_words
 
 OPERATION_WORDS = frozenset(
@@ -316,10 +318,11 @@ OWN_STAYS = re.compile(
 )
 # the patient's own record named as where to look, with a record section asked about: never the
 # leaflets (lead, round eight: "is there an ER visit anywhere in my records?" reached the
-# records-access leaflet)
+# records-access leaflet); "my MEDICAL history / health record" is the same record (round sixteen:
+# "Is ther any psoirasis in my medicl histroy?" reached the records-access leaflet)
 OWN_RECORD = re.compile(
-    r"\b(in|on|from|according to|going by|per) (my|her|his|their|the patient s) (records?|chart|file|notes|history)\b|"
-    r"\b(my|her|his|their) (records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
+    r"\b(in|on|from|according to|going by|per) (my|her|his|their|the patient s) (medical |health |clinical |patient )?(records?|chart|file|notes|history)\b|"
+    r"\b(my|her|his|their) (medical |health |clinical )?(records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
 )
 WHOLE_RECORD_SECTIONS = ("conditions", "medications", "allergies")
 LAST_VISIT = re.compile(
@@ -1109,6 +1112,20 @@ class Planner:
         record = max((v for k, v in sims.items() if k in RECORD_SECTIONS or k == "encounters"), default=0.0)
         return leaflet > record
 
+    def _forbidden_medicine(self, request: Request, linking: Linking) -> Concept | None:
+        """The medicine of "is X something I can't / am not allowed to have", or None."""
+        if "check_drug_allergies" not in self.available or not re.search(FORBIDDEN_WORDING, request.text):
+            return None
+        drugs = load_lexicon().all_drug_names()
+        return next(
+            (
+                c
+                for c in linking.concepts
+                if c.section == "medications" or (c.section == "allergies" and c.name.lower() in drugs)
+            ),
+            None,
+        )
+
     def _leaflet_probe(self, question: str, request: Request, linking: Linking) -> Plan:
         """Not about the record: search the leaflets; their relevance gate decides, and a miss
         is answered with what can be asked instead."""
@@ -1197,6 +1214,14 @@ class Planner:
             win["until"] = window.until.isoformat()
         sections = self._sections(intents, linking, request)
         event, anchor, event_ids = self._event_lookups(sections, request, linking, call)
+        forbidden = self._forbidden_medicine(request, linking)
+        if forbidden is not None:
+            # "is aspirin something I'm not allowed to have": the allergy list and the drug–allergy
+            # table for that medicine, in one topic (not the prescriptions); a "no" names both
+            # and is no go-ahead (round sixteen)
+            ids = [call("get_allergies", {}), call("check_drug_allergies", {"medicine": forbidden.name})]
+            topics.append(Topic("allergies", "forbidden", forbidden, ids))
+            sections = [s for s in sections if s not in ("allergies", "medications")]
         for section in sections:
             own = linking.of(section)
             if section == "medications" and EVERYTHING_TAKEN.search(request.text):

@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from agent.offline.parse import VACCINE_DUE
+from agent.offline.parse import MOVED_DOWN, MOVED_UP, VACCINE_DUE
 from agent.offline.windows import Event, Window, read_event, read_window
 from agent.text import normalise
 
@@ -65,7 +65,10 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # "how has it changed over time / over the years" is the whole series (a trend), not
             # the change since the previous value (round fifteen: "How has my LDL changed over
             # time?" led "Yes: … went down by 2.3" from the previous result while 82.7 → 96.8 rose)
-            r"(?! (over|through|across) (time|the years))",
+            r"(?! (over|through|across) (time|the years))"
+            # a pronoun asked whether it moved ("did it dip?", "has it risen?", "did they drop?"):
+            # the change since the one before, in the verbs `parse.MOVED_UP` / `MOVED_DOWN` hold
+            rf"|^(so |and |ok )?(did|has|have|is|are|was|were) (it|they|that|this|those|these) (\w+ )?({MOVED_UP}|{MOVED_DOWN})\b",
         ),
         (
             # the value before the newest: "my previous a1c", "before it was last checked", "the

@@ -1621,6 +1621,10 @@ RECORD_QUESTION = re.compile(
     # and a medicine asked about as "something I take"
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
+    # round sixteen: "is penicillin something i'm not allowed to have" asks what the record says to
+    # avoid (the allergy list and the drug–allergy table answer it, and a "no" is no go-ahead); the
+    # classifier refused it as advice with no row shown. "… something i shouldn't take" stays advice
+    r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|a thing|one of the things) (?:that )?(?:i|im|i am|she|shes|he|hes|they|the patient)(?: is| am| are)? (?:cant|cannot|can not|mustnt|must not|not allowed to|isnt allowed to|arent allowed to) (?:have|take|be given)$|"
     r"\b(?:active|current|ongoing) (?:problems?|problem list|conditions|diagnoses|dx)\b|\bam i (?:still )?down as\b|"
     # round fourteen: a carer asking for the names on a medicine list ("read me the names of my
     # mum's tablets, I fill her pill box")
