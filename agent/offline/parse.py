@@ -66,7 +66,9 @@ def asked_direction(text: str) -> tuple[bool, bool]:
 # price, for the leaflets)
 _QUANTITY = re.compile(
     r"\bhow (much|high|low|heavy) (is|was|are|were|has|have|had|did)\b|"
-    r"\bwhere (is|are|was|were|s) .{1,40} at( (now|present|the moment|these days|today))?$"
+    r"\bwhere (is|are|was|were|s) .{1,40} at( (now|right now|present|the moment|these days|today|currently))?$|"
+    # round sixteen: "where does her cholesterol come in at right now?", "where does my a1c sit at the moment"
+    r"\bwhere (does|do|did) .{1,40} (sit|sits|stand|stands|come in|come out|land|lands|end up) at\b"
 )
 _PRICE = re.compile(r"\b(cost|costs|pay|paid|charge\w*|price\w*|fees?)\b")
 # a vaccine asked about as due or overdue ("what jabs am i due", "am i due a flu jab", "when is my
@@ -207,10 +209,11 @@ INTENTS: tuple[Intent, ...] = (
         "get_encounters",
         _rx(
             r"\b(er|ed|a&e|a and e|casualty|attendances?|emergency|emergancy|inpatient|contacts? with (me|this|the|him|her|them))\b",
+            # ("what does my weight come in at these days": a value said, not a visit; round sixteen)
             r"\b(visits?|encounters?|admissions?|admitted|hospital stays?|hospitali[sz]\w*|er trips?|"
             r"emergency (room |department )?visits?|when did i (last )?(see|visit|go)|last time i (saw|visited|went)|"
             r"was i seen|been seen|last (saw|seen|see)|in to see|(last|latest|most recent|previous) "
-            r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)|see (a|the) (doctor|gp|nurse)|"
+            r"(appointment|consultation|check.?up)|(go|come|came|went|gone|been) in\b(?! (the|a|an|my|hospital)\b)(?! at\b(?! (the|a|an|my|her|his|their)\b))|see (a|the) (doctor|gp|nurse)|"
             r"(appointments|encounters) (i|they|he|she|we)( ve| have)? had|contacts? with|(number of|how many|total|count of) "
             r"(appointments|encounters|visits)|encounter count|visit count)\b",
             # check-ups had (not the next one booked): "how many checkups since 2018", "first wellness exam"

@@ -46,10 +46,12 @@ from agent.offline.parse import (
     specialty_in,
 )
 from agent.offline.request import (
+    APPOINTMENT_AS_CONTEXT,
     FOLLOW_UP,
     HISTORY_WORDS,
     NUMBER_WORDS,
     OPERATIONS,
+    TOP_NUMBER_OF,
     Request,
     operation_of,
     read_request,
@@ -308,6 +310,13 @@ def notes_mean_the_record(text: str) -> bool:
     )
 
 
+def emergency_in_the_record(text: str) -> bool:
+    """An emergency visit or a stay asked about with the notes named as the record ("was I ever in
+    the ER waiting room, according to the notes?"): the visits answer. A notes search said "No
+    passage … matches" over an ER visit (round sixteen: paraphrase frozen12)."""
+    return bool((EMERGENCY.search(text) or INPATIENT.search(text)) and notes_mean_the_record(text))
+
+
 # the allergy list named as where to look (not a reaction in a note): its rows answer
 ALLERGY_SECTION = re.compile(r"\ballerg\w*")
 # the patient's own stays, asked about ("any hospital stays overnight", "have I ever been kept in
@@ -325,6 +334,9 @@ OWN_RECORD = re.compile(
     r"\b(my|her|his|their) (medical |health |clinical )?(records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
 )
 WHOLE_RECORD_SECTIONS = ("conditions", "medications", "allergies")
+# a clinician's shorthand for this patient's history ("hx of warfarin rx?", "h/o X", "pmh"): the
+# record, never the leaflets (round sixteen: an anticoagulant leaflet answered "hx of warfarin rx?")
+HISTORY_SHORTHAND = re.compile(r"\b(hx|h/o|pmh)\b")
 LAST_VISIT = re.compile(
     r"\b(last|latest|most recent|previous|recent) (visit|encounter|appointment|consultation|check.?up|time i (saw|visited))\b"
 )
@@ -565,6 +577,13 @@ def planner_words() -> frozenset[str]:
 
 
 SALT_WORDS = frozenset({"potassium", "sodium", "calcium", "magnesium", "hydrochloride"})
+# kinds of medicine said as a general list around a medicine named ("with all the tablets and
+# inhalers - is sertraline one of the ones I take?"): no kind asked about. Read as the inhaler
+# class, its "No. Your record has no prescription of inhalers" led over an active sertraline
+# (round sixteen: paraphrase frozen12's confident false negatives)
+_FORM = r"(tablets|pills|meds|medicines|medications|capsules|inhalers|puffers|injections|jabs|creams|drops|patches|sprays)"
+FORM_LIST = re.compile(rf"\b{_FORM}( (and|or|n|&) (all )?(the |my |her |his |their |other )?{_FORM})+\b")
+TOP_NUMBER_OF_MEASURE = re.compile(rf"\b{TOP_NUMBER_OF}")
 
 
 def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
@@ -578,7 +597,20 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
     words = text.split()
     allergy_words = bool(re.search(ALLERGY_WORDING, text))
     systems = {c.said for c in linking.concepts if c.kind == "system"}
+    forms = [m.group(0) for m in FORM_LIST.finditer(text)]
+    named_drugs = [c for c in linking.concepts if c.section == "medications" and c.kind != "class"]
+    top_of = TOP_NUMBER_OF_MEASURE.search(text)
+    measures = [c for c in linking.concepts if c.section == "labs" and c.said != "top number"]
     for c in linking.concepts:
+        if (
+            c.section == "medications"
+            and c.kind == "class"
+            and named_drugs
+            and any(c.said in f.split() for f in forms)
+        ):
+            continue  # "all the tablets and inhalers - is X one of them": the kinds are no question
+        if c.said == "top number" and top_of and measures:
+            continue  # "the top number for my weight": the weight's highest, not the systolic idiom
         sections = by_word[c.said]
         if c.said in systems:  # a body system is read in both its sections: its conditions and its labs
             kept.append(c)
@@ -637,9 +669,10 @@ DETAIL_WORDS = re.compile(
     r"\b(dose|dosage|doses|how much|how many (tablets|pills|puffs|capsules)|how often|frequency|times a day|"
     r"prescriber|prescribed by|who prescribed|which doctor|instructions)\b"
 )
-# a visit said as the time a value was taken, not as the thing asked about
+# a visit said as the time a value was taken, not as the thing asked about ("across all my past
+# visits, the peak weight", "from every one of her check-ups": round sixteen, paraphrase frozen12)
 VISIT_AS_TIME = re.compile(
-    r"\b(at|during|from|in|on|across|over|for|as of|as at) (the |my |his |her |their |each |every |all |any |a )?"
+    r"\b(at|during|from|in|on|across|over|for|as of|as at) ((each|every|all|any)( one)?( of)? )?(the |my |his |her |their |each |every |all |any |a )?"
     r"((most )?recent |last |latest |previous |next |past |first |earliest |very first )?(visits?|appointments?|check.?ups?|checks?|encounters?)\b"
 )
 # who wrote the prescription: the prescriber leads the answer, each prescription cited
@@ -927,6 +960,7 @@ class Planner:
                 and any(i in RECORD_SECTIONS or i == "encounters" for i in intents)
             )
             and not past_period(request)
+            and not HISTORY_SHORTHAND.search(request.text)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -1156,6 +1190,11 @@ class Planner:
             # the section answers (a notes search would say "no passage matches" about a weight
             # the record holds)
             return structured[:MAX_INTENTS]
+        visit_asked = "encounters" in record_intents or "encounters" in linking.sections
+        if "notes" in record_intents and visit_asked and emergency_in_the_record(request.text):
+            return [
+                "encounters"
+            ]  # "… the ER waiting room, according to the notes?" (as in `_choose_intents`)
         if "notes" in record_intents:  # "search my notes for metformin": the words are what to look for
             return ["notes"]
         concept_sections = [s for s in linking.sections if s in RECORD_SECTIONS]
@@ -1182,11 +1221,20 @@ class Planner:
             and request.operation == "count"
         ):
             return ["encounters"]  # "how many times was I seen for my ear infection": the visits' reason
-        if "labs" in concept_sections and "encounters" in sections and VISIT_AS_TIME.search(request.text):
+        visits = ("encounters", "appointments")
+        if "labs" in concept_sections and set(visits) & set(sections) and VISIT_AS_TIME.search(request.text):
             # "my weight at the most recent visit", "across every visit, the top weight": the visit
             # says when the value was taken; the value is what is asked
-            sections = [s for s in sections if s != "encounters"]
-            record_intents = [s for s in record_intents if s != "encounters"]
+            sections = [s for s in sections if s not in visits]
+            record_intents = [s for s in record_intents if s not in visits]
+        if (
+            set(visits) & set(sections)
+            and any(s not in (*visits, "notes") for s in concept_sections)
+            and APPOINTMENT_AS_CONTEXT.search(request.text)
+        ):
+            # "before my appointment tomorrow, am I still on X?": the occasion, not a question about it
+            sections = [s for s in sections if s not in visits]
+            record_intents = [s for s in record_intents if s not in visits]
         if concept_sections and len(sections) > 1:
             keep = [s for s in sections if s in concept_sections or s in ("notes", "appointments")]
             primary = record_intents[0] if record_intents else None
@@ -1665,6 +1713,8 @@ class Planner:
             return ["immunizations"]  # "what jabs am i due": the doses given, not the diary
         if "appointments" in record:
             return ["appointments"]
+        if "notes" in record and "encounters" in record and emergency_in_the_record(_clean(question)):
+            return ["encounters"]
         if "notes" in record:
             return ["notes"]
         ranked = sorted(record.items(), key=lambda kv: -kv[1])

@@ -14,6 +14,26 @@ from agent.offline.parse import MOVED_DOWN, MOVED_UP, VACCINE_DUE
 from agent.offline.windows import Event, Window, read_event, read_window
 from agent.text import normalise
 
+# a visit or appointment said as the question's occasion, not asked about: "before my appointment
+# tomorrow, what's my newest weight", "ahead of her check-up next week - is she still on X?" (round
+# sixteen: the diary's "No: your record has no upcoming appointments booked" led over the value,
+# medicine or allergy asked about, paraphrase frozen12's confident false negatives). Its time words
+# are the occasion's too ("later today" is no period to search for a weight).
+APPOINTMENT_AS_CONTEXT = re.compile(
+    r"\b(before|ahead of|prior to|in time for|for) (my|her|his|their|the|this|our|an?|tomorrows|todays) "
+    r"((gp|gps|doctors?|drs?|nurses?|hospital|clinic|follow.?up|next|upcoming|annual|yearly|routine|review) )?"
+    r"(appointment|appt|visit|check.?up|consultation|review)s?\b"
+    r"( (tomorrow|today|tonight|later( today| on)?|this (morning|afternoon|evening|week)|next (week|month)|"
+    r"(on |this |next )?(mon|tues|wednes|thurs|fri|satur|sun)day))*"
+)
+
+# "the top number (ever) for my weight", "top number on record for her a1c": the highest of the
+# measure named, not "the top number" that is the systolic pressure (round sixteen, frozen12)
+TOP_NUMBER_OF = (
+    r"top numbers? ((ever|recorded|on record|so far|of all time) )?(for|of|on) (my|her|his|their|the patient s|the)\b"
+    r"(?! ((blood )?pressure|bp|readings?|values?|numbers?|last|latest|most recent|newest|recent|current|previous|chart|file|record)\b)"
+)
+
 # operation → its wording, checked in this order (the first that matches wins)
 OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
@@ -51,6 +71,8 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # "my top weight", "what's my record weight", "the most I've ever weighed", "what was the most?"
             # ("the top number" is the systolic pressure, not its maximum)
             r"(my|her|his|their|a) top (?!numbers?\b)\w+|record (high|weight|reading|value|level|result|number)|"
+            # "the top number ever for my weight": the top of a measure named, not the systolic idiom
+            rf"{TOP_NUMBER_OF}|"
             r"the most (?!recent|common|often|frequent|important|likely)\w*)\b",
         ),
         (
@@ -241,7 +263,8 @@ OLDER_SHORTHAND = re.compile(r">\s*(?:(?:a|one|1)\s*(?:years?|yrs?|y)|(?:12|twel
 
 def read_request(question: str, today: dt.date) -> Request:
     text = normalise(question)
-    window = read_window(question, today)
+    occasion = APPOINTMENT_AS_CONTEXT.search(text)
+    window = read_window(text.replace(occasion.group(0), " ") if occasion else question, today)
     event = read_event(question) if window is None else None
     if operation_of(text) == "older_than_year" or OLDER_SHORTHAND.search(question.lower()):
         # "more than a year ago" is the question's test, not a period to search
