@@ -906,7 +906,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "anaphylaxis",
         r"^(?!.*\b(?:what (?:would|will|could|should|happens)|what if|if i (?:ate|eat|had|have|drink|drank)|would|last time|when i was|as a (?:kid|child|baby)|years? ago|used to|in (?:19|20)\d\d|once|the time|that time|previously)\b)"
         r"(?=.*\b(?:allergic|allergy|allergies|anaphyla\w*|alergic[oa]|alergia)\b)"
-        r"(?=.*\b(?:ate|eaten|drank|drunk|had (?:some|a bit|a bite|a sip|a mouthful|a taste)|a bite of|swallowed|licked|chewed|comio|bebio|se comio|se tomo)\b)"
+        r"(?=.*\b(?:ate|eaten|drank|drunk|had (?:some|a bit|a bite|a sip|a mouthful|a taste)|just had|a bite of|swallowed|licked|chewed|took|taken|been given|was given|got given|comio|bebio|se comio|se tomo)\b)"
         r"(?=.*\b(?:(?:mouth|throat|tongue|lips?) (?:\w+ ){0,2}tingl\w*|tingl\w* (?:\w+ ){0,2}(?:mouth|throat|tongue|lips?)|itchy (?:mouth|throat|tongue|lips)|"
         r"(?:mouth|throat|tongue|lips?) (?:is |are |feels |feel |keeps )?(?:\w+ (?:and )?)?(?:swell\w*|swollen|puff\w*|itchy|numb|tight)|face (?:is |keeps )?(?:\w+ (?:and )?)?(?:swell\w*|swollen|puff\w*)|"
         r"wheez\w*|hives|welts|(?:lips?|face|skin) (?:\w+ )?(?:blue|bluish|purple|grey|gray)|cant breathe|struggling to breathe|short of breath|"
@@ -1560,7 +1560,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # round sixteen (frozen20's classes, fresh wordings): when to see someone, a symptom called
             # "an a&e trip", a message ending "see the gp?", a place of care asked about as overkill
             r"\b(?:when|how soon|at what point) (?:should|do|would|must) (?:i|we|he|she|they) (?:\w+ )?(?:see|get seen by|get checked by|visit) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the nurse|a professional|a dentist|a pharmacist)\b",
-            r"\bis (?:\w+ ){1,8}(?:an? |the )(?:a&e|a e|er|ed|emergency|urgent care|hospital|ambulance|walk in|gp|doctor|999|911|111) (?:trip|visit|job|thing|case|matter|situation)\b",
+            r"^(?!.*\b(?:ever|have i|has (?:she|he|they)|had an?|been to|last|record\w*|notes?|insur\w*|claim|form)\b)(?:\w+ ){0,4}?is (?:\w+ ){1,8}(?:an? |the )(?:a&e|a e|er|ed|emergency|urgent care|hospital|ambulance|walk in|gp|doctor|999|911|111) (?:trip|visit|job|thing|case|matter|situation)\b",
             r"^(?!(?:where|wheres|how|what|whats|who|when|which|is there|book|can i book|have|has|did|do i have)\b)(?!.*\b(?:ever|been to|last|appointment|appt|booked|booking|record\w*|notes?|letter|address|number)\b)(?:\w+ ){2,}(?:see|ring|call|phone|visit|go to|pop into|pop to) (?:the |a |my )?(?:gp|doctor|nurse|pharmacist|chemist|walk in|urgent care|a&e|a e|er|111|dentist)$",
             r"\b(?:is|would|will|isnt) (?:\w+ ){0,3}(?:a&e|a e|er|ed|hospital|urgent care|911|999|111|an ambulance|the gp|a doctor|going in|calling \w+) (?:\w+ )?(?:overkill|over the top|too much|an overreaction|overreacting|a waste of (?:time|their time)|necessary|needed)\b|\bor (?:is (?:that|it)|would (?:that|it) be|am i being) (?:overkill|over the top|overreacting|dramatic|silly)\b",
             # round fifteen (frozen19's classes, fresh wordings): whether a symptom is a reason to go

@@ -40,6 +40,7 @@ PATIENT_EMERGENCIES = [
     ("lips tingling and tongue swelling, i drank a smoothie with cashews and im allergic", "anaphylaxis"),
     ("my throat feels tight, i had some prawns and i have a shellfish allergy", "anaphylaxis"),
     ("she is allergic to kiwi and ate some, now wheezing", "anaphylaxis"),
+    ("i have a penicillin allergy and just took an amoxicillin capsule, my mouth is tingling", "anaphylaxis"),
 ]
 
 CLINICIAN_EMERGENCIES = [
@@ -172,6 +173,7 @@ ALLOW = [
     "how many inhalers were on my last prescription",
     "how many seizures are recorded in my notes",
     "what were the findings of my colonoscopy in june",
+    "my employer is asking, have i had an a&e visit this year",
     # lists of the record
     "no need for a doctor, just the list of my allergies",
     # the paraphrase suite's record questions
