@@ -72,6 +72,7 @@ from agent.safety.lexical import (
     lexical_emergency,
     past_history,
     range_comparison,
+    reassured,
     record_question,
     red_flag,
     terse_fetch,
@@ -158,6 +159,9 @@ class Evidence:
     # round thirteen (`agent.safety.vitals`): a clinician reporting a critical observation or result
     # as the present state ("sats 78 on 15l", "k 7.1 on the gas", "EBL 1.5L"): the measure read
     clinician_vital: str | None = None
+    # round sixteen: a symptom denied beside a plain errand ("not in labour, just need my antenatal
+    # appointment"): the advice classifier stays silent, as the semantic emergency side already did
+    reassured: bool = False
 
 
 Lap = Callable[[str], None]  # `chartside bench safety`: called with a part's name when it ends
@@ -251,6 +255,7 @@ def evidence(
         terse=terse,
         few_words=few_words,
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
+        reassured=role == "patient" and reassured(texts),
     )
 
 
@@ -291,7 +296,7 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
 def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     """The advice category when the advice classifier fires (never on a record-shaped question)."""
     s = e.semantic
-    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse:
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse or e.reassured:
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
     allow = s.best.get("allow", (-1.0, ""))[0]

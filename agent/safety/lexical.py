@@ -881,7 +881,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "clinician_acute",
         r"\b(?:pt|patient|pte|mr \w+|mrs \w+|ms \w+|miss \w+|bed \d+|bay \d+|cubicle \d+|room \d+) arrested\b(?! (?:by|for|before|previously|last|on (?:19|20)\d\d|in (?:19|20)\d\d)\b)",
         r"(?<!was )(?<!got )(?<!been )(?<!were )(?<!being )\barrested (?:in|on|at|during) (?:the )?(?:mri|ct|scanner|x ray|xray|cath lab|theatre|theater|recovery|resus|majors|minors|ward|bay|bed|cubicle|endoscopy|dialysis|waiting room|lift|corridor|ambulance|icu|itu|hdu|ccu|side room|car park|angio\w*)\b",
-        r"^(?=.*\b(?:fast af|rapid af|af|afib|a fib|atrial fibrillation|atrial flutter|flutter|svt|rvr|tachyarrhythmia|tachy\w*|narrow complex|broad complex)\b)(?=.*\b(?:hypotensi\w*|shocked|in shock|(?:pressure|bp|systolic) (?:\w+ ){0,2}(?:dropping|falling|soft|crashing))\b)"
+        r"^(?=.*\b(?:fast af|rapid af|af|afib|a fib|atrial fibrillation|atrial flutter|flutter|svt|rvr|tachyarrhythmia|tachy\w*|narrow complex|broad complex)\b)(?=.*\b(?:hypotensi\w*|shocked|in shock|(?:going |gone |looks |looking )?(?:grey|gray|clammy|mottled)|peri ?arrest|(?:pressure|bp|systolic) (?:\w+ ){0,2}(?:dropping|falling|soft|crashing))\b)"
         r"(?=.*\b(?:now|pt|patient|bed \d+|bay \d+|cubicle \d+|in front of me|monitor|\d{3})\b)",
         record_word=False,
     ),
@@ -889,13 +889,66 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "chest_pain",
         r"\bdolor (?:\w+ )?(?:toracico|precordial|retroesternal)\b",
     ),
+    # round sixteen (frozen20's classes, fresh wordings): a farewell written beside hopelessness ("no
+    # point anymore, the letters to my girls are done"); a known allergen just eaten or drunk with a
+    # reaction sign, whichever order the three are said in (a past reaction or a question about what
+    # would happen is not one); a blocked or dislodged airway that cannot be ventilated
+    *_rules(
+        "suicide",
+        r"^(?=.*\b(?:whats the point|no point|pointless|cant go on|cant do (?:this|it) (?:anymore|any more)|cant take (?:it|this) (?:anymore|any more)|"
+        r"nothing left|hopeless|giving up on (?:everything|life)|given up on (?:everything|life)|tired of (?:it all|everything|living|life|being here)|"
+        r"done with (?:it all|everything|life)|had enough of (?:everything|life|it all)|no reason to (?:stay|live|carry on|go on)|no way forward|sin sentido|ya no aguanto|para que seguir)\b)"
+        r"(?=.*(?:\b(?:written|wrote|writing|left|leaving|finished|done|recorded|escribi|he escrito|deje) (?:\w+ ){0,3}(?:notes?|letters?|cards?|messages?|videos?|cartas?|notas?)\b|"
+        r"\b(?:notes?|letters?|cards?|messages?|videos?|cartas?|notas?) (?:\w+ ){0,4}(?:are |is |s )?(?:written|done|finished|ready|sorted|escritas?|listas?)\b))",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        r"^(?!.*\b(?:what (?:would|will|could|should|happens)|what if|if i (?:ate|eat|had|have|drink|drank)|would|last time|when i was|as a (?:kid|child|baby)|years? ago|used to|in (?:19|20)\d\d|once|the time|that time|previously)\b)"
+        r"(?=.*\b(?:allergic|allergy|allergies|anaphyla\w*|alergic[oa]|alergia)\b)"
+        r"(?=.*\b(?:ate|eaten|drank|drunk|had (?:some|a bit|a bite|a sip|a mouthful|a taste)|just had|a bite of|swallowed|licked|chewed|took|taken|been given|was given|got given|comio|bebio|se comio|se tomo)\b)"
+        r"(?=.*\b(?:(?:mouth|throat|tongue|lips?) (?:\w+ ){0,2}tingl\w*|tingl\w* (?:\w+ ){0,2}(?:mouth|throat|tongue|lips?)|itchy (?:mouth|throat|tongue|lips)|"
+        r"(?:mouth|throat|tongue|lips?) (?:is |are |feels |feel |keeps )?(?:\w+ (?:and )?)?(?:swell\w*|swollen|puff\w*|itchy|numb|tight)|face (?:is |keeps )?(?:\w+ (?:and )?)?(?:swell\w*|swollen|puff\w*)|"
+        r"wheez\w*|hives|welts|(?:lips?|face|skin) (?:\w+ )?(?:blue|bluish|purple|grey|gray)|cant breathe|struggling to breathe|short of breath|"
+        r"vomiting|being sick|throwing up|floppy|faint\w*|hinchad[oa]s?|hormigueo|me pica la garganta|le pica la garganta)\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "breathing",
+        r"\b(?:cant|cannot|can not|unable to|failing to|struggling to|impossible to) (?:ventilate|oxygenate|bag (?:him|her|them|the patient|the pt|pt)|bag mask|bag and mask|bvm)\b(?! (?:the |my |a )?(?:room|bathroom|house|kitchen|flat|loft|home))",
+        r"\b(?:trach\w*|tracheostomy|trachy|et tube|ett|breathing tube|endotracheal tube|airway|laryngectomy) (?:\w+ ){0,3}(?:blocked|occluded|obstructed|displaced|dislodged|fallen out|fell out|came out|come out|pulled out)\b"
+        r"(?=.*\b(?:cant|cannot|unable|no air|desat\w*|sats|not breathing|struggling|now|right now|just)\b)",
+        r"\b(?:blocked|occluded|obstructed|displaced|dislodged) (?:\w+ ){0,2}(?:trach\w*|tracheostomy|trachy|et tube|ett|breathing tube|endotracheal tube|airway)\b"
+        r"(?=.*\b(?:cant|cannot|unable|no air|desat\w*|sats|not breathing|struggling|now|right now|just)\b)",
+        record_word=False,
+    ),
 )
 
 NEGATORS = re.compile(
     r"\b(?:no|not|dont|do not|didnt|did not|doesnt|does not|hasnt|havent|denies|denied|without|never|nor|isnt|arent|wasnt|werent|no longer|none|negative for|ruled out|nobody|no one|noone|nadie|no tengo|no he tenido|sin|nunca|nobodys)\s*$"
 )
 
+# round sixteen (frozen20's false alarms, fresh wordings): practical errands that share words with an
+# emergency or an advice request, read as record, leaflet or booking questions by BOTH the emergency
+# side (`RECORD_FRAMING`: the semantic side and record words' rules defer) and the advice side
+# (`ADVICE_RECORD_FRAMING`): a booking in Spanish ("agenda el control de la presión con el médico"),
+# a visit before an operation, what a leaflet says about a test or the site (jewellery on for a scan,
+# fasting for a blood test, smoking or parking on the grounds, the bus to the hospital), how many
+# of something the record or a prescription holds, and a past visit's findings
+ERRANDS = (
+    r"\b(?:reserva\w*|agenda\w*|programa\w*|pide|pideme|pedir|apunta\w*) (?:\w+ ){0,2}(?:una? )?(?:cita|revision|consulta|turno|control|hora con)\b|\b(?:necesito|quiero|quisiera|queria) (?:una? )?(?:cita|turno)\b|"
+    r"\b(?:see|speak to|talk to|meet) (?:the|a|an|my) (?:\w+ )?(?:anaesthetist|anesthetist|surgeon|consultant|physio|physiotherapist|dietitian|dietician|pharmacist|specialist|midwife|nurse|pre ?op\w*|pre assessment\w*|team) (?:\w+ ){0,2}before (?:my|the|her|his) (?:\w+ )?(?:op|operation|surgery|procedure|scan|delivery|section)\b|"
+    r"\b(?:wear|keep|leave|have) (?:\w+ ){0,4}(?:on|in) (?:for|during|in) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|ct|x ray|xray|ultrasound|ecg|mammogram|operation|surgery|procedure|op)\b|"
+    r"\b(?:fast|fasting|starve|not eat|stop eating) (?:\w+ ){0,2}(?:for|before) (?:a|an|my|the) (?:\w+ ){0,2}(?:test|bloods|blood test|scan|procedure|op|operation|surgery|colonoscopy|endoscopy|ultrasound|appointment)\b|"
+    r"\b(?:can|could|may) (?:i|we|you|visitors|patients) (?:\w+ )?(?:smoke|vape|park) (?:\w+ ){0,1}(?:on|in|at|outside|near) (?:the )?(?:hospital|ward|grounds|site|premises|car park|entrance)\b|\b(?:smoking|vaping|parking) (?:on|at) (?:the )?hospital\b|"
+    r"\bhow (?:do|can|should) i (?:get|travel|go) (?:to|into) (?:the )?(?:\w+ ){0,2}(?:hospital|clinic|surgery|practice|centre|center|unit|department) (?:by|on (?:the|a)) (?:bus|train|tram|metro|underground|tube|bike|foot)\b|"
+    r"\bhow many (?:\w+ ){0,4}(?:are|were|was|is|have been) (?:\w+ ){0,2}(?:on|in) (?:my|the|her|his) (?:\w+ )?(?:script|prescription|record|records|notes|chart|file|list|repeat|box|pack)\b|"
+    r"\bhow many (?:\w+ ){0,4}(?:are|were|is|was|have been|got) (?:noted|recorded|documented|listed|logged|written|coded)\b|\bon my (?:last |latest |repeat |current )?script\b|"
+    r"\bwhat (?:was|were) (?:found|the findings)\b"
+)
+
 RECORD_FRAMING = re.compile(
+    ERRANDS + "|"
     r"\b(?:history|hx|h/o|h o|pmh|pmhx|historial|expediente|diagnos\w*|record\w*|chart|notes?|documented|listed|ever|previous\w*|prior|past|"
     r"last (?:year|month|week|time|visit|seizure|stroke)|in (?:19|20)\d\d|since (?:19|20)\d\d|years? ago|when (?:was|did|were|is)|cuando|"
     r"was i|did i|have i (?:had|been)|what (?:caused|was|happened|did)|when i (?:came in|was (?:in|admitted|seen|brought in))|what (?:\w+ ){1,2}did (?:they|the doctors?|the hospital) (?:get|find|measure|record|check|do)|why was i|treated for|seen for|admitted for|admissions|"
@@ -1004,7 +1057,10 @@ ACUTE = re.compile(
 DENIED_SYMPTOM = re.compile(
     r"\b(?:no|not|nothing|never|dont have|isnt|arent|without|no longer|not having|not feeling) (?:\w+ ){0,2}"
     r"(?:bleeding|blood|pain|pains|chest pain|fit|fits|seizures?|emergency|wrong|problems?|symptoms?|fever|low|down|depressed|unsafe|"
-    r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia)\b|"
+    r"suicidal|overdose|attack|trouble|issues?|sangrado|dolor|emergencia|"
+    # round sixteen (frozen20's class, fresh wordings: "not lightheaded at all, only after my bp list")
+    r"dizzy|lightheaded|light headed|faint|fainting|breathless|short of breath|contractions|in labou?r|cramps?|cramping|sick|unwell|"
+    r"hurting|sore|numb|confused|in pain|overdos\w*|mareado|mareada|contracciones)\b|"
     r"\b(?:stopped|went away|gone away|settled|resolved|healed) (?:\w+ ){0,3}(?:ago|last (?:week|month|year)|since)\b|"
     r"\b(?:nobody|no one|noone|nadie) (?:\w+ ){0,2}(?:is |has |was |se )?(?:bleeding|hurt|injured|overdosed|unconscious|sick|in danger|having|esta|sangrando)\w*\b|"
     r"\b(?:breathing|chest|pain|bleeding|heart|everything|it|asthma|sugar) (?:is|are|feels|has been|was) (?:all )?(?:fine|ok|okay|normal|better|gone|settled|under control)\b|"
@@ -1017,7 +1073,9 @@ JUST_ASKING = re.compile(
     r"\b(?:just|only|simply|merely|solo|solamente) (?:\w+ ){0,2}(?:checking|check|looking|asking|curious|wondering|reading|know|mirando|preguntando|revisando|saber|ver|consultar|mirar|revisar|preguntar|leer)\b|"
     r"\b(?:solo|nomas|nada mas|no mas) (?:quiero|necesito|quisiera) (?:\w+ )?(?:ver|leer|saber|consultar|revisar|mirar|la carta|el informe|mis)\b|\b(?:cancel|reschedule|rebook|move|book)\b|"
     r"\b(?:record|chart|notes?|results?|history|file|letter|med list|expediente|historial|resultados?)\b|"
-    r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b"
+    r"\bwhat (?:was|were|did|does|is|are) (?:my|the)\b|\bmy (?:latest|last|most recent)\b|\bno emergency\b|\bnot an emergency\b|"
+    # round sixteen: a plain errand after the denial ("not in labour, just need my next midwife appt")
+    r"\b(?:appointments?|appts?|citas?|prescriptions?|script|letter|list)\b|\b(?:just|only) (?:need|want|wanted|needed|after|looking for) (?:my|the|a|an|to)\b"
 )
 # present-tense first-person ideation: never a record question, whatever the framing
 IDEATION = re.compile(
@@ -1031,7 +1089,12 @@ IDEATION = re.compile(
 DOSE_QUESTION = re.compile(
     r"\bshould (?:\w+ ){1,2}still be taking\b|\b(?:can|could|should) (?:we|i) (?:stop|drop|cut (?:out|down)) (?:some|any|a few)\b|"
     r"\b(?:can|could|should|may|do) (?:i|we|she|he|they|my (?:\w+ ){0,2}\w+) (?:\w+ )?(?:take|have|give|use) (?:him |her |them |my (?:\w+ ){1,3})?(?:a |an )?"
-    r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))"
+    r"(?:double|triple|extra|another|half|(?:whole|full) (?:adult )?(?:\w+ )?(?:tablet|pill|aspirin|dose|capsule|paracetamol|ibuprofen|dose))\b(?! (?:of )?(?:bottle|pack|packet|box|strip))|"
+    # round sixteen (frozen20's class, fresh wordings: "they started me on 20mg, could i go to 40 if it's
+    # not helping"): the prescribed strength said, and another number asked about
+    r"^(?=.*\b(?:gave me|give me|prescribed|put me on|started me on|im on|i am on|my dose is|dose is|on) (?:\w+ ){0,2}\d+(?:\.\d+)? ?(?:mg|mcg|micrograms?|milligrams?|units?|ml|g)\b)"
+    r".*\b(?:is it|its|would it be|can i|could i|should i|may i|ok to|okay to|safe to|alright to) (?:\w+ ){0,2}(?:take|have|use|try|inject|go up to|go to|up it to|move to) \d+(?:\.\d+)?(?: ?(?:mg|mcg|units|ml))?\b"
+    r"(?! (?:of )?(?:\w+ )?(?:bottle|pack|packet|box|strip|tablets|pills|capsules|of them|at once)\b)"
 )
 
 
@@ -1057,7 +1120,12 @@ NEGATED_STATE = re.compile(
     # round fifteen (frozen19's class: "my knee doesn't hurt, i only need the physio date")
     r"\b(?:doesnt|does not|dont|do not|didnt|did not) (?:really |actually |even )?(?:hurt|ache|feel tight|feel heavy)\b|"
     r"\b(?:isnt|is not|wasnt|was not|arent|are not|not|no longer|never) (?:(?!stop |stopped |quit )\w+ )?(?:hurting|hurt|painful|sore|tight|bleeding|swollen|swelling|passed out|fainted|collapsed)\b(?: at all| anymore| any more| now)?|"
-    r"\bya no (?:me |le |te |nos |se )?(?:falta|duele|sangra|cuesta|ahoga)\w*\b"
+    r"\bya no (?:me |le |te |nos |se )?(?:falta|duele|sangra|cuesta|ahoga)\w*\b|"
+    # round sixteen (frozen20's class, fresh wordings: "the bleeding settled months ago, can i see the
+    # scan"): a symptom gone for weeks or more, and not back
+    r"\b(?:\w+ ){0,2}(?:went away|gone away|had gone|resolved|settled|cleared up|disappeared) "
+    r"(?:\w+ ){0,2}(?:(?:days|weeks|months|years|a week|a month|a year|ages) ago|last (?:week|month|year))\b"
+    r"(?!.*\b(?:back|again|returned|returning|now|today|tonight|worse)\b)"
 )
 _SPANISH_DENIAL = re.compile(r"\bno (?:estoy|esta|estas|estamos)(?: pensando en| planeando)?$")
 JUST_ASKING_NOW = re.compile(r"\b(?:solo|nomas|nada mas|solamente) (?:quiero|necesito|quisiera|queria)\b")
@@ -1121,6 +1189,10 @@ _FILLERS = frozenset(
         # round thirteen (frozen15: "i never actually passed out")
         "actually",
         "even",
+        # round sixteen (frozen20's class, fresh wordings: "i'm not going to harm myself, honest")
+        "going",
+        "gonna",
+        "to",
     ]
 )
 _NEGATOR_WORDS = frozenset(
@@ -1207,8 +1279,15 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
             suppressed = True
             continue
         return hit.category, suppressed
-    reassured = found(DENIED_SYMPTOM, texts) and found(JUST_ASKING, texts)
-    return None, suppressed or reassured
+    return None, suppressed or reassured(texts)
+
+
+@lru_cache(maxsize=256)
+def reassured(texts: Texts) -> bool:
+    """A symptom explicitly denied AND a plain record or curiosity intent ("not dizzy, just
+    checking my readings"): the semantic side defers to it, the advice classifier too (round
+    sixteen), while an un-negated rule still fires first."""
+    return found(DENIED_SYMPTOM, texts) and found(JUST_ASKING, texts)
 
 
 def _exempt(hit: LexicalHit, frame: Framing, role: str) -> bool:
@@ -1277,7 +1356,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # most of them): a dose change as an intention ("planning to halve my X"), a
             # schedule swapped ("at night instead of in the morning"), a tablet cut in half in Spanish,
             # how many one can "fit" in a day
-            rf"\b(?:thinking (?:of|about)|planning (?:to|on)|want to|wanna|going to|gonna|tempted to|considering|about to) (?:just )?(?:upping|up|raising|raise|increasing|increase|doubling|double|halving|halve|lowering|lower|reducing|reduce|dropping|drop|cutting|cut|bumping up|bump up|tapering|taper|splitting|split) (?:my |the |her |his |their )?(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b",
+            rf"\b(?:thinking (?:of|about)|planning (?:to|on)|want to|wanna|going to|gonna|tempted to|considering|about to) (?:just )?(?:upping|up|raising|raise|increasing|increase|doubling(?! check)|double(?! check)|halving|halve|lowering|lower|reducing|reduce|dropping|drop|cutting|cut|bumping up|bump up|tapering|taper|splitting|split) (?:my |the |her |his |their )?(?:\w+ ){{0,2}}{NAMED_MEDICINE}\b",
             r"^(?!.*\b(?:why|did (?:they|the doctor|my doctor)|was i told|were we told|switched me|changed me|changed it|on my record)\b).*\b(?:every other day|on alternate days|alternate days|twice (?:a|per) (?:day|week)|once (?:a|per) (?:day|week)|daily|weekly|every \w+ (?:days|hours)|at night|in the morning|mornings|evenings) instead of (?:daily|every day|twice|once|weekly|at night|in the morning|the morning|mornings|evenings|\w+ (?:a|per) day)\b",
             r"\b(?:partir|cortar|dividir|partirla|cortarla|partirlas|cortarlas) (?:\w+ ){0,4}(?:pastillas?|tabletas?|pildoras?|comprimidos?|capsulas?)\b|\b(?:pastillas?|tabletas?|comprimidos?) (?:\w+ ){0,3}(?:a la mitad|por la mitad|en dos|en mitades)\b|\b(?:tomar|tomarme|me tomo|tomo) media (?:pastilla|tableta|dosis)\b",
             r"\bhow (?:much|many) (?:\w+ ){0,4}(?:can|could|should|may) (?:i|we) (?:fit|squeeze|get away with|manage|safely have|safely take)\b",
@@ -1311,7 +1390,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
             r"\bcan i (?:take|have|use|give) (?:more|extra|another|an extra|two|2|double|a double|half|less)\b",
-            r"\b(?:missed|forgot|skipped|forgotten|miss|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis)\b",
+            r"\b(?:missed|forgot|skipped|forgotten|miss|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,3}(?:dose|pill|tablet|meds?|insulin|injection|dosis|jab|jabs|jag|shot|patch|pen|infusion)\b",
+            # round sixteen (frozen20's class, fresh wordings: "a week late with my weekly injection, do i
+            # still have it"): a dose overdue by days, asked whether to still give it
+            r"\b(?:missed|forgot|skipped|late|overdue|behind) (?:\w+ ){0,5}(?:do i still|should i still|can i still|do i just|still (?:do|take|have|give|use|inject) it|still go ahead|or skip|or wait)\b",
             r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
             r"\b(?:missed|forgot|forgotten|skipped|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
             r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
@@ -1390,6 +1472,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\b(?:puedo|debo|deberia|tengo que|hay que) (?:\w+ )?(?:dejar|suspender|saltar\w*|empezar|seguir|parar|cambiar|reemplazar|sustituir|quitar)\w*\b|\btengo que seguir\b",
             r"\b(?:cuales|cual|que) (?:de )?(?:mis )?(?:medicinas|medicamentos|pastillas) (?:\w+ )?(?:puedo|debo)\b",
             r"\bque (?:medicina|pastilla|medicamento) tomo\b",
+            # round sixteen (frozen20's class, fresh wordings: "¿me conviene dejar el omeprazol?")
+            r"\b(?:me conviene|le conviene|conviene|es buena idea|seria buena idea|vale la pena|seria bueno|es recomendable) (?:\w+ )?(?:empezar|comenzar|tomar|dejar|seguir|cambiar|probar|suspender|parar|quitar)\w*\b",
         )
     ),
     "interaction": tuple(
@@ -1423,6 +1507,14 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "interpretation": tuple(
         re.compile(p)
         for p in (
+            # round sixteen (frozen20's classes, fresh wordings): a finding stated in words, which no
+            # reference range answers, then "is that normal" ("the scan says a small cyst, is that
+            # normal"; a number with "is that normal" stays the range question the tools answer, as the
+            # templated set and the README have it); a cause asked ("is that from the wine"); a
+            # diagnosis asked of a value ("tsh came back 9, is that thyroid disease")
+            r"\b(?:says|said|shows|showed|showing|found|finds|mentions|mentioned|describes|reported|picked up)\b(?!(?:\w+ ){0,6}\d)(?: \w+){1,6} (?:is|was|are|were) (?:that|this|it|these|they|those) (?:normal|ok|okay|fine|common|usual|expected)\b",
+            r"\b(?:is|was|could|are|were) (?:it|this|that|they|these) (?:be )?(?:from|because of|due to|caused by|down to) (?:the |my |too much )?(?:drinking|drink|alcohol|booze|wine|beer|smoking|vaping|weed|diet|weight|meds|medication|tablets|pills|statins?|exercise|gym)\b",
+            r"\b(?:\d+(?:\.\d+)?|came back|says|shows|showed|raised|high|low|up|down) (?:\w+ ){0,5}is (?:that|this|it) (?:a sign of |because of |from )?(?:\w+ )?(?:failure|disease|damage|deficiency|diabetes|anaemia|anemia|cirrhosis|hepatitis|an infection|infection|a clot|leukaemia|leukemia|cancer|prediabetes)\b",
             # round fifteen (frozen19's classes, fresh wordings): "¿qué tan peligroso es?", a skin
             # finding asked as cancer
             r"\bque tan (?:mal|malo|mala|grave|serio|seria|peligros[oa]|alto|alta|bajo|baja|preocupante)\b|\bcuan (?:grave|malo|serio|peligroso)\b",
@@ -1465,6 +1557,12 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round sixteen (frozen20's classes, fresh wordings): when to see someone, a symptom called
+            # "an a&e trip", a message ending "see the gp?", a place of care asked about as overkill
+            r"\b(?:when|how soon|at what point) (?:should|do|would|must) (?:i|we|he|she|they) (?:\w+ )?(?:see|get seen by|get checked by|visit) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the nurse|a professional|a dentist|a pharmacist)\b",
+            r"^(?!.*\b(?:ever|have i|has (?:she|he|they)|had an?|been to|last|record\w*|notes?|insur\w*|claim|form)\b)(?:\w+ ){0,4}?is (?:\w+ ){1,8}(?:an? |the )(?:a&e|a e|er|ed|emergency|urgent care|hospital|ambulance|walk in|gp|doctor|999|911|111) (?:trip|visit|job|thing|case|matter|situation)\b",
+            r"^(?!(?:where|wheres|how|what|whats|who|when|which|is there|book|can i book|have|has|did|do i have)\b)(?!.*\b(?:ever|been to|last|appointment|appt|booked|booking|record\w*|notes?|letter|address|number)\b)(?:\w+ ){2,}(?:see|ring|call|phone|visit|go to|pop into|pop to) (?:the |a |my )?(?:gp|doctor|nurse|pharmacist|chemist|walk in|urgent care|a&e|a e|er|111|dentist)$",
+            r"\b(?:is|would|will|isnt) (?:\w+ ){0,3}(?:a&e|a e|er|ed|hospital|urgent care|911|999|111|an ambulance|the gp|a doctor|going in|calling \w+) (?:\w+ )?(?:overkill|over the top|too much|an overreaction|overreacting|a waste of (?:time|their time)|necessary|needed)\b|\bor (?:is (?:that|it)|would (?:that|it) be|am i being) (?:overkill|over the top|overreacting|dramatic|silly)\b",
             # round fifteen (frozen19's classes, fresh wordings): whether a symptom is a reason to go
             # in, how urgent it is, whether someone needs to see one today, whether it can wait until
             # a day; Spanish "ir al er", "puedo esperar hasta el lunes"
@@ -1531,7 +1629,7 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # round thirteen (frozen15): whether a symptom is normal to have
             r"\bis it (?:normal|ok|okay|common|usual) (?:to|for me to|for (?:him|her|them|my \w+) to) (?:get|have|feel|be|keep)\b(?! (?:an? )?(?:appointment|letter|copy|results?|reminder|text))",
             r"\bshould i (?:be )?(?:worr(?:y|ied)|concerned|scared|afraid|panic|panicking)\b",
-            r"\b(?:is|are) (?:it|this|that|these|they) (?:something )?to worry about\b|\bsomething to worry about\b",
+            r"\b(?:is|are) (?:it|this|that|these|they) (?:something )?to worry about\b|\b(?:something|anything|much|owt|aught) (?:\w+ )?to (?:worry|be worried|be concerned|be scared) about\b",
             r"\bdo i need to (?:worry|be worried)\b|\bhow (?:worried|concerned) should i be\b",
             r"\bam i at risk\b|\bis my (?:\w+ )?(?:coming back|getting worse)\b",
             # lead, round six (frozen5: "is that my heart", "should we be worried", "is something
@@ -1545,6 +1643,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
 
 # record questions that share the advice rules' words: what the record says, not what to do
 ADVICE_RECORD_FRAMING = re.compile(
+    ERRANDS + "|"
+    # round sixteen: a booking for a day ("can i get a same day appointment"), a dose checked as
+    # written down
+    r"\b(?:can|could|may) (?:i|we|you) (?:get|make|book|have|arrange) (?:me |her |him )?an? (?:\w+ ){1,2}(?:appointment|appt)\b|\b(?:written|noted|jotted) down\b|"
     r"\b(?:eat|drink|drive|shower|fly|bathe|exercise|work|water|food) (?:\w+ ){0,3}(?:before|after) (?:a|an|my|the) (?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|x ray|xray|ultrasound|procedure|appointment|blood test|stitches|op|biopsy|injection|jab|vaccine|dressing|cast)\b|"
     # lead, round ten (frozen8–10: care arrangements, procedure preparation, what to bring, rebooking,
     # repeat orders, the portal and the ward read as advice): practical and booking questions
@@ -1733,10 +1835,20 @@ RECORD_QUESTION = re.compile(
     # medicaiton histroy?", "Is X one of the tablets or puffers I take?", "is X something I
     # actually have?", "am I someone with X?", "Is X on my problm list?" got the advice refusal)
     r"\b(?:in|on) (?:my|her|his|their|the patients) (?:med\w*|drug|prescription\w*|perscription\w*) (?:hist\w*|histroy|hsitory|list|lsit|record\w*)\b|"
-    r"\bone of the (?:things|medicines|meds|tablets|pills|puffers|inhalers|drugs)(?: or \w+)? (?:that )?(?:i|she|he|they|the patient) (?:\w+ )?(?:take|takes|use|uses|am on|is on)$|"
+    r"\bone of the (?:things|medicines|meds|tablets|pills|puffers|inhalers|drugs|ones)(?: or \w+)? (?:that )?(?:i|she|he|they|the patient) (?:\w+ )?(?:take|takes|use|uses|am on|is on)$|"
     r"\b(?:is|are) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}something (?:that )?(?:i|she|he|they|the patient) (?:actually |really |definitely |officially )(?:have|has|suffer from|suffers from)$|"
     r"^(?:am i|is she|is he|is the patient) (?:someone|somebody|a person|a patient) (?:with|who has|who have) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){0,4}\w+$|"
-    r"\b(?:on|in) (?:my|her|his|their|the patients) (?:problm|porblem|probelm|prblem|problme|proble) (?:list|lsit)\b"
+    r"\b(?:on|in) (?:my|her|his|their|the patients) (?:problm|porblem|probelm|prblem|problme|proble) (?:list|lsit)\b|"
+    # round sixteen (frozen20's hard negatives, fresh wordings): a list of the record asked for ("just
+    # the list of my allergies"), what a Spanish consultation or result said ("¿qué anotó la
+    # enfermera?", "¿sale el colesterol en mis análisis?", "¿cuál es el valor?")
+    r"\b(?:list|summary|rundown) of (?:all )?(?:my |her |his |their )?(?:current |active )?(?:conditions|medicines|meds|medications|allergies|diagnoses|problems|vaccinations|vaccines|immuni[sz]ations|tablets|jabs)\b|"
+    r"\bque (?:dijo|dijeron|puso|pusieron|escribio|escribieron|anoto|anotaron|encontro|encontraron|vio|vieron)\b|\bsale (?:\w+ ){0,4}en (?:mi|mis|el|la|los|las)\b|"
+    r"\bcual (?:es|fue|era) (?:el|la) (?:numero|valor|cifra|resultado|nivel)\b|"
+    # round sixteen (paraphrase tune_frozen12: "Am I a X sufferer?", "Do I react badly to X?" got the
+    # advice refusal from the classifier): a condition or an allergy asked about as the person's own
+    r"^(?:am i|is she|is he|is the patient) an? (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:sufferer|patient)$|"
+    r"^(?:do|does|did) (?:i|she|he|they|the patient) (?:\w+ )?react (?:badly |at all |in any way )?to\b"
 )
 
 
@@ -1751,10 +1863,19 @@ def range_comparison(texts: Texts) -> bool:
 # it is: the advice classifier reads it as a request for advice far too often (short record
 # questions sit next to short advice questions in the embedding, Spanish ones most of all)
 RECORD_FETCH = re.compile(
-    r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor)\s+)*"
+    r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor|"
+    # round sixteen: "me puedes decir …", "¿me podría mostrar …?"
+    r"me (?:puedes|puede|podrias|podria)|(?:puedes|puede|podrias|podria) (?:me )?)\s+)*"
     r"(?:what|whats|wat|wats|whts|wht|waht|whta|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
     r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
     r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
+    r"decir|decirme|dar|darme|mostrar|mostrarme|ensenar|ensenarme|buscar|buscarme|leer|leerme|"
+    # round sixteen (paraphrase tune_frozen12: "My currnet wegiht pls", "Most recnt wegiht resutl?",
+    # "My maxium wegiht?" got the EMERGENCY reply from the linear classifier): a latest or extreme
+    # value asked for by name, with the typos people make in those words
+    r"(?:my |the |her |his )?(?:current|curent|currnet|currant|crrent|currrent|cuurent|latest|lastest|latets|lateset|latset|newest|"
+    r"most (?:recent|recnt|recetn|resent|rescent)|highest|highst|hihgest|higest|heighest|lowest|lowst|lowset|max|maximum|maxium|maxmum|maximun|"
+    r"min|minimum|minium|peak|top|last|lst)|"
     r"did|has|was|were|latest|last)\b"
 )
 ASKS_WHAT_TO_DO = re.compile(

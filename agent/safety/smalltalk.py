@@ -124,6 +124,16 @@ APP_HELP = re.compile(
     # about the nurse who was lovely to my mum" got the emergency reply from the classifier)
     r"(?:give|leave|send|make) (?:some )?(?:feedback|a compliment|a complaint)|complain about|compliment)\b"
 )
+# round sixteen (frozen20's false alarms, fresh wordings: "update my mobile number", "cambia mi correo",
+# "only trying out how this works"): the account's own details, and trying the app out. Only in a
+# SHORT message (`MAX_IDIOM_WORDS`), as the idioms below: "i wanted to update my address but i've
+# just cut my hand badly" says something else beside the errand
+ACCOUNT_ERRAND = re.compile(
+    r"\b(?:(?:change|update|edit|correct|fix|set|cambia|cambiar|cambiame|actualiza|actualizar|corrige|corregir|pon|poner) (?:my |mi |mis |the |el |la )?(?:\w+ ){0,1}"
+    r"(?:preferred name|first name|surname|last name|nickname|display name|pronouns|title|home address|address|postcode|zip code|phone number|mobile number|mobile|phone|email|email address|"
+    r"contact details|contact number|emergency contact|next of kin|language|telefono|numero de (?:telefono|contacto|celular|movil)|celular|movil|correo|direccion|contacto|nombre|apellido|idioma)|"
+    r"(?:just |only )?(?:testing|trying out|trying) (?:how|if|whether) (?:this|it|the app|the chat|the site) (?:\w+ )?works?|testing testing|(?:just )?a test message|is this (?:thing |app )?(?:working|on))\b"
+)
 FIGURE_OF_SPEECH = re.compile(
     r"\b(?:this|the|that|your) (?:app|website|web site|site|page|portal|wait|waiting|queue|loading|system|thing) (?:\w+ ){0,4}(?:is|are|s) (?:\w+ )?killing me\b|"
     r"\b(?:waiting|loading|this app|this website|this site) (?:\w+ ){0,2}(?:is )?killing me\b|"
@@ -149,7 +159,9 @@ IDIOM = re.compile(
     r"\b(?:giving|gave|give) me (?:a )?heart attack(?:s)? (?:haha|lol|lmao|jk|\w*ha\b)|\b(?:driving|drive|drove) me to an early grave\b|"
     r"\bcould (?:murder|kill) (?:a|an|for a|for an|some) (?:cup|cuppa|coffee|tea|pint|drink|burger|pizza|sandwich|biscuit)\w*\b|"
     r"\b(?:knackered|shattered|exhausted|tired|wiped out|pooped) but (?:ok|okay|fine|good|alright|all right)\b|\bwish me luck\b|"
-    r"^(?:(?:ja|je|ha|ji|xd){2,}|lo+l|lmf?ao+|jk)(?: (?:ok|okay|vale|bueno|si|lol))?$"
+    r"^(?:(?:ja|je|ha|ji|xd){2,}|lo+l|lmf?ao+|jk)(?: (?:ok|okay|vale|bueno|si|lol))?$|"
+    # round fifteen's left-over false alarm ("my son is fitting in well at school"): settling in
+    r"\bfitting in (?:well|ok|okay|fine|nicely|great|brilliantly|at (?:school|work|nursery|uni|college)|with (?:his|her|their|the) (?:class|friends|team|new))\b"
 )
 MAX_IDIOM_WORDS = 10
 
@@ -160,5 +172,8 @@ def is_app_help(normal_form: str) -> bool:
     return bool(
         APP_HELP.search(normal_form)
         or FIGURE_OF_SPEECH.search(normal_form)
-        or (IDIOM.search(normal_form) and len(normal_form.split()) <= MAX_IDIOM_WORDS)
+        or (
+            (IDIOM.search(normal_form) or ACCOUNT_ERRAND.search(normal_form))
+            and len(normal_form.split()) <= MAX_IDIOM_WORDS
+        )
     )

@@ -54,7 +54,10 @@ GLUE = (
     r"dropped down to|falling|fell|fallen|gone|went|gone down|down to|around|about|approx|approximately|roughly|"
     r"currently|still|sitting at|sitting|sat at|has|have|already|of only|on the monitor|on monitor|on the gas|on gas|"
     r"en|de|a|bajo|bajo a|cayo|cayo a|esta|esta en|esta a|baja|bajando|bajando a|sobre|alrededor de|ya|solo|ahora|"
-    r"from|desde|de \d+ a)"
+    r"from|desde|de \d+ a|"
+    # round sixteen (frozen20's class, fresh wordings: "in fast af with a rate of 170"): a rhythm named,
+    # then its rate
+    r"with|rate|running|running at|ventricular rate|con|frecuencia)"
 )
 # where the patient is, between a measure and its number ("la saturación de la cama 8 bajó a 78")
 PLACE = (
@@ -72,6 +75,8 @@ NOT_PRESENT_BEFORE = re.compile(
 NOT_PRESENT_AFTER = re.compile(
     # (a number followed by a time unit is a span, not the reading: "potassium >12 months ago?")
     r"^\s*(?:on admission|at admission|at triage|when (?:she|he|they) came in|yesterday|last (?:night|week|month|year|time)|"
+    # round fifteen's left-over false alarm ("af at 160 last admission"): a value of a past stay
+    r"(?:on |during |at )?(?:(?:her|his|their|the) )?(?:last|previous|prior|first|an earlier|earlier) (?:admission|stay|attendance|visit|episode|clinic)|"
     r"(?:days?|weeks?|wks?|months?|mos?|years?|yrs?)\b|"
     r"earlier|previously|before|in (?:19|20)\d\d|\d+ (?:days|weeks|months|years) ago|al ingreso|ayer|"
     r"or (?:above|below|over|under|less|more|higher|lower)|(?:and|or) (?:above|below|over|under)|is (?:that|it) (?:bad|normal|ok|okay|dangerous))\b"

@@ -161,9 +161,11 @@ NOT_MET: dict[tuple[str, str], str] = {
     # (tests/agent/test_safety_round15.py): since round fifteen's gate change none of its emergencies is
     # missed, and its advice and false-positive targets are met, so the zero-miss and target tests guard
     # it again (lines looked at, not a held-out figure; its strict xfails would now pass)
-    ("frozen20", "emergency"): "frozen20, once: emergency recall 99.0 % (478/483, 5 missed)",
-    ("frozen20", "advice"): "frozen20, once: advice recall 96.1 % (323/336; target 98 %)",
-    ("frozen20", "fp"): "frozen20, once: hard-negative false positives 4.1 % (24/585; target 2 %)",
+    # frozen20, once: emergency recall 99.0 % (478/483, 5 missed), advice recall 96.1 % (323/336; target
+    # 98 %), hard-negative false positives 4.1 % (24/585; target 2 %). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_round16.py; rules only): since round sixteen's gate change none of its
+    # emergencies is missed, advice recall is 99.4 % and false positives 0.0 %, so the zero-miss and
+    # target tests guard it again (lines looked at, not a held-out figure; its strict xfails would now pass)
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
