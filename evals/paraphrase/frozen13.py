@@ -4,6 +4,10 @@ Written 2026-12-07 by an outside writer who never saw the planner or the
 other parts. Voices imagined: a formal older patient, a non-native English
 speaker, a carer filling in forms, a teenager texting, a hurried GP locum,
 a pharmacist reconciling medicines and a nurse on handover.
+
+Before any measurement the lead dropped 26 of its 129 templates that the held-out checks
+refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/, or
+equal to a tuning template); nothing else was edited.
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ _ED: tuple[tuple[str, str], ...] = (
         "Sorry, bit of a random one while I fill in this form for the family. "
         "{Has_subj} ever had a trip to the ER?",
     ),
-    ("typo", "{Has_subj} evr been to the emergancy room?"),
     ("typo", "{Has_subj} ever been to the ER?? like evr lol"),
     ("typo", "The emergency hospital, {subj} go there before, or never?"),
     ("lay", "{Have} {subj} ever ended up in A&E?"),
@@ -63,7 +66,6 @@ FROZEN13: Templates = {
         ("typo", "{Is_pron} on {typo} rn or nah"),
         ("typo", "{typo} is in {poss} medicins list now, yes?"),
         ("lay", "{Is_pron} meant to be taking {x}?"),
-        ("lay", "Is {x} one of the things {subj} pick{s} up from the pharmacy?"),
         ("lay", "I was told {subj} {am} on {x}. Is that in there?"),
         ("relative", "{Is_pron} on {x} these days?"),
         ("relative", "As things stand, is {x} part of {poss} regimen?"),
@@ -71,9 +73,6 @@ FROZEN13: Templates = {
         ("clinician", "Med rec for {obj}: {x} still current, yes or no?"),
     ),
     "med_absent": (
-        ("plain", "{Has_subj} ever been prescribed {x}?"),
-        ("plain", "Is there any {x} among {poss} prescriptions?"),
-        ("pronoun", "{x} is something {subj} take{s}, isn't it?"),
         ("pronoun", "Was {subj} ever put on {x}?"),
         (
             "filler",
@@ -89,7 +88,6 @@ FROZEN13: Templates = {
         ("typo", "{Is_pron} on {typo}?? pretty sure not but idk"),
         ("typo", "The doctor give {obj} {typo} before, or never?"),
         ("lay", "Did a doctor ever put {obj} on {x}?"),
-        ("lay", "Would I find {x} anywhere in {poss} prescriptions?"),
         ("lay", "I was told {subj} might be on {x}. Is that in there?"),
         ("relative", "{Has_subj} been on {x} at any point to date?"),
         ("relative", "{Is_pron} taking {x} right now or not?"),
@@ -103,8 +101,6 @@ FROZEN13: Templates = {
         ),
     ),
     "cond_active": (
-        ("plain", "{Does_subj} have {x}?"),
-        ("plain", "Is {x} on {poss} problem list?"),
         ("pronoun", "{subj} {have} {x}, right?"),
         ("pronoun", "Is {x} something {subj} {have}?"),
         (
@@ -118,10 +114,8 @@ FROZEN13: Templates = {
             "Helping with the forms again, so bear with me. {Does_subj} have {x} on record?",
         ),
         ("typo", "{Does_subj} hav {typo}?"),
-        ("typo", "{Do} {subj} actually have {typo} or did i make that up lol"),
         ("typo", "In {poss} papers is written {typo}. This is true, {subj} {have} it?"),
         ("lay", "Someone said {subj} {have} {x}. Is that written down anywhere?"),
-        ("lay", "Is {x} one of the things {subj} {am} being looked after for?"),
         ("lay", "Does the chart say {subj} suffer{s} from {x}?"),
         ("relative", "{Does_subj} still have {x} as things stand?"),
         ("relative", "Right now, is {x} one of {poss} ongoing problems?"),
@@ -129,7 +123,6 @@ FROZEN13: Templates = {
         ("clinician", "Handover: is {x} one of {poss} current issues?"),
     ),
     "cond_absent": (
-        ("plain", "{Has_subj} ever had {x}?"),
         ("plain", "Is there any record of {x} for {obj}?"),
         ("pronoun", "{x} is one of {poss} conditions, isn't it?"),
         ("pronoun", "Is {x} a problem {subj} {have}?"),
@@ -143,19 +136,15 @@ FROZEN13: Templates = {
             "filler",
             "New to helping out with appointments so sorry if this is obvious. {Does_subj} have {x}?",
         ),
-        ("typo", "{Has_subj} evr had {typo}?"),
         ("typo", "{Do} {subj} have {typo}?? asking for a form lol"),
-        ("typo", "{poss} doctor write {typo} for {obj} one time, or no?"),
         ("lay", "Has a doctor ever said {subj} {have} {x}?"),
         ("lay", "Is {x} written down anywhere in {poss} notes?"),
         ("lay", "I was told {subj} might have {x}, is that in there?"),
-        ("relative", "{Does_subj} have {x} at the moment?"),
         ("relative", "To date, has {x} ever shown up in {poss} record?"),
         ("clinician", "Any {x} in {poss} background? No time to dig, sorry."),
         ("clinician", "Nurse handover: is {x} listed for {obj} or not?"),
     ),
     "lab_latest": (
-        ("plain", "What is {poss} latest {x}?"),
         ("plain", "What was the last recorded {x} for {obj}?"),
         ("pronoun", "Last time {poss} {x} was taken, what was it?"),
         ("pronoun", "What did {poss} {x} come to when it was last checked?"),
@@ -181,10 +170,6 @@ FROZEN13: Templates = {
         ("clinician", "Need latest {x} for {obj} for the handover sheet."),
     ),
     "lab_max": (
-        ("plain", "What is the highest {x} recorded for {obj}?"),
-        ("plain", "What's the maximum {x} on {poss} record?"),
-        ("pronoun", "What's the most {poss} {x} has ever been?"),
-        ("pronoun", "How high has {poss} {x} ever gone?"),
         (
             "filler",
             "For my own records I would like to know the single highest reading "
@@ -211,27 +196,16 @@ FROZEN13: Templates = {
         ),
         ("relative", "What's the highest {x} {subj} {have} ever had recorded?"),
         ("clinician", "Peak {x} for {obj}? All-time, not just the latest."),
-        ("clinician", "Need max {x} on file for {obj}, whole record."),
     ),
     "allergy_yes": (
-        ("plain", "{Am} {subj} allergic to {x}?"),
         ("plain", "Is {x} listed as an allergy for {obj}?"),
-        ("pronoun", "{subj} {am} allergic to {x}, right?"),
-        ("pronoun", "{Does_subj} have an allergy to {x}?"),
         (
             "filler",
             "Before my next visit I should like to be certain of one matter: "
             "is an allergy to {x} recorded for {obj}?",
         ),
-        (
-            "filler",
-            "Putting together an info sheet for the new carer and want it right. "
-            "Is {x} one of the things {subj} can't have because of an allergy?",
-        ),
-        ("typo", "{Am} {subj} alergic to {typo}?"),
         ("typo", "{Am} {subj} allergic to {typo} or am i making it up"),
         ("typo", "{typo} is bad for {obj}, the allergy, it is written?"),
-        ("lay", "{Do} {subj} react badly to {x}, according to the notes?"),
         ("lay", "Is {x} on the list of things {subj} can't have?"),
         ("lay", "I was told {subj} {am} allergic to {x}. Is that in there?"),
         ("relative", "As things stand, is there a {x} allergy on file for {obj}?"),
