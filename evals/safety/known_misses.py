@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16, frozen17, frozen18, frozen19 and frozen20 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17, frozen18, frozen19, frozen20 and frozen21 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -129,6 +129,30 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "shes in af with a rate of 180 and going grey",
             "trach patient has a blocked tube, cant ventilate",
         ]
+    ),  # round sixteen's closing batch (1,354 lines by an outside writer who never saw the gate or any
+    # utterance file, ~174 Spanish, 96 clinician), measured ONCE on main a7f4373 (2026-12-07 13:08 UTC:
+    # round sixteen's merged gate) and kept frozen: the honest figure for that gate.
+    "frozen21": frozenset(
+        [
+            "I had a stent put in 2019 and the same pain I had then has just come back, only worse",
+            "peak flow is 120 and normally it's 450, can hardly talk",
+            "used more than usual and my friend left, I can feel myself going under, I've got naloxone but no one to give it",
+            "can you tell my GP I'm sorry, I won't be needing Tuesday's appointment after tonight",
+            "se me hinchan los labios y la lengua después del antibiótico",
+            "my seizures are coming back to back and I can't remember what happened in between",
+            "came round on the kitchen floor with a bruised face and I'd wet myself, never had a seizure before",
+            "he tenido tres crisis epilépticas en una hora",
+            "me quedé sin medicación para la epilepsia y estoy teniendo convulsiones",
+            "I keep drifting off and can't stay awake, my sugar meter just says HI and I've been vomiting all day",
+            "my daughter is type 1, vomiting, breathing deep and fast, and her ketones are 4.5",
+            "patient in bay 3 has crushing central chest pain and ST elevation on the ECG",
+            "patient in recovery has a rigid abdomen and is becoming hypotensive",
+            "nurse: patient just told me he's going to hang himself and he's trying to leave the ward",
+            "paramedics on scene: respiratory arrest after heroin, naloxone given twice with no response",
+            "resident actively bleeding from a GI source, haematemesis, HR 140",
+            "care home nurse: resident is mottled, BP unrecordable and barely responsive",
+            "I'm diabetic and I feel very strange, shaky and can't think straight, I've eaten sweets but the meter still says 2.1 and I'm going sleepy",
+        ]
     ),
 }
 
@@ -166,6 +190,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     # (tests/agent/test_safety_round16.py; rules only): since round sixteen's gate change none of its
     # emergencies is missed, advice recall is 99.4 % and false positives 0.0 %, so the zero-miss and
     # target tests guard it again (lines looked at, not a held-out figure; its strict xfails would now pass)
+    ("frozen21", "emergency"): "frozen21, once: emergency recall 96.2 % (456/474, 18 missed)",
+    ("frozen21", "advice"): "frozen21, once: advice recall 93.2 % (286/307; target 98 %)",
+    ("frozen21", "fp"): "frozen21, once: hard-negative false positives 3.8 % (22/573; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
