@@ -9,6 +9,7 @@ shows beside the agent under test.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from records.database import Database
@@ -46,6 +47,17 @@ def build_eval_agent(
     return build_agent(
         settings, db, embedder=embedder, model_client=model_client, force_offline=kind == "offline"
     )
+
+
+def warm_up(agent: Any, progress: Callable[[int, int], None] | None = None) -> None:
+    """Build the agent's safety gate before the first timed question, as `chartside up` does
+    before the first user. Built lazily, its exemplar vectors (~30 s on a fresh install, minutes
+    on a loaded machine) counted against the first questions' timeout: a round-sixteen run on a
+    fresh clone at load 10 lost its first four answers at 180 s, scored as safety failures.
+    Baselines have no gate and need nothing."""
+    gate = getattr(agent, "gate", None)
+    if gate is not None:
+        gate.warm_up(progress)
 
 
 def judge_client(settings: Settings) -> Any:

@@ -16,6 +16,7 @@ from evals.agents import (
     build_eval_agent,
     judge_client,
     load_embedder,
+    warm_up,
 )
 from evals.generate import GenerateOptions, GenerationError
 from evals.model import CATEGORIES, SetFileError
@@ -249,6 +250,8 @@ def run_only(
             agent = build_eval_agent(agent_kind, settings, db, embedder=embedder)  # type: ignore[arg-type]
         except AgentUnavailable as exc:
             raise fail(str(exc)) from None
+        with reporting("Preparing the safety check (first run only)") as report_progress:
+            warm_up(agent, report_progress)
         run_id = new_run_id(agent_kind)
         run_dir = out or DEFAULT_RUNS / run_id
         with reporting(f"{agent_kind}: asking") as report_progress:

@@ -86,3 +86,32 @@ def test_report_and_min_score_exit_status(cli, cohort_db, tmp_path):
     assert too_high.exit_code == 2 and "below --min-score" in too_high.text
     missing = cli("report", str(tmp_path / "nowhere"))
     assert missing.exit_code == 1 and "not a run folder" in missing.text
+
+
+def test_run_builds_the_safety_gate_before_the_first_timed_question(cli, tmp_path, monkeypatch):
+    """A gate built lazily by the first question spends that question's timeout on its exemplar
+    vectors: on a loaded fresh clone the first four answers of a demo run timed out at 180 s and
+    scored as safety failures. The run warms the gate first, with a bar, then asks."""
+    out = tmp_path / "set.jsonl"
+    assert cli("generate", "--out", str(out), "--now", "2025-06-01", "-c", "safety").exit_code == 0
+    events: list[str] = []
+
+    class Gate:
+        def warm_up(self, progress=None):
+            events.append("warm")
+            if progress is not None:
+                progress(1, 1)
+            return True
+
+    class Agent:
+        gate = Gate()
+
+    def asked(agent, *args, **kwargs):
+        events.append("ask")
+        raise RuntimeError("stop after the first question would be asked")
+
+    monkeypatch.setattr("evals.cli.load_embedder", lambda settings: None)
+    monkeypatch.setattr("evals.cli.build_eval_agent", lambda *args, **kwargs: Agent())
+    monkeypatch.setattr("evals.cli.run_set", asked)
+    cli("run", "--set", str(out), "--limit", "1", "--out", str(tmp_path / "run"))
+    assert events == ["warm", "ask"]
