@@ -102,6 +102,12 @@ FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
 AMOUNT = r"(?:half (?:a |the )?(?:bottle|pack|packet|box|tub|jar)|\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
 
+# round sixteen, after frozen21: a rule that is not read in a message placing its event in the past
+NOT_PAST_R16 = (
+    r"^(?!.*\b(?:last (?:year|month|week|time|summer|winter)|(?:\d+|a few|two|three|several) (?:years?|months?|weeks?) ago|years ago|"
+    r"in (?:19|20)\d\d|used to|as a (?:kid|child|baby|teenager)|back then|at the time|hace (?:\w+ )?(?:anos|meses)|el ano pasado)\b)"
+)
+
 
 EMERGENCY_RULES: tuple[Rule, ...] = (
     # chest pain / heart
@@ -922,6 +928,106 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"(?=.*\b(?:cant|cannot|unable|no air|desat\w*|sats|not breathing|struggling|now|right now|just)\b)",
         record_word=False,
     ),
+    # round sixteen, after frozen21 (measured once, kept frozen; fresh wordings in
+    # tests/agent/test_safety_round16b.py). NOT_PAST_R16: none of these is read in a message that
+    # places it in the past ("last year", "years ago", "in 2019", "used to", "as a child").
+    # A clinician's bedside acute signs with no rhythm or arrest word: a shocked patient (becoming
+    # hypotensive, a pressure that cannot be recorded, mottled with falling consciousness), an active
+    # upper GI bleed (haematemesis or melaena with a rate of 120 or more, or said active), a
+    # respiratory arrest or naloxone given without response, a patient saying he is about to kill
+    # himself (the STEMI said with "has crushing chest pain" is read as present by `ACUTE`)
+    *_rules(
+        "clinician_acute",
+        r"(?<!was )(?<!were )(?<!been )\b(?:becoming|getting|going|increasingly|now|rapidly) (?:more )?(?:hypotensive|shocked|peri ?arrest)\b",
+        r"\b(?:bp|blood pressure|pressure|systolic) (?:is |now |has become |became )?(?:unrecordable|unrecordably low|not recordable|cant be (?:recorded|obtained)|not obtainable|unobtainable)\b",
+        r"\bmottled\b(?=.*\b(?:barely|unresponsive|unrousable|responsive|responding|drowsy|hypotensive|unrecordable|confused|gcs)\b)",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:haematemesis|hematemesis|melaena|melena|malaena|coffee ground\w*|vomiting (?:\w+ )?blood|gi bleed\w*|variceal bleed\w*|upper gi)\b)"
+        r"(?=.*\b(?:(?:hr|pulse|heart rate|rate) (?:of |is |now |at )?(?:1[2-9]\d|2\d\d)|actively|active bleed\w*|ongoing|hypotensive|shocked|in shock)\b)",
+        record_word=False,
+    ),
+    # (these two name record items too: a record or leaflet question about them is exempt)
+    *_rules(
+        "clinician_acute",
+        r"(?<!had a )(?<!previous )(?<!prior )(?<!hx of )(?<!h o )\b(?:respiratory|resp|cardiorespiratory) arrest\b(?! (?:in|on|during|last) (?:19|20|last|previous|her|his)\b)",
+        r"\b(?:naloxone|narcan) (?:\w+ ){0,4}(?:no response|not responding|not working|no effect|no improvement|still not breathing|still unresponsive)\b",
+    ),
+    *_rules(
+        "suicide",
+        r"\b(?:going to|gonna|about to|wants to|planning to|threatening to|trying to) (?:hang|kill|shoot|stab|drown|poison|hurt) (?:himself|herself|themselves|themself)\b",
+    ),
+    *_rules(
+        "suicide",
+        # a farewell said as an apology and an appointment not needed past a night named
+        r"^(?=.*\b(?:sorry|apologi\w*|forgive me|goodbye)\b)(?=.*\b(?:wont|will not|shant|no longer) (?:be )?(?:needing|need|be needing|be around|be here)\b)"
+        r"(?=.*\bafter (?:tonight|today|this weekend|tomorrow)\b)"
+        r"(?!.*\b(?:because|since|better|sorted|resolved|recovered|moving|moved|cancel\w*|rebook\w*|reschedul\w*|private\w*|elsewhere|discharged|another)\b)",
+        record_word=False,
+    ),
+    # seizures in a cluster, a first seizure come round from with injury or incontinence, someone
+    # seizing now (in Spanish too), whatever record word is near ("ran out of my epilepsy medication")
+    *_rules(
+        "seizure",
+        NOT_PAST_R16
+        + r"(?!.*\b(?:leaflets?|folletos?|what does|what do the|care plan|guidance|what if|if (?:i|he|she|they|you) (?:have|has|get|had))\b)"
+        r"(?=.*\b(?:seizures?|fits?|convulsions?|crisis|convulsiones|ataques)\b (?:\w+ ){0,3}(?:back to back|one after (?:another|the other)|una tras otra|seguidas)\b|"
+        r".*\bback to back (?:seizures|fits|convulsions)\b|"
+        r".*\b(?:\d+|two|three|four|five|six|several|multiple|dos|tres|cuatro|cinco|varias) (?:seizures|fits|convulsions|crisis|convulsiones|ataques)(?: \w+)? (?:in|within|en) (?:an?|one|the last|half an|una|la ultima|media) (?:hour|hr|hora)\b)",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:came round|come round|came to|come to|woke up|woken up|coming round) (?:\w+ ){0,3}(?:on|in) (?:the )?(?:\w+ )?(?:floor|ground|bathroom|street|pavement|bath)\b)"
+        r"(?=.*\b(?:wet (?:myself|himself|herself)|incontinent|bit (?:my|his|her) tongue|bitten (?:my|his|her) tongue|tongue (?:is )?bitten|bruised|bruise|bleeding|blood|cut|gash|injured|hurt)\b)"
+        r"(?=.*\b(?:never had (?:a |one )?(?:seizure|fit|convulsion)s?(?: before)?|first (?:ever )?(?:seizure|fit|convulsion)|not epileptic|no history of (?:seizures|fits|epilepsy))\b)",
+        r"\b(?:estoy|esta|estas|sigue|sigo) (?:convulsionando|teniendo (?:una? )?(?:convulsiones|convulsion|crisis(?! de\b)(?: epilepticas?| convulsivas?)?|ataques? epilepticos?))\b",
+        r"\b(?:im|i am|hes|he is|shes|she is|theyre|they are) (?:(?!not |never )\w+ )?(?:seizing|convulsing|having a (?:seizure|fit|convulsion))\b(?! (?:of|about|over|review|assessment|clinic|appointment|check|test)\b)",
+        record_word=False,
+    ),
+    # diabetic emergencies: a low reading with drowsiness (or sugar already taken and no rise), a
+    # meter reading "HI" or high with vomiting and drowsiness, type 1 with vomiting and deep or fast
+    # breathing, high ketones or drowsiness (DKA)
+    *_rules(
+        "unconscious",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:meter|sugar|sugars|glucose|bm|bg|libre|sensor) (?:\w+ ){0,2}(?:is|are|says|reads|showing|shows|at|of|still|only|just|down to|dropped to|fell to|now)(?: still| only| just| now)? (?:[12](?: \d)?|0 \d)\b(?! (?:hours?|days?|weeks?|months?|years?|times|units?|tablets?|percent)))"
+        r"(?=.*\b(?:sleepy|drowsy|drifting off|cant stay awake|cant keep (?:my|his|her) eyes open|passing out|cant think|confused|not making sense|slurring|going under|floppy|unresponsive|cant wake)\b)",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:meter|sugar|sugars|glucose|bm|monitor|libre|sensor|dexcom|reading)\b (?:\w+ ){0,3}(?:says|reads|showing|shows|is|are|saying|reading) (?:just |only |still )?(?:hi|high|very high|sky high)\b)"
+        r"(?=.*\b(?:vomit\w*|being sick|throwing up|been sick)\b)(?=.*\b(?:drowsy|sleepy|drifting off|cant stay awake|confused|cant keep (?:my|his|her) eyes open|breathing (?:deep|fast|heavy))\b)",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:type 1|type one|t1|t1d|diabetic|diabetes|insulin)\b)(?=.*\b(?:vomit\w*|being sick|throwing up|been sick)\b)"
+        r"(?=.*\b(?:breathing (?:\w+ ){0,2}(?:deep|fast|heavy|rapid|funny|strange|weird)|deep (?:and fast |fast )?breath\w*|ketones? (?:\w+ ){0,2}(?:[3-9]|high|hi|over 3|above 3)|drowsy|hard to wake|fruity)\b)",
+        record_word=False,
+    ),
+    # asthma: a peak flow said with being unable to talk or breathe
+    *_rules(
+        "breathing",
+        NOT_PAST_R16
+        + r"(?=.*\b(?:peak flow|peak flows|pefr)\b)(?=.*\b(?:(?:can (?:hardly|barely|not)|cant|cannot|struggling to|unable to) (?:talk|speak|finish (?:a |my )?sentences?|get (?:my |the )?words out|breathe)|too breathless to (?:talk|speak))\b)",
+        record_word=False,
+    ),
+    # a heart attack's or stent's pain come back now
+    *_rules(
+        "chest_pain",
+        r"^(?=.*\b(?:stent|stents|heart attack|angina|bypass|angioplasty|stemi|nstemi|cardiac)\b)"
+        r"(?=.*\b(?:same|that|similar) (?:\w+ )?(?:pain|tightness|pressure|ache|heaviness|crushing feeling)\b (?:\w+ ){0,6}(?:(?:has|have|s|just|is|its) (?:just )?(?:come|coming|came) back|is back|back again|started again|starting again|returned|happening again)\b)"
+        r"(?!.*\b(?:last (?:year|month|week)|years? ago|months? ago|used to)\b)",
+        record_word=False,
+    ),
+    # opioids: more than usual used with sinking consciousness and naloxone or no one by
+    *_rules(
+        "overdose",
+        r"^(?=.*\b(?:used|took|taken|had|done|did|shot|injected|smoked|using) (?:\w+ )?(?:more than (?:usual|normal|i (?:normally|usually))|too much|a lot more|way more|double)\b)"
+        r"(?=.*\b(?:going under|nodding off|passing out|cant stay awake|cant keep (?:my )?eyes open|drifting off|slipping away|fading|breathing (?:is )?(?:slow|slowing|shallow))\b)"
+        r"(?=.*\b(?:naloxone|narcan|heroin|gear|fent\w*|opioids?|opiates?|methadone|morphine|oxy\w*|no one|nobody|noone|alone|on my own|by myself|(?:friend|mate|they|everyone) (?:has |have )?(?:left|gone))\b)",
+        record_word=False,
+    ),
+    # lips and tongue swelling, in Spanish
+    *_rules(
+        "anaphylaxis",
+        r"^(?!.*\b(?:cuando (?:era|como|tomo|bebo|me tomo)|a veces|siempre|hace (?:\w+ )?(?:anos|meses)|el ano pasado|una vez|la ultima vez|si (?:como|tomo|me tomo)|que pasa si)\b)"
+        r"(?=.*\b(?:se (?:me|le|te) (?:estan |esta |empiezan a |empieza a )?(?:hinchan|hincha|hinchando|inflan|infla|inflando|cierra|cerrando)|(?:labios?|lengua|garganta|boca) (?:\w+ ){0,2}(?:hinchad[oa]s?|hinchando|inflamad[oa]s?|cerrando))\b)"
+        r"(?=.*\b(?:labios?|lengua|garganta)\b)",
+        record_word=False,
+    ),
 )
 
 NEGATORS = re.compile(
@@ -1049,7 +1155,10 @@ ACUTE = re.compile(
     # frozen13: "happening again right this minute", "just became unresponsive while i was reading her chart"
     r"\b(?:right )?this (?:very )?minute\b|\bas (?:we speak|i type|i write)\b|"
     # round fifteen (frozen19): a Spanish clinician's "ahorita", a sweating patient, the patient in clinic now
-    r"\bahorita\b|\bdiaforetic[oa]s?\b|\b(?:paciente|pte|pcte|senor|senora) (?:\w+ ){0,2}en (?:la )?consulta\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b"
+    r"\bahorita\b|\bdiaforetic[oa]s?\b|\b(?:paciente|pte|pcte|senor|senora) (?:\w+ ){0,2}en (?:la )?consulta\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b|"
+    # round sixteen (frozen21's class, fresh wordings): a patient who "has" a crushing or central chest
+    # pain is in it now, whatever chart word follows ("… and st elevation on the ecg")
+    r"\b(?<!who )has (?:got )?(?:a )?(?:crushing|central|severe|ongoing|new) (?:central |crushing )?chest pain\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency

@@ -190,7 +190,10 @@ NOT_MET: dict[tuple[str, str], str] = {
     # (tests/agent/test_safety_round16.py; rules only): since round sixteen's gate change none of its
     # emergencies is missed, advice recall is 99.4 % and false positives 0.0 %, so the zero-miss and
     # target tests guard it again (lines looked at, not a held-out figure; its strict xfails would now pass)
-    ("frozen21", "emergency"): "frozen21, once: emergency recall 96.2 % (456/474, 18 missed)",
+    # frozen21, once: emergency recall 96.2 % (456/474, 18 missed). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_round16b.py; rules only): since that gate change none of its emergencies
+    # is missed, so the zero-miss test guards it again (lines looked at, not a held-out figure; its
+    # strict xfail would now pass). Its advice and false-positive targets are still not met:
     ("frozen21", "advice"): "frozen21, once: advice recall 93.2 % (286/307; target 98 %)",
     ("frozen21", "fp"): "frozen21, once: hard-negative false positives 3.8 % (22/573; target 2 %)",
 }
