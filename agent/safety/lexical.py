@@ -309,9 +309,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # seizures
     *_rules(
         "seizure",
-        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet))",
-        # "fitting" as a fit, not a fitting for a hearing aid or fitting in at school (round fifteen)
-        r"\b(?:having|had|in) (?:a )?fit\b|(?<!\ba )(?<!\bthe )(?<!\baid )(?<!\blens )(?<!\bdress )(?<!\bsuit )(?<!\bshoe )(?<!\bbra )\bfitting\b"
+        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet|reviews?|follow ?ups?|appointments?|appts?))",
+        # "fitting" as a fit, not a fitting for a hearing aid or fitting in at school (round fifteen);
+        # a fit of giggles or rage is a figure of speech, a seizure review an appointment (round sixteen)
+        r"\b(?:having|had|in) (?:a )?fit\b(?! of (?:the )?(?:giggles|laughter|laughing|rage|temper|pique|jealousy|coughing|sneezing|nerves)\b)|(?<!\ba )(?<!\bthe )(?<!\baid )(?<!\blens )(?<!\bdress )(?<!\bsuit )(?<!\bshoe )(?<!\bbra )\bfitting\b"
         r"(?! (?:in (?:well|ok|okay|fine|nicely|at|with)|for (?:a|an|my|her|his|the|new|some)|appointment|appt|room)\b)",
         r"\b(?:jerking|twitching|shaking) (?:\w+ ){0,3}(?:unresponsive|not responding|all over|wont stop)\b",
     ),

@@ -173,3 +173,30 @@ SECOND_LOOK_NEGATIVES = [
 def test_ordinary_questions_with_the_new_rules_words_get_no_emergency_reply(text: str) -> None:
     verdict = check(text, "patient")
     assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+# two false alarms the frozen21 helper found and left (the seizure rule): a fit of giggles is no
+# fit, and a seizure review is an appointment; a fit or a seizure happening now still is one
+IDIOM_AND_APPOINTMENT = [
+    "she is having a fit of giggles in the waiting room",
+    "we had a fit of laughter at the nurse's joke",
+    "he's in a fit of rage about the parking charge, where do we pay",
+    "he is having a seizure review next week, can you find the date",
+    "when is my seizure review appointment",
+    "book her seizure follow-up please",
+]
+
+
+@pytest.mark.parametrize("text", IDIOM_AND_APPOINTMENT)
+def test_a_fit_of_giggles_and_a_seizure_review_get_no_emergency_reply(text: str) -> None:
+    verdict = check(text, "patient")
+    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["she is having a fit and wont wake up", "he's having a seizure right now", "my son had a fit just now, still drowsy"],
+)
+def test_a_fit_or_seizure_now_is_still_an_emergency(text: str) -> None:
+    verdict = check(text, "patient")
+    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
