@@ -195,7 +195,11 @@ def test_a_fit_of_giggles_and_a_seizure_review_get_no_emergency_reply(text: str)
 
 @pytest.mark.parametrize(
     "text",
-    ["she is having a fit and wont wake up", "he's having a seizure right now", "my son had a fit just now, still drowsy"],
+    [
+        "she is having a fit and wont wake up",
+        "he's having a seizure right now",
+        "my son had a fit just now, still drowsy",
+    ],
 )
 def test_a_fit_or_seizure_now_is_still_an_emergency(text: str) -> None:
     verdict = check(text, "patient")
