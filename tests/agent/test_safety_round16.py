@@ -27,6 +27,7 @@ from __future__ import annotations
 import pytest
 
 from agent.safety.gate import check
+from tests.agent.safety_checks import assert_emergency, assert_no_emergency, assert_passes
 
 PATIENT_EMERGENCIES = [
     # a farewell written, with hopelessness
@@ -75,28 +76,22 @@ CLINICIAN_CHART_QUESTIONS = [
 
 @pytest.mark.parametrize(("text", "category"), PATIENT_EMERGENCIES)
 def test_a_patients_emergency_of_frozen20s_classes_is_one(text: str, category: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is not None and (verdict.kind, verdict.category) == ("emergency", category), (
-        text,
-        verdict,
-    )
+    assert_emergency(text, "patient", category)
 
 
 @pytest.mark.parametrize("text", CLINICIAN_EMERGENCIES)
 def test_a_clinicians_acute_report_of_frozen20s_classes_is_an_emergency(text: str) -> None:
-    verdict = check(text, "clinician")
-    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
+    assert_emergency(text, "clinician")
 
 
 @pytest.mark.parametrize("text", PATIENT_NEAR_MISSES)
 def test_the_same_words_with_nothing_happening_now_get_no_emergency_reply(text: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+    assert_no_emergency(text, "patient")
 
 
 @pytest.mark.parametrize("text", CLINICIAN_CHART_QUESTIONS)
 def test_a_clinicians_chart_question_with_these_words_passes(text: str) -> None:
-    assert check(text, "clinician") is None, text
+    assert_passes(text, "clinician")
 
 
 # --- the advice side, through the production gate (lexical rules, exemplars, both classifiers) ---

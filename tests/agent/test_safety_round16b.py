@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.safety.gate import check
+from tests.agent.safety_checks import assert_emergency, assert_no_emergency, assert_passes
 
 PATIENT_EMERGENCIES: list[tuple[str, str | None]] = [
     # seizures in a cluster, a first seizure, seizing now
@@ -132,28 +132,22 @@ CLINICIAN_CHART_QUESTIONS = [
 @pytest.mark.parametrize(("text", "category"), PATIENT_EMERGENCIES)
 def test_a_patients_emergency_of_frozen21s_classes_is_one(text: str, category: str | None) -> None:
     """`None`: any emergency category (an earlier rule about someone else may name it)."""
-    verdict = check(text, "patient")
-    assert verdict is not None and verdict.kind == "emergency" and category in (None, verdict.category), (
-        text,
-        verdict,
-    )
+    assert_emergency(text, "patient", category)
 
 
 @pytest.mark.parametrize("text", CLINICIAN_EMERGENCIES)
 def test_a_clinicians_bedside_report_of_frozen21s_classes_is_an_emergency(text: str) -> None:
-    verdict = check(text, "clinician")
-    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
+    assert_emergency(text, "clinician")
 
 
 @pytest.mark.parametrize("text", PATIENT_NEAR_MISSES)
 def test_the_same_words_with_nothing_happening_now_get_no_emergency_reply(text: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+    assert_no_emergency(text, "patient")
 
 
 @pytest.mark.parametrize("text", CLINICIAN_CHART_QUESTIONS)
 def test_a_clinicians_chart_question_about_a_past_event_passes(text: str) -> None:
-    assert check(text, "clinician") is None, text
+    assert_passes(text, "clinician")
 
 
 SECOND_LOOK_NEGATIVES = [
@@ -171,8 +165,7 @@ SECOND_LOOK_NEGATIVES = [
 
 @pytest.mark.parametrize("text", SECOND_LOOK_NEGATIVES)
 def test_ordinary_questions_with_the_new_rules_words_get_no_emergency_reply(text: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+    assert_no_emergency(text, "patient")
 
 
 # two false alarms the frozen21 helper found and left (the seizure rule): a fit of giggles is no
@@ -189,8 +182,7 @@ IDIOM_AND_APPOINTMENT = [
 
 @pytest.mark.parametrize("text", IDIOM_AND_APPOINTMENT)
 def test_a_fit_of_giggles_and_a_seizure_review_get_no_emergency_reply(text: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is None or verdict.kind != "emergency", (text, verdict)
+    assert_no_emergency(text, "patient")
 
 
 @pytest.mark.parametrize(
@@ -202,5 +194,4 @@ def test_a_fit_of_giggles_and_a_seizure_review_get_no_emergency_reply(text: str)
     ],
 )
 def test_a_fit_or_seizure_now_is_still_an_emergency(text: str) -> None:
-    verdict = check(text, "patient")
-    assert verdict is not None and verdict.kind == "emergency", (text, verdict)
+    assert_emergency(text, "patient")
