@@ -20,7 +20,7 @@ from dateutil.relativedelta import relativedelta
 
 from agent.execution import ToolOutcome
 from agent.offline.direct import LEADS as DIRECT_LEADS
-from agent.offline.parse import asked_direction
+from agent.offline.parse import PERMISSION_ASKED, asked_direction
 from agent.offline.plan import Topic, event_day
 from agent.offline.request import previous_offset
 from agent.text import normalise
@@ -1573,13 +1573,19 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
             False,
         )
     c = topic.concept
+    permission = bool(PERMISSION_ASKED.search(normalise(topic.question)))
     if c.kind == "class":
-        return _class_allergy(c, rows, v)
+        return _class_allergy(c, rows, v, permission)
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
     hits = [r for r in rows if all(w in str(r.get("substance", "")).lower() for w in words)]
     if hits:
         r = hits[0]
-        return (f"Yes. An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}].", False)  # fmt: skip
+        found = f"An allergy to {r['substance']} is recorded ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}]."  # fmt: skip
+        if permission:  # "can i have prawns?": never "Yes." in front of an allergy
+            return (f"{found} Whether {v.you} can have {c.name} is for {v.your} clinician or pharmacist to say.", False)  # fmt: skip
+        return (f"Yes. {found}", False)
+    if permission:
+        return (f"{v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none, and not permission: ask {v.your} clinician or pharmacist).", True)  # fmt: skip
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
 
 
@@ -1609,18 +1615,25 @@ def _forbidden(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
     return (f"No. {v.record.capitalize()} lists no allergy to {name}, and the drug–allergy table links none of the recorded allergies {_cite_all(listed)} to it: I checked the allergy list and that table. {caution}", True)  # fmt: skip
 
 
-def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice) -> Lead:
+def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice, permission: bool = False) -> Lead:
     """An allergy to a drug class ("any allergies to antibiotics?"): the recorded allergies whose
-    substance is a member of the class (lexicon), or a "no" that names the allergies there are."""
+    substance is a member of the class (lexicon), or a "no" that names the allergies there are.
+    A permission asked ("can i take antibiotics?") gets the record's facts with no yes or no."""
     members = _class_members(c.name)
     hits = [r for r in rows if any(m in str(r.get("substance", "")).lower() for m in members)]
+    verdict = ("", "") if permission else ("Yes. ", "No. ")
+    ask = (
+        f" Whether {v.you} can have {c.name} is for {v.your} clinician or pharmacist to say."
+        if permission
+        else ""
+    )
     if hits:
         named = "; ".join(f"{r['substance']} ({r.get('clinical_status') or 'status not recorded'}) [{r['handle']}]" for r in hits)  # fmt: skip
-        return (f"Yes. An allergy to {c.name} is recorded in {v.record}: {named}.", False)
+        return (f"{verdict[0]}An allergy to {c.name} is recorded in {v.record}: {named}.{ask}", False)
     if not rows:
-        return (f"No. No allergies at all are recorded in {v.record}, so none to {c.name} (that is not proof there are none).", True)  # fmt: skip
+        return (f"{verdict[1]}No allergies at all are recorded in {v.record}, so none to {c.name} (that is not proof there are none).{ask}", True)  # fmt: skip
     others = "; ".join(f"{r['substance']} [{r['handle']}]" for r in rows)
-    return (f"No. No allergy to {c.name} is recorded in {v.record} (I searched every recorded allergy for {', '.join(members[:6])}, …); the allergies recorded are: {others}.", True)  # fmt: skip
+    return (f"{verdict[1]}No allergy to {c.name} is recorded in {v.record} (I searched every recorded allergy for {', '.join(members[:6])}, …); the allergies recorded are: {others}.{ask}", True)  # fmt: skip
 
 
 def _cite_all(rows: list[dict[str, Any]]) -> str:

@@ -30,6 +30,15 @@ FORBIDDEN_WORDING = (
     r"(cant|cannot|can not|mustnt|must not|shouldnt|should not|(?:is |am |are )?not allowed to|isnt allowed to|arent allowed to) "
     r"(have|take|be given|get)\b"
 )
+# a permission asked beside an allergy ("can i have prawns given my allergies", "is it ok for her to
+# take amoxicillin"): a "Yes." or "No." in front would read as a go-ahead or a ban the record cannot
+# give, so the allergy leads say what is recorded instead (round sixteen's closing questions: "can i
+# have prawns" was answered "Yes. An allergy to Shellfish is recorded")
+PERMISSION_ASKED = re.compile(
+    r"\b(can|could|may|should) (i|she|he|they|we|the patient|pt) (still )?(have|eat|take|drink|use|be given|get)\b|"
+    r"\b(is it|its|it is) (ok|okay|alright|all right|safe|fine) (for (me|her|him|them|the patient) )?to (have|eat|take|drink|use|be given)\b|"
+    r"\b(am i|is (she|he)|are they) (allowed|ok|okay|safe) to (have|eat|take|drink|use)\b"
+)
 # an allergy asked about in lay words too: "sensitive to", "reacts to", "disagrees with",
 # "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
 ALLERGY_WORDING = (

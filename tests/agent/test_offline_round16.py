@@ -331,3 +331,62 @@ def test_an_indirect_ask_about_a_medicine_held_is_a_yes(cohort):
                 assert lead.startswith("Yes"), (question, lead)
                 checked += 1
     assert checked >= 9
+
+
+# --- a permission asked beside an allergy (round sixteen's closing questions) --------------------
+# "can i have prawns given my allergies" was answered "Yes. An allergy to Shellfish is recorded":
+# a "Yes." in front of a permission question reads as a go-ahead. The recorded allergy is said, with
+# no yes or no, and whose call it is; a missing allergy is never a permission either.
+PERMISSION = [
+    ("can i have {x} given my allergies", "patient"),
+    ("is it ok for me to eat {x} with my allergies?", "patient"),
+    ("can she take {x}, checking her allergies", "clinician"),
+]
+
+
+def _answers_about_allergies(lead: str) -> bool:
+    """With the leaflets indexed, as served, a permission wording can reach the leaflet search
+    (README, known limits); the allergy lead is checked where the allergy list answered."""
+    return "leaflet passages" not in lead
+
+
+def test_a_permission_asked_beside_an_allergy_gets_the_record_and_no_yes(cohort, settings):
+    db, _ = cohort
+    ensure_test_leaflets(db, get_embedder(settings))
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        for allergy in record.current_allergies()[:1]:
+            for template, role in PERMISSION:
+                question = template.format(x=_allergen(allergy))
+                lead = _lead(_events(agent, record.patient.patient_id, question, role=role))
+                assert not re.match(r"(yes|no)\b", lead, re.I), (question, lead)
+                if _answers_about_allergies(lead):
+                    assert re.search(r"allergy to", lead, re.I), (question, lead)
+                    assert "clinician or pharmacist" in lead, (question, lead)
+                    checked += 1
+    assert checked >= 2
+
+
+def test_a_permission_asked_about_an_allergen_not_recorded_is_no_go_ahead(cohort, settings):
+    db, _ = cohort
+    ensure_test_leaflets(db, get_embedder(settings))
+    agent, records = _agent(cohort)
+    checked = 0
+    for record in records:
+        held = " ".join(_allergen(a) for a in record.current_allergies())
+        for allergen in [a for a in ("penicillin", "peanuts", "shellfish", "latex") if a not in held][:1]:
+            question = f"can i have {allergen} given my allergies"
+            lead = _lead(_events(agent, record.patient.patient_id, question))
+            assert not re.match(r"(yes|no)\b", lead, re.I), (question, lead)
+            if _answers_about_allergies(lead):
+                assert "not permission" in lead or "clinician or pharmacist" in lead, (question, lead)
+                checked += 1
+    assert checked >= 1
+
+
+def test_whether_an_allergy_is_recorded_is_still_a_yes(cohort):
+    agent, records = _agent(cohort)
+    record = next(r for r in records if r.current_allergies())
+    question = f"am i allergic to {_allergen(record.current_allergies()[0])}?"
+    assert _lead(_events(agent, record.patient.patient_id, question)).startswith("Yes"), question
