@@ -484,7 +484,7 @@ def check_drug_allergies(ctx: ToolContext, args: DrugAllergyInput) -> ToolResult
         a for a in allergies.list_allergies(conn, patient_id=pid).items if a.clinical_status != "inactive"
     ]
     if args.medicine:
-        return _medicine_against_allergies(ctx, args.medicine, allergy_rows)
+        return _medicine_against_allergies(ctx, args.medicine, allergy_rows, lexicon)
     active = medications.list_medications(conn, patient_id=pid, status="active", now=now, limit=200).items
     out = ResultBuilder(ctx)
     conflicts = 0
@@ -537,11 +537,12 @@ def _ruled_out_by(medicine: str, ingredient: str | None, drug_class: str | None)
     return f"{medicine} is linked to it in the table"
 
 
-def _medicine_against_allergies(ctx: ToolContext, medicine: str, allergy_rows: list[Any]) -> ToolResult:
+def _medicine_against_allergies(
+    ctx: ToolContext, medicine: str, allergy_rows: list[Any], lexicon: Any
+) -> ToolResult:
     """One named medicine against each recorded allergy: an allergy to the medicine itself, or one
     whose allergen the table links to it (an allergy to penicillin rules out amoxicillin); each
     such allergy cited."""
-    lexicon = load_lexicon()
     words = [w for w in re.split(r"[\s/]+", medicine.lower()) if len(w) > 2]
     out = ResultBuilder(ctx)
     for a in allergy_rows:
