@@ -1,6 +1,10 @@
 """Fourteenth held-out part of the paraphrase suite.
 
 Written 2026-12-07 by an outside writer who never saw the planner or the other parts. Voices imagined: a grandchild typing for a grandparent who dictates; a person with dyslexia typing fast; an anxious parent of a teenager; an ICU registrar at 4am; a community pharmacist on the phone; a school nurse; writers whose first language is Polish or Portuguese; a lawyer-like precise person; someone who answers their own question halfway through.
+
+Before any measurement the lead dropped 20 of its 127 templates that the held-out checks
+refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/, or
+equal to a tuning template); nothing else was edited.
 """
 
 from __future__ import annotations
@@ -9,7 +13,6 @@ from evals.paraphrase.templates import Templates
 
 _ED: tuple[tuple[str, str], ...] = (
     ("plain", "{Has_subj} ever attended an emergency department?"),
-    ("plain", "Is there an ER visit anywhere in {poss} records?"),
     ("pronoun", "A&E — {have} {subj} ever been?"),
     ("pronoun", "Was {subj} ever taken to casualty?"),
     ("filler", "Someone in the family thinks there was a trip to the ER years back, not sure — does {poss} file show one?"),
@@ -27,11 +30,9 @@ _ED: tuple[tuple[str, str], ...] = (
 
 FROZEN14: Templates = {
     "med_active": (
-        ("plain", "{Am} {subj} currently taking {x}?"),
         ("plain", "Is {x} an active prescription for {obj}?"),
         ("pronoun", "{Does_subj} still take {x}, or was it stopped?"),
         ("pronoun", "Has {x} been kept going for {obj}, or has it come off {poss} list?"),
-        ("filler", "Sorry, bear with me, I'm reading this out slowly: {Is_pron} on {x} at the moment?"),
         ("filler", "It's the white tablet, {x} I think — is that still something {subj} take{s}?"),
         ("filler", "Quick one before the pharmacy shuts, and apologies if this is obvious: does the record show {obj} on {x} right now?"),
         ("typo", "{Is_pron} stil on {typo} or not"),
@@ -39,7 +40,6 @@ FROZEN14: Templates = {
         ("typo", "do the notes say {subj} take{s} {typo} now"),
         ("lay", "Going by what's on file, {am} {subj} still on the {x} tablets?"),
         ("lay", "Is {x} still on {poss} repeat prescription list?"),
-        ("relative", "As of now, is {x} one of the things {subj} take{s}?"),
         ("relative", "Nowadays, does {poss} chart still have {obj} on {x}?"),
         ("clinician", "Med rec query: {x} still active on {poss} chart, y/n?"),
         ("clinician", "Handover check. {Is_pron} actually on {x}, per the chart?"),
@@ -47,7 +47,6 @@ FROZEN14: Templates = {
     "med_absent": (
         ("plain", "Has {x} ever been prescribed to {obj}?"),
         ("plain", "{Have} {subj} ever been given {x}?"),
-        ("pronoun", "{Does_subj} take {x} at all?"),
         ("pronoun", "Was {x} ever started for {obj} at any point?"),
         ("filler", "I might be mixing it up with something else, so forgive me — was {x} ever on {poss} list of medicines?"),
         ("filler", "Please, can you tell if {subj} {am} taking {x}, or it was never given?"),
@@ -57,23 +56,17 @@ FROZEN14: Templates = {
         ("typo", "{typo} - ever prescibed for {obj} y/n"),
         ("lay", "Have {x} tablets ever been written down for {obj}?"),
         ("lay", "Do the files show {obj} getting {x} from the chemist at any time?"),
-        ("relative", "In all the years of {poss} records, was {x} ever prescribed?"),
         ("relative", "So far, {have} {subj} ever been put on {x}?"),
         ("clinician", "Med hx check: any {x} ever on {poss} drug chart?"),
-        ("clinician", "Pharmacy on the line: {x} ever dispensed to {obj}, past or present?"),
     ),
     "cond_active": (
-        ("plain", "{Do} {subj} have {x}?"),
-        ("plain", "Is {x} listed as one of {poss} diagnoses?"),
         ("pronoun", "Would {poss} notes list {x} as something {subj} {have}?"),
         ("pronoun", "Has anyone actually diagnosed {obj} with {x}, per the notes?"),
         ("filler", "The school form asks about this, so sorry to bother you: does {poss} record say {subj} {have} {x}?"),
         ("filler", "English is not my first language, sorry. In the record, is written that {subj} {have} {x}?"),
         ("filler", "Just for peace of mind, and I know it's a silly question: is {x} an active problem for {obj}?"),
         ("typo", "{subj} got {typo} or not"),
-        ("typo", "is {typo} on {poss} problem list"),
         ("typo", "{typo} diagnosed for {obj} yes or no"),
-        ("lay", "Is it written down anywhere that {subj} {have} {x}?"),
         ("lay", "Have the doctors got {x} down on file for {obj}?"),
         ("relative", "Right now, is {x} still counted among {poss} ongoing conditions?"),
         ("relative", "Still got {x} these days, going by {poss} notes?"),
@@ -81,7 +74,6 @@ FROZEN14: Templates = {
         ("clinician", "Overnight sign-out: {x} still on {poss} active problem list?"),
     ),
     "cond_absent": (
-        ("plain", "{Have} {subj} ever had {x}?"),
         ("plain", "Has {x} ever been diagnosed in {obj}?"),
         ("pronoun", "{Does_subj} have {x}, or {have} {subj} ever had it?"),
         ("pronoun", "Was {subj} ever diagnosed with {x}?"),
@@ -99,7 +91,6 @@ FROZEN14: Templates = {
         ("clinician", "Past history screen: was {x} ever documented for {obj}?"),
     ),
     "lab_latest": (
-        ("plain", "What is {poss} most recent {x}?"),
         ("plain", "What was the last {x} reading recorded for {obj}?"),
         ("pronoun", "What did {poss} {x} come out at the last time it was checked?"),
         ("pronoun", "When {subj} last had {poss} {x} measured, what was the result?"),
@@ -117,9 +108,7 @@ FROZEN14: Templates = {
         ("clinician", "4am obs review: what's {poss} last recorded {x}?"),
     ),
     "lab_max": (
-        ("plain", "What is the highest {x} ever recorded for {obj}?"),
         ("plain", "What was {poss} peak {x} reading?"),
-        ("pronoun", "How high has {poss} {x} ever gone?"),
         ("pronoun", "What's the top {x} value {subj} {have} ever had?"),
         ("filler", "The nurse said it was high once, years ago maybe — what's the highest {x} on {poss} record?"),
         ("filler", "I'm a bit anxious about this, so bear with me: out of every {x} reading ever taken, which was {poss} highest?"),
@@ -127,19 +116,15 @@ FROZEN14: Templates = {
         ("typo", "highest {typo} {subj} ever had?"),
         ("typo", "wats the max {typo} on {poss} file"),
         ("typo", "{poss} {typo} highest ever?"),
-        ("lay", "What's the biggest number ever written down for {poss} {x}?"),
         ("lay", "Of all the {x} readings on file for {obj}, which one was the highest?"),
         ("relative", "Across every check {subj} {have} ever had, how high did {poss} {x} get?"),
         ("relative", "Until now, what has {poss} maximum {x} been?"),
-        ("clinician", "Max {x} on record for {obj}?"),
         ("clinician", "Trend review — {poss} peak {x}, value?"),
     ),
     "allergy_yes": (
-        ("plain", "{Am} {subj} allergic to {x}?"),
         ("plain", "Is an allergy to {x} recorded for {obj}?"),
         ("pronoun", "{Does_subj} have a recorded allergy to {x}?"),
         ("pronoun", "{Has_subj} got {x} listed as an allergy?"),
-        ("filler", "Just before anything gets handed over at the counter: can you see {x} on {poss} allergy list?"),
         ("filler", "School trip next week and the form asks — does {poss} file show an allergy to {x}?"),
         ("filler", "Sorry, my English is not so good. In the notes, {subj} {am} allergic to {x}, yes?"),
         ("typo", "{Am} {subj} alergic to {typo}"),
@@ -147,7 +132,6 @@ FROZEN14: Templates = {
         ("typo", "is {typo} in {poss} alergies"),
         ("lay", "Have they got it down that {subj} react{s} to {x}?"),
         ("lay", "Does {poss} record put {x} among the things {subj} {am} allergic to?"),
-        ("relative", "At present, does {poss} allergy list include {x}?"),
         ("relative", "Over the years, has an allergy to {x} been noted for {obj}?"),
         ("clinician", "Allergy status: {x} — documented for {obj}?"),
         ("clinician", "Pre-drug check, ICU: {x} allergy flagged on {poss} chart?"),
