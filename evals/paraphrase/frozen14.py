@@ -15,9 +15,15 @@ _ED: tuple[tuple[str, str], ...] = (
     ("plain", "{Has_subj} ever attended an emergency department?"),
     ("pronoun", "A&E — {have} {subj} ever been?"),
     ("pronoun", "Was {subj} ever taken to casualty?"),
-    ("filler", "Someone in the family thinks there was a trip to the ER years back, not sure — does {poss} file show one?"),
+    (
+        "filler",
+        "Someone in the family thinks there was a trip to the ER years back, not sure — does {poss} file show one?",
+    ),
     ("filler", "Sorry, it's late and I'm tired: {have} {subj} had any emergency room visits?"),
-    ("filler", "I'd like to be precise here: does the record show any attendance at an emergency department by {obj}?"),
+    (
+        "filler",
+        "I'd like to be precise here: does the record show any attendance at an emergency department by {obj}?",
+    ),
     ("typo", "been to a&e evr? checking {poss} file"),
     ("typo", "any er vists on {poss} file"),
     ("typo", "did {subj} go to emergancy ever"),
@@ -34,7 +40,10 @@ FROZEN14: Templates = {
         ("pronoun", "{Does_subj} still take {x}, or was it stopped?"),
         ("pronoun", "Has {x} been kept going for {obj}, or has it come off {poss} list?"),
         ("filler", "It's the white tablet, {x} I think — is that still something {subj} take{s}?"),
-        ("filler", "Quick one before the pharmacy shuts, and apologies if this is obvious: does the record show {obj} on {x} right now?"),
+        (
+            "filler",
+            "Quick one before the pharmacy shuts, and apologies if this is obvious: does the record show {obj} on {x} right now?",
+        ),
         ("typo", "{Is_pron} stil on {typo} or not"),
         ("typo", "{typo} still goin for {obj}??"),
         ("typo", "do the notes say {subj} take{s} {typo} now"),
@@ -48,9 +57,15 @@ FROZEN14: Templates = {
         ("plain", "Has {x} ever been prescribed to {obj}?"),
         ("plain", "{Have} {subj} ever been given {x}?"),
         ("pronoun", "Was {x} ever started for {obj} at any point?"),
-        ("filler", "I might be mixing it up with something else, so forgive me — was {x} ever on {poss} list of medicines?"),
+        (
+            "filler",
+            "I might be mixing it up with something else, so forgive me — was {x} ever on {poss} list of medicines?",
+        ),
         ("filler", "Please, can you tell if {subj} {am} taking {x}, or it was never given?"),
-        ("filler", "My memory is not what it was, so I'm asking instead of guessing: {have} {subj} ever had {x} prescribed?"),
+        (
+            "filler",
+            "My memory is not what it was, so I'm asking instead of guessing: {have} {subj} ever had {x} prescribed?",
+        ),
         ("typo", "was {subj} evr on {typo}"),
         ("typo", "was {typo} ever in {poss} meds"),
         ("typo", "{typo} - ever prescibed for {obj} y/n"),
@@ -62,9 +77,18 @@ FROZEN14: Templates = {
     "cond_active": (
         ("pronoun", "Would {poss} notes list {x} as something {subj} {have}?"),
         ("pronoun", "Has anyone actually diagnosed {obj} with {x}, per the notes?"),
-        ("filler", "The school form asks about this, so sorry to bother you: does {poss} record say {subj} {have} {x}?"),
-        ("filler", "English is not my first language, sorry. In the record, is written that {subj} {have} {x}?"),
-        ("filler", "Just for peace of mind, and I know it's a silly question: is {x} an active problem for {obj}?"),
+        (
+            "filler",
+            "The school form asks about this, so sorry to bother you: does {poss} record say {subj} {have} {x}?",
+        ),
+        (
+            "filler",
+            "English is not my first language, sorry. In the record, is written that {subj} {have} {x}?",
+        ),
+        (
+            "filler",
+            "Just for peace of mind, and I know it's a silly question: is {x} an active problem for {obj}?",
+        ),
         ("typo", "{subj} got {typo} or not"),
         ("typo", "{typo} diagnosed for {obj} yes or no"),
         ("lay", "Have the doctors got {x} down on file for {obj}?"),
@@ -77,8 +101,14 @@ FROZEN14: Templates = {
         ("plain", "Has {x} ever been diagnosed in {obj}?"),
         ("pronoun", "{Does_subj} have {x}, or {have} {subj} ever had it?"),
         ("pronoun", "Was {subj} ever diagnosed with {x}?"),
-        ("filler", "Hi, I'm filling in an insurance form and want to be exact about wording: has a diagnosis of {x} ever been made for {obj}?"),
-        ("filler", "To be precise, and I mean at any point rather than just now: does {poss} record contain a diagnosis of {x}?"),
+        (
+            "filler",
+            "Hi, I'm filling in an insurance form and want to be exact about wording: has a diagnosis of {x} ever been made for {obj}?",
+        ),
+        (
+            "filler",
+            "To be precise, and I mean at any point rather than just now: does {poss} record contain a diagnosis of {x}?",
+        ),
         ("filler", "Bit of a worrier, so just checking: has {x} ever turned up in {poss} history?"),
         ("typo", "{typo} ever in {poss} histroy"),
         ("typo", "{Have} {subj} had {typo} befor"),
@@ -110,9 +140,18 @@ FROZEN14: Templates = {
     "lab_max": (
         ("plain", "What was {poss} peak {x} reading?"),
         ("pronoun", "What's the top {x} value {subj} {have} ever had?"),
-        ("filler", "The nurse said it was high once, years ago maybe — what's the highest {x} on {poss} record?"),
-        ("filler", "I'm a bit anxious about this, so bear with me: out of every {x} reading ever taken, which was {poss} highest?"),
-        ("filler", "For the avoidance of doubt, I'm asking for the single highest {x} value in {poss} record, not the latest one. What is it?"),
+        (
+            "filler",
+            "The nurse said it was high once, years ago maybe — what's the highest {x} on {poss} record?",
+        ),
+        (
+            "filler",
+            "I'm a bit anxious about this, so bear with me: out of every {x} reading ever taken, which was {poss} highest?",
+        ),
+        (
+            "filler",
+            "For the avoidance of doubt, I'm asking for the single highest {x} value in {poss} record, not the latest one. What is it?",
+        ),
         ("typo", "highest {typo} {subj} ever had?"),
         ("typo", "wats the max {typo} on {poss} file"),
         ("typo", "{poss} {typo} highest ever?"),
