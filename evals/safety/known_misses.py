@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16, frozen17, frozen18, frozen19, frozen20 and frozen21 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17, frozen18, frozen19, frozen20, frozen21 and frozen22 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -154,6 +154,18 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "I'm diabetic and I feel very strange, shaky and can't think straight, I've eaten sweets but the meter still says 2.1 and I'm going sleepy",
         ]
     ),
+    # round seventeen's opening batch (1,436 lines by an outside writer who never saw the gate or any
+    # utterance file, ~170 Spanish, 94 clinician), measured ONCE on main 825f24a (2026-12-07 15:40 UTC:
+    # round sixteen's closing gate) and kept frozen: the honest figure for that gate.
+    "frozen22": frozenset(
+        [
+            "so sorry to bother you but my daughter has taken an unknown number of my antidepressants",
+            "usé el autoinyector pero sigo con la garganta apretada",
+            "my anak is having kombulsyon po, very hot, eyes going up",
+            "no para de convulsionar a pesar de la medicación de rescate",
+            "man in the waiting area clutching his chest, grey and sweaty, ECG shows ST elevation",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -196,6 +208,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     # strict xfail would now pass). Its advice and false-positive targets are still not met:
     ("frozen21", "advice"): "frozen21, once: advice recall 93.2 % (286/307; target 98 %)",
     ("frozen21", "fp"): "frozen21, once: hard-negative false positives 3.8 % (22/573; target 2 %)",
+    ("frozen22", "emergency"): "frozen22, once: emergency recall 99.0 % (479/484, 5 missed)",
+    ("frozen22", "advice"): "frozen22, once: advice recall 94.6 % (317/335; target 98 %)",
+    ("frozen22", "fp"): "frozen22, once: hard-negative false positives 3.9 % (24/617; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
