@@ -155,7 +155,7 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
         ]
     ),
     # round seventeen's opening batch (1,436 lines by an outside writer who never saw the gate or any
-    # utterance file, ~170 Spanish, 94 clinician), measured ONCE on main 825f24a (2026-12-07 15:40 UTC:
+    # utterance file, ~170 Spanish, 94 clinician), measured ONCE on main 825f24a (2026-12-07 15:27 UTC:
     # round sixteen's closing gate) and kept frozen: the honest figure for that gate.
     "frozen22": frozenset(
         [
