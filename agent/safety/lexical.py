@@ -100,7 +100,11 @@ AMOUNT_ALREADY_TAKEN = re.compile(
 DOWN_SIGN = r"(?:confused|muddled|disorientated|disoriented|cold|freezing|frozen|not making (?:any )?sense|talking nonsense|mumbling|cant get up|cannot get up|can not get up|unable to get up|wont get up|all night|for hours|since last night|doesnt know where|not answering|wont answer|cant move|grey|gray|blue)"
 FLARE_ILLNESS = r"(?:asthma|copd|emphysema|breathing|chest|lungs?|heart failure|heart|bronchitis|croup|sickle cell|crisis)"
 MEANS = r"(?:rope|noose|pills|tablets|gun|pistol|knife|razor|razors|blades?|pills|letters?|note|plan|cord|belt|bottle)"
-AMOUNT = r"(?:half (?:a |the )?(?:bottle|pack|packet|box|tub|jar)|\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister)"
+AMOUNT = (
+    r"(?:half (?:a |the )?(?:bottle|pack|packet|box|tub|jar)|\d{2,}|\d+ (?:or|to) \d+|(?:a )?whole|entire|all|every|bunch|handful|lot|loads?|load|everything|too many|too much|way too (?:many|much)|double|triple|several|massive|huge|todas?|demasiad[oa]s?|frasco|blister|"
+    # round seventeen (frozen22's class, fresh wordings): an amount nobody knows is no safe amount
+    r"unknown (?:number|amount|quantity)|(?:numero|cantidad) desconocid[oa])"
+)
 
 # round sixteen, after frozen21: a rule that is not read in a message placing its event in the past
 NOT_PAST_R16 = (
@@ -192,6 +196,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
         r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant)\b",
         r"\b(?:inyecte|me inyecte) demasiada\b",
+        # round seventeen (frozen22's class, fresh wordings): nobody knows how many were taken ("no
+        # idea how many of the painkillers he took")
+        rf"\b(?:no idea|not sure|dont know|do not know|unsure|who knows) how (?:many|much) (?:\w+ ){{0,4}}(?:{MEDS}|doses?|insulin|diazepam|painkillers|antidepressants) (?:\w+ ){{0,4}}(?:took|taken|swallowed|ate|has had|had)\b",
         # lead, round eight (frozen7: "took 4 times my dose … by accident, feel dizzy" and "me inyecté
         # el doble de insulina sin querer y estoy temblando" got the dose refusal): a multiple of
         # one's dose taken, and a double dose with symptoms now, whatever the intent
@@ -309,7 +316,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     # seizures
     *_rules(
         "seizure",
-        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet|reviews?|follow ?ups?|appointments?|appts?))",
+        # Tagalog and Taglish too (round seventeen, frozen22's class: "kombulsyon", "nangingisay")
+        r"\b(?:seizure|seizures|seizing|convulsing|convulsions?|convulsionando|convulsion|epileptico|[kc][ou]mbulsi?yon|nagkukumbulsi?yon|kinukumbulsi?yon|nangingisay)\b(?! (?:meds?|medicines?|medications?|tablets?|pills?|drugs?|action plan|plan|diary|nurse|clinic|team|leaflet|reviews?|follow ?ups?|appointments?|appts?))",
         # "fitting" as a fit, not a fitting for a hearing aid or fitting in at school (round fifteen);
         # a fit of giggles or rage is a figure of speech, a seizure review an appointment (round sixteen)
         r"\b(?:having|had|in) (?:a )?fit\b(?! of (?:the )?(?:giggles|laughter|laughing|rage|temper|pique|jealousy|coughing|sneezing|nerves)\b)|(?<!\ba )(?<!\bthe )(?<!\baid )(?<!\blens )(?<!\bdress )(?<!\bsuit )(?<!\bshoe )(?<!\bbra )\bfitting\b"
@@ -729,6 +737,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "anaphylaxis",
         r"^(?!.*\b(?:if|in case|what happens|what do i do if)\b)(?=.*\b(?:allergic to|allergy to|allergies to) (?:\w+ ){0,2}(?:bees?|wasps?|hornets?|stings?|insect stings?)\b)(?=.*\b(?:stung|(?:bee|wasp|hornet) sting|a sting)\b)",
         r"^(?!.*\b(?:how many times|how often|when (?:was|did|were)|last time)\b)(?=.*\b(?:allerg\w*|anaphyla\w*|reaction|epi ?pen|adrenaline)\b).*\b(?:used|gave|given|had to use|had to give|jabbed|injected|did) (?:\w+ ){0,3}(?:epi ?pens?|adrenaline(?: pens?| auto ?injectors?| shot)?|auto ?injectors?|jext|emerade|(?:1|one|the|my|her|his|a|first|second) pen)\b",
+        # round seventeen (frozen22's class, fresh wordings): the same in Spanish, an adrenaline pen
+        # already used ("ya usamos el autoinyector", "me inyecté la adrenalina")
+        r"^(?!.*\b(?:cuando|ultima vez|cuantas veces|como se usa|folleto)\b).*\b(?:(?:use|usamos|uso|usaron|le puse|me puse|le pusimos|le pusieron|me pusieron|inyecte|me inyecte|le inyecte|le inyectamos) (?:ya )?(?:el|la|su|mi|una?) |(?:usamos|usaron|le puse|me puse|le pusimos|le pusieron|me pusieron|inyecte|me inyecte|le inyecte|le inyectamos) )(?:autoinyector\w*|epi ?pen|adrenalina|pluma de adrenalina|inyeccion de adrenalina)\b",
         record_word=False,
     ),
     *_rules(
@@ -1159,7 +1170,15 @@ ACUTE = re.compile(
     r"\bahorita\b|\bdiaforetic[oa]s?\b|\b(?:paciente|pte|pcte|senor|senora) (?:\w+ ){0,2}en (?:la )?consulta\b|\bjust (?:became|become|gone|went) (?:\w+ )?(?:unresponsive|unrousable|floppy|blue|grey|gray|limp|pale)\b|"
     # round sixteen (frozen21's class, fresh wordings): a patient who "has" a crushing or central chest
     # pain is in it now, whatever chart word follows ("… and st elevation on the ecg")
-    r"\b(?<!who )has (?:got )?(?:a )?(?:crushing|central|severe|ongoing|new) (?:central |crushing )?chest pain\b"
+    r"\b(?<!who )has (?:got )?(?:a )?(?:crushing|central|severe|ongoing|new) (?:central |crushing )?chest pain\b|"
+    # round seventeen (frozen22's class, fresh wordings): a person gripping their chest is in pain now,
+    # and a trace that "shows" or "is showing" (not "did … show") is read at the bedside now
+    r"\b(?:clutching|gripping|holding|clasping|grabbing) (?:at )?(?:his|her|their|my) chest\b|"
+    r"\b(?:ecg|ekg|12 lead|trace|monitor|tracing) (?:is |now )?(?:shows|showing)\b|"
+    # something that "does not stop" in Spanish is going on now, whatever chart word follows ("no para
+    # de convulsionar a pesar de la medicacion": "medicacion" is a record word)
+    r"\bno (?:para|paran|deja|dejan) de (?:convulsionar|temblar|sacudirse|sangrar|vomitar|tener (?:convulsiones|crisis|ataques))\b|"
+    r"\bno paran? (?:las|los) (?:convulsiones|crisis|ataques|temblores|sangrados?|vomitos)\b|\b(?:convulsiona\w*|sangra\w*|vomita\w*|tiembla\w*) sin parar\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
 # curiosity intent. Both are needed; the semantic side defers to it (an un-negated emergency

@@ -208,7 +208,10 @@ NOT_MET: dict[tuple[str, str], str] = {
     # strict xfail would now pass). Its advice and false-positive targets are still not met:
     ("frozen21", "advice"): "frozen21, once: advice recall 93.2 % (286/307; target 98 %)",
     ("frozen21", "fp"): "frozen21, once: hard-negative false positives 3.8 % (22/573; target 2 %)",
-    ("frozen22", "emergency"): "frozen22, once: emergency recall 99.0 % (479/484, 5 missed)",
+    # frozen22, once: emergency recall 99.0 % (479/484, 5 missed). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_frozen22_classes.py; rules only): since that gate change none of its
+    # emergencies is missed, so the zero-miss test guards it again (lines looked at, not a held-out
+    # figure; its strict xfail would now pass)
     ("frozen22", "advice"): "frozen22, once: advice recall 94.6 % (317/335; target 98 %)",
     ("frozen22", "fp"): "frozen22, once: hard-negative false positives 3.9 % (24/617; target 2 %)",
 }
