@@ -139,7 +139,7 @@ def begin_for_patient(conn: Connection, patient_id: str) -> None:
     if not plain or driver.deferrable is not None or pgconn.transaction_status != TransactionStatus.IDLE:
         set_patient(conn, patient_id)
         return
-    pgconn.send_query(f"BEGIN; {set_patient_sql(patient_id)}".encode())
+    pgconn.send_query(f"BEGIN; {set_patient_sql(patient_id)}".encode(pgconn._encoding))
     for result in driver.wait(generators.execute(pgconn)):  # as psycopg's own commands are run
         if result.status != ExecStatus.COMMAND_OK:
             raise error_from_result(result, encoding=pgconn._encoding)
