@@ -10,6 +10,7 @@ cut to a bounded length, instead of the INSERT failing and the attempt going unr
 
 from __future__ import annotations
 
+import psycopg
 from sqlalchemy import Connection, Engine, text
 
 _INSERT = text(
@@ -68,6 +69,24 @@ INSERT_PSYCOPG_WHERE = (
     "conversation_id) SELECT %(actor)s, %(role)s, %(pid)s, %(action)s, %(digest)s, %(outcome)s, "
     "%(detail)s, %(conv)s WHERE {condition}"
 )
+
+
+_INSERT_AND_COMMIT = INSERT_PSYCOPG_WHERE.format(condition="true") + "; COMMIT"
+
+
+def write_audit_and_commit(conn: Connection, **row: str | None) -> None:
+    """Append one row (`write_audit`'s arguments) to `conn`'s open transaction and COMMIT it,
+    in ONE round trip: the row and the COMMIT as one simple query, bound by psycopg's
+    `ClientCursor` (it quotes the values as literals).
+
+    For a transaction whose work must not stand without its audit row (a tool call): if the
+    row cannot be written the COMMIT never runs, the error is raised and the caller's
+    transaction rolls back, exactly as `write_audit` and then a commit would. Afterwards the
+    connection is idle, and SQLAlchemy's own commit of the block finds nothing left to do.
+    """
+    params = audit_row(**row)  # type: ignore[arg-type]
+    with psycopg.ClientCursor(conn.connection.driver_connection) as cur:
+        cur.execute(_INSERT_AND_COMMIT, params)
 
 
 def audit_row(

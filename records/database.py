@@ -20,7 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from psycopg import sql
+from psycopg import generators, sql
+from psycopg.errors import error_from_result
+from psycopg.pq import ExecStatus, TransactionStatus
 from sqlalchemy import Connection, Engine, create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
@@ -121,13 +123,35 @@ def open_database(settings: Settings, database_name: str | None = None) -> Datab
     )
 
 
+def begin_for_patient(conn: Connection, patient_id: str) -> None:
+    """Open `conn`'s transaction and set its patient in ONE round trip (else `set_patient`).
+
+    psycopg opens a transaction lazily: its own `BEGIN`, a round trip, before the first
+    statement, here the `SET LOCAL` (another). Every tool call and patient page opens this
+    way, so both go as one simple query instead (`BEGIN; SET LOCAL …`). psycopg reads the
+    transaction state from libpq before each statement, so it sends no `BEGIN` of its own
+    afterwards and commits or rolls back as usual. Only where psycopg's own `BEGIN` would be
+    a plain one and none is open yet; otherwise (an isolation level, read-only, autocommit,
+    an open transaction) `set_patient` as before."""
+    driver = conn.connection.driver_connection
+    pgconn = driver.pgconn
+    plain = not driver.autocommit and driver.isolation_level is None and driver.read_only is None
+    if not plain or driver.deferrable is not None or pgconn.transaction_status != TransactionStatus.IDLE:
+        set_patient(conn, patient_id)
+        return
+    pgconn.send_query(f"BEGIN; {set_patient_sql(patient_id)}".encode(pgconn._encoding))
+    for result in driver.wait(generators.execute(pgconn)):  # as psycopg's own commands are run
+        if result.status != ExecStatus.COMMAND_OK:
+            raise error_from_result(result, encoding=pgconn._encoding)
+
+
 @contextmanager
 def patient_transaction(engine: Engine, patient_id: str) -> Iterator[Connection]:
     """One transaction in which row-level security exposes exactly one patient's rows."""
     if not patient_id:
         raise ValueError("patient_id is required")
     with engine.begin() as conn:
-        set_patient(conn, patient_id)
+        begin_for_patient(conn, patient_id)
         yield conn
 
 

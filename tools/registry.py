@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from sqlalchemy import Connection
 
-from records.audit import write_audit
+from records.audit import write_audit, write_audit_and_commit
 from records.database import Database, patient_transaction
 from tools.embedder import QueryEmbedder
 from tools.results import HandleBook, ToolResult
@@ -312,11 +312,10 @@ class Registry(Toolset):
                 # a private copy: parallel calls sharing `ctx` must not share a connection
                 result = tool.fn(dataclasses.replace(ctx, conn=conn), args)
                 if result.ok:
-                    # same transaction: a successful call and its audit row commit together,
-                    # and a result whose audit row cannot be written is never returned
-                    self._insert_audit(
-                        conn, ctx, tool.name, raw_args, result, (time.perf_counter() - started) * 1000
-                    )
+                    # same transaction: a successful call and its audit row commit together (one
+                    # round trip), and a result whose audit row cannot be written is never returned
+                    ms = (time.perf_counter() - started) * 1000
+                    write_audit_and_commit(conn, **self._audit_fields(ctx, tool.name, raw_args, result, ms))
                 return result
         except ToolError as exc:  # expected: rolled back, explained
             return ToolResult.failure(exc.kind, exc.explanation)
@@ -329,20 +328,20 @@ class Registry(Toolset):
             )
 
     @staticmethod
-    def _insert_audit(
-        conn: Connection, ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
-    ) -> None:
-        write_audit(
-            conn,
-            actor=ctx.scope.actor,
-            role=ctx.scope.role,
-            target_patient_id=ctx.scope.patient_id,
-            action=f"tool:{name}",
-            args_digest=args_digest(raw_args),
-            outcome="ok" if result.ok else (result.error_kind or "error"),
-            detail=f"{ms:.1f} ms, {result.total} rows" + ("" if result.ok else f": {result.text[:200]}"),
-            conversation_id=ctx.scope.conversation_id,
-        )
+    def _audit_fields(
+        ctx: ToolContext, name: str, raw_args: dict[str, Any], result: ToolResult, ms: float
+    ) -> dict[str, str | None]:
+        """One call's audit row (`records.audit.write_audit`'s arguments), allowed or not."""
+        return {
+            "actor": ctx.scope.actor,
+            "role": ctx.scope.role,
+            "target_patient_id": ctx.scope.patient_id,
+            "action": f"tool:{name}",
+            "args_digest": args_digest(raw_args),
+            "outcome": "ok" if result.ok else (result.error_kind or "error"),
+            "detail": f"{ms:.1f} ms, {result.total} rows" + ("" if result.ok else f": {result.text[:200]}"),
+            "conversation_id": ctx.scope.conversation_id,
+        }
 
     @classmethod
     def audit(
@@ -350,7 +349,6 @@ class Registry(Toolset):
     ) -> None:
         """The audit row of a call that did not succeed (its own transaction was rolled back)."""
         try:
-            with ctx.db.app.begin() as conn:
-                cls._insert_audit(conn, ctx, name, raw_args, result, ms)
+            write_audit(ctx.db.app, **cls._audit_fields(ctx, name, raw_args, result, ms))
         except Exception:
             log.exception("could not write the audit row for %s", name)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
-from sqlalchemy import Connection, Row, and_, func, select, text, update
+from sqlalchemy import Connection, Row, and_, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import IntegrityError
 
@@ -198,9 +198,9 @@ _AFFINITY_SQL = """
     WHERE org_id IS NOT NULL
     GROUP BY org_id
 """
-_DEPARTMENTS_SQL = text(
-    f"""
-    WITH affinity AS ({_AFFINITY_SQL})
+# a psycopg statement (`%(p)s`), run on the driver's cursor: see `departments_with_affinity`
+_DEPARTMENTS_SQL = f"""
+    WITH affinity AS ({_AFFINITY_SQL.replace(":p", "%(p)s")})
     SELECT d.id, d.name, d.specialty, d.organization_id, o.name AS organization_name,
            COALESCE(a.weight, 0)::int AS affinity
       FROM departments d
@@ -208,15 +208,19 @@ _DEPARTMENTS_SQL = text(
       LEFT JOIN affinity a ON a.org_id = d.organization_id
      ORDER BY d.id
     """
-)
 
 
 def departments_with_affinity(
     conn: Connection, *, patient_id: str
 ) -> tuple[list[DepartmentRow], dict[str, int]]:
     """Every department (with its organisation's name) and the patient's organisation affinity,
-    in one round trip: what `find_slots` needs before it can choose where to look."""
-    rows = [DepartmentRow._make(r) for r in conn.execute(_DEPARTMENTS_SQL, {"p": patient_id})]
+    in one round trip: what `find_slots` needs before it can choose where to look.
+
+    Read on the psycopg cursor under `conn` (same transaction), as plain tuples: every call
+    reads every department (~130 rows), and SQLAlchemy's result, fetching and wrapping them
+    row by row, cost about twice the client CPU of the rest of the read."""
+    with conn.connection.driver_connection.cursor() as cur:
+        rows = list(map(DepartmentRow._make, cur.execute(_DEPARTMENTS_SQL, {"p": patient_id}).fetchall()))
     affinity = {r.organization_id: r.affinity for r in rows if r.organization_id and r.affinity}
     return rows, affinity
 
@@ -301,29 +305,28 @@ def match_departments(
 # `departments_with_affinity` rows the caller chose them from, read earlier in the same
 # transaction). Every relation in it costs planning time, and the statement is planned afresh on
 # most calls (psycopg prepares a statement only on its fifth use on a connection, and forgets all
-# of them at every ROLLBACK on it, as when a pooled connection is returned), so it joins only
-# what the departments' rows do not already say.
-_FREE_SLOTS_SQL = text(
-    """
+# of them at every ROLLBACK on it), so it joins only what the departments' rows do not already
+# say. A psycopg statement (`%(name)s`), run on the driver's cursor (`free_slots` says why).
+_FREE_SLOTS_SQL = """
     WITH free AS (
         SELECT s.id, s.department_id, s.practitioner_id, s.location_id, s.starts_at, s.ends_at,
                count(*) OVER () AS total_count
           FROM appointment_slots s
-         WHERE s.department_id = ANY(CAST(:departments AS text[]))
+         WHERE s.department_id = ANY(CAST(%(departments)s AS text[]))
            AND s.booked_appointment_id IS NULL
-           AND s.starts_at >= :starts_from AND s.starts_at < :starts_before
-           AND (CAST(:clinician AS text) IS NULL OR s.practitioner_id IN (
+           AND s.starts_at >= %(starts_from)s AND s.starts_at < %(starts_before)s
+           AND (CAST(%(clinician)s AS text) IS NULL OR s.practitioner_id IN (
                SELECT pr.id FROM practitioners pr
-                WHERE regexp_replace(lower(pr.full_name), '^dr[.]? ', '') = regexp_replace(lower(CAST(:clinician AS text)), '^dr[.]? ', '')))
+                WHERE regexp_replace(lower(pr.full_name), '^dr[.]? ', '') = regexp_replace(lower(CAST(%(clinician)s AS text)), '^dr[.]? ', '')))
            AND NOT EXISTS (
                SELECT 1 FROM appointments a JOIN appointment_slots mine ON mine.id = a.slot_id
-                WHERE a.patient_id = :p AND a.status = 'booked'
+                WHERE a.patient_id = %(p)s AND a.status = 'booked'
                   AND mine.starts_at < s.ends_at AND mine.ends_at > s.starts_at)
          ORDER BY s.starts_at, s.id
-         LIMIT :limit
+         LIMIT %(limit)s
     ), offered AS (
         INSERT INTO offered_slots (patient_id, conversation_id, slot_id)
-        SELECT :p, CAST(:conversation AS text), free.id FROM free WHERE CAST(:conversation AS text) IS NOT NULL
+        SELECT %(p)s, CAST(%(conversation)s AS text), free.id FROM free WHERE CAST(%(conversation)s AS text) IS NOT NULL
         ON CONFLICT DO NOTHING
     )
     SELECT free.id, free.department_id, free.practitioner_id, free.location_id, free.starts_at,
@@ -334,7 +337,6 @@ _FREE_SLOTS_SQL = text(
       LEFT JOIN locations l ON l.id = free.location_id
      ORDER BY free.starts_at, free.id
     """
-)
 
 
 class FreeSlot(NamedTuple):
@@ -373,39 +375,25 @@ def free_slots(
     `offer_in_conversation`, the slots returned are recorded as offered in that conversation
     in the same statement (what `book_appointment` later accepts), so showing and recording
     cannot disagree. One fixed statement text (a list of `IN` parameters made a new plan on
-    every call).
+    every call), read on the psycopg cursor under `conn` (same transaction) as plain tuples:
+    SQLAlchemy's result machinery cost as much client CPU as the rest of the read.
     """
     by_id = {d.id: d for d in departments}
-    rows = conn.execute(
-        _FREE_SLOTS_SQL,
-        {
-            "p": patient_id,
-            "departments": list(by_id),
-            "starts_from": starts_from,
-            "starts_before": starts_before,
-            "limit": limit,
-            "conversation": offer_in_conversation,
-            "clinician": clinician,
-        },
-    ).all()
-    items = [
-        FreeSlot(
-            id=r.id,
-            department_id=r.department_id,
-            practitioner_id=r.practitioner_id,
-            location_id=r.location_id,
-            starts_at=r.starts_at,
-            ends_at=r.ends_at,
-            department_name=by_id[r.department_id].name,
-            organization_name=by_id[r.department_id].organization_name,
-            practitioner_name=r.practitioner_name,
-            location_name=r.location_name,
-            location_address=r.location_address,
-            location_city=r.location_city,
-        )
-        for r in rows
-    ]
-    return Page(items=items, total=int(rows[0].total_count) if rows else 0)
+    params = {
+        "p": patient_id,
+        "departments": list(by_id),
+        "starts_from": starts_from,
+        "starts_before": starts_before,
+        "limit": limit,
+        "conversation": offer_in_conversation,
+        "clinician": clinician,
+    }
+    with conn.connection.driver_connection.cursor() as cur:
+        rows = cur.execute(_FREE_SLOTS_SQL, params).fetchall()
+    # each row: the slot's six columns, total_count, then who and where (FreeSlot's order
+    # around the department's two names)
+    items = [FreeSlot(*r[:6], by_id[r[1]].name, by_id[r[1]].organization_name, *r[7:]) for r in rows]
+    return Page(items=items, total=int(rows[0][6]) if rows else 0)  # total_count
 
 
 def was_offered(conn: Connection, *, patient_id: str, conversation_id: str, slot_id: str) -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from records.audit import LONG, SHORT, storable, write_audit
+from records.audit import LONG, SHORT, storable, write_audit, write_audit_and_commit
+from records.database import patient_transaction
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
@@ -36,3 +38,23 @@ def test_any_text_is_written_and_read_back_visibly(clean_db, pid, detail):
 def test_a_nul_is_made_visible_not_dropped():
     assert storable("pat\x00evil") == "pat\\x00evil"
     assert storable("x" * 300) == "x" * SHORT
+
+
+def _actions(db) -> list[str]:
+    with db.admin.begin() as conn:
+        return list(conn.execute(text("SELECT action FROM audit_log ORDER BY id")).scalars())
+
+
+def test_the_row_and_the_commit_go_together(clean_db):
+    with patient_transaction(clean_db.app, "p-1") as conn:
+        write_audit(conn, actor="t", role="clinician", action="earlier", outcome="ok")
+        write_audit_and_commit(conn, actor="t", role="clinician", action="tool:x", outcome="ok")
+        assert conn.connection.driver_connection.info.transaction_status.name == "IDLE"
+    assert _actions(clean_db) == ["earlier", "tool:x"]
+
+
+def test_a_row_that_cannot_be_written_commits_nothing(clean_db):
+    with pytest.raises(Exception, match="actor"), patient_transaction(clean_db.app, "p-1") as conn:
+        write_audit(conn, actor="t", role="clinician", action="earlier", outcome="ok")
+        write_audit_and_commit(conn, actor=None, role="clinician", action="tool:x", outcome="ok")
+    assert _actions(clean_db) == []

@@ -6,11 +6,12 @@ import datetime as dt
 import threading
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from records.database import patient_transaction
 from records.scheduling import generate_slots
 from tests.builder import RecordBuilder, reference_data
+from tests.round_trips import round_trips
 from tests.tools.conftest import NOW, make_ctx
 
 
@@ -347,25 +348,21 @@ def test_find_slots_shows_what_a_plain_join_of_the_slot_tables_says(clinic, regi
 
 def test_find_slots_is_two_statements_whatever_it_matches(clinic, registry):
     """The departments with the patient's affinity, then the free slots (recording them as offered)
-    in one statement; the third is the call's audit row. Neither grows with the departments
-    matched, nor does the second one read the departments again."""
-    seen: list[str] = []
-
-    def count(conn, cursor, statement, parameters, context, executemany):
-        seen.append(statement)
-
-    event.listen(clinic.app, "before_cursor_execute", count)
-    try:
-        for query, extra in (
-            ("general practice", {}),
-            ("cardiology", {"limit": 20}),
-            ("general practice", {"clinician": "Dr. Test01 Doctor"}),
-        ):
-            seen.clear()
+    in one statement; the rest is the tool call's own: BEGIN with the patient, then its audit row
+    with the COMMIT, one round trip each. Neither grows with the departments matched, nor does
+    the second one read the departments again. Counted on the wire (`tests.round_trips`),
+    whichever layer sends them (SQLAlchemy, a psycopg cursor)."""
+    for query, extra in (
+        ("general practice", {}),
+        ("cardiology", {"limit": 20}),
+        ("general practice", {"clinician": "Dr. Test01 Doctor"}),
+    ):
+        with round_trips(clinic.app) as trips:
             assert offer(registry, clinic, "p-a", f"c-{query}", query, **extra).rows
-            assert len(seen) == 3, seen
-            assert "FROM departments" in seen[0] and "INSERT INTO offered_slots" in seen[1]
-            assert "JOIN departments" not in seen[1] and "JOIN organizations" not in seen[1]
-            assert "INSERT INTO audit_log" in seen[2]
-    finally:
-        event.remove(clinic.app, "before_cursor_execute", count)
+        sent = [s for s in trips.statements if s != ";"]  # ";": the pool's pre-ping
+        assert len(sent) == 4, sent
+        assert sent[0].startswith("BEGIN; SET LOCAL app.patient_id = 'p-a'")
+        assert "FROM departments" in sent[1] and "INSERT INTO offered_slots" in sent[2]
+        assert "JOIN departments" not in sent[2] and "JOIN organizations" not in sent[2]
+        assert "INSERT INTO audit_log" in sent[3] and sent[3].endswith("; COMMIT")
+        assert trips.count == len(trips.statements)
