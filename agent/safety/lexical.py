@@ -433,7 +433,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:he guardado|guarde|junte|he juntado|estoy juntando|estoy guardando|tengo guardadas|tengo juntadas) (?:\w+ ){0,2}(?:pastillas|pildoras|medicinas|medicamentos)\b",
         r"\b(?:ya )?(?:escribi|he escrito|deje escrita) (?:la |una |mi )?(?:carta|nota|despedida)\b|\bhoy (?:lo voy a hacer|es el dia|me voy a matar)\b|\b(?:ya )?deje todo (?:arreglado|preparado|listo)\b",
         r"\b(?:the|my) (?:letter|letters|note|notes) (?:is |are |s )?(?:written|finished)\b(?!.*\b(?:referral|discharge|sick|fit|gp|doctor|clinic|appointment)\b)",
-        r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)",
+        # a miscount is no stockpile (round seventeen: "i counted my tablets wrong, how many are on my repeat")
+        r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)(?! (?:wrong|wrongly|incorrectly|twice|again))",
         r"\b(?:put|putting|got|get|have) (?:all )?my affairs in order\b|\bto not wake up\b|\bnot to wake up\b|\beverything i need to end\b",
         r"\bwont need (?:\w+ ){0,4}(?:after (?:this|tonight|today|tomorrow|the weekend|friday|next week)|anymore|any more|where im going)\b",
         r"\b(?:gave|giving|given) (?:away )?(?:my|all my) (?:cat|dog|pets?|things|stuff|belongings|savings)\b.*\b(?:wont need|cancelled|goodbye|sorted)\b",
@@ -1495,7 +1496,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
             r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|did i (?:receive|get|have|need)|received|transfus\w*|"
-            r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave)\b)",
+            r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave|"
+            # round seventeen: the day's count of what is prescribed ("how many pills a day am i on
+            # altogether") is the medicine list's sum, unless a permission is asked
+            r"(?:do|am) i (?:\w+ )?(?:take|taking|on) (?:\w+ ){0,2}(?:altogether|all together|in total)$)\b)",
             r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
@@ -1504,7 +1508,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # round sixteen (frozen20's class, fresh wordings: "a week late with my weekly injection, do i
             # still have it"): a dose overdue by days, asked whether to still give it
             r"\b(?:missed|forgot|skipped|late|overdue|behind) (?:\w+ ){0,5}(?:do i still|should i still|can i still|do i just|still (?:do|take|have|give|use|inject) it|still go ahead|or skip|or wait)\b",
-            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
+            # not the politeness idiom "if that is not too much trouble / to ask" (round seventeen,
+            # paraphrase frozen13: a weight look-up got the dosing refusal)
+            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)(?!(?:trouble|bother|hassle|to ask|of a (?:bother|hassle))\b)",
             r"\b(?:missed|forgot|forgotten|skipped|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
             r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
@@ -1765,7 +1771,9 @@ ADVICE_RECORD_FRAMING = re.compile(
     r"\bque dosis (?:de (?:\w+ ){1,2})?(?:tomo|toma|estoy tomando|me toca|tengo|me recetaron)\b|"
     r"\b(?:solo |nomas )?(?:quiero|queria|necesito) (?:ver|leer|consultar|revisar|saber|tener) (?:el|la|los|las|mi|mis) (?:\w+ )?(?:informe|resultados?|analisis|notas?|historial|expediente|citas?|vacunas|recetas)\b|\bquiero mis (?:analisis|resultados|notas|citas)\b|"
     r"\b(?:ir|venir|estar|voy|vengo|estoy|hay que (?:ir|estar)|tengo que (?:ir|estar)|debo (?:ir|estar)) en ayunas\b|\ben ayunas (?:para|antes)\b|\bayuno (?:para|antes)\b|\b(?:change|switch|move) (?:my |the |this )?(?:\w+ ){0,2}(?:to|into) (?:a )?(?:phone|video|telephone|online) (?:call|consultation|appointment|appt|one)\b|"
-    r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
+    # round seventeen (frozen21: "stopping my PrEP, is that safe" read as a bowel prep errand): the
+    # prep of a procedure, never "my prep" or "on prep" (PrEP, the HIV medicine)
+    r"\b(?:bowel|colonoscopy|the|drink|drinking|finish|finished|start|started) prep\b|\bprep (?:for|before|drink|solution|sachets?|leaflet|instructions)\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
     r"\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|"
     r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
     r"\b(?:be )?(?:moved|changed|rescheduled|cancelled|canceled|rebooked|swapped) to (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|another day|the \w+)\b|"
@@ -1783,6 +1791,15 @@ ADVICE_RECORD_FRAMING = re.compile(
     # the account's own details (lead, round eight: "can i change my emergency contact" got the
     # start/stop refusal): changing a contact, an address or a pharmacy is not a treatment
     r"\b(?:change|update|add|remove|edit|cambiar|actualizar) (?:\w+ ){0,2}(?:emergency contact|next of kin|address|phone number|email|contact details|pharmacy|contacto de emergencia|direccion|telefono)\b|"
+    # round seventeen (frozen21's hard negatives, fresh wordings: "can i move my nominated chemist",
+    # "how do i get proxy access for my dad", "¿cómo cambio mi correo?"): the account's pharmacy, a
+    # proxy's access, a detail changed in the first person
+    r"\b(?:switch|swap|move|nominate|choose|pick) (?:my |our |her |his |the )?(?:nominated )?(?:pharmacy|chemist)\b|\bnominated (?:pharmacy|chemist)\b|"
+    r"\b(?:set up|get|give|request|apply for|have|add) (?:\w+ ){0,2}(?:proxy(?: access)?|online access|access to (?:my|her|his|their) (?:record|account))\b|"
+    r"\b(?:cambio|cambia|actualizo|actualiza|pongo) (?:\w+ ){0,2}(?:direccion|domicilio|correo|telefono|farmacia|contacto)\b|"
+    # a record item asked whether it is written down ("is my gestational diabetes documented"), or
+    # whether a relative's illness is in the family history
+    r"^(?:is|was|are|were) (?:my |her |his )?(?:\w+ ){1,6}(?:recorded|documented|noted down|written down)$|\b(?:in|on) (?:my|her|his) family history\b|"
     # leaflet preparation ("can i wear deodorant for a mammogram"): what to do before a test
     r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b|"
     # round fifteen (frozen19's hard negatives, fresh wordings): a leaflet in Spanish, what a medicine
@@ -1804,6 +1821,8 @@ ADVICE_RECORD_FRAMING = re.compile(
 RANGE_COMPARISON = re.compile(
     r"\b(?:(?:above|below|over|under|within|inside|outside|in|out of|higher than|lower than|beyond) (?:the |my |a )?(?:normal |reference |healthy |usual |lab |target )?(?:range|limits?)|"
     r"(?:normal|reference) (?:range|limits?|values?)|in range|out of range|flagged|abnormal|"
+    # round seventeen (frozen21's hard negatives, fresh wordings: "was my ferritin under normal")
+    r"(?:above|below|over|under) normal|"
     r"(?:above|below|over|under|at|within|meeting|meet|hit) (?:the |my )?(?:target|goal)|"
     r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b|"
     # a bare "is my hba1c high": the record's high/low flag answers it ("too high" stays advice)
@@ -1812,6 +1831,16 @@ RANGE_COMPARISON = re.compile(
 JUDGEMENT = re.compile(
     r"\b(?:bad|dangerous|serious|harmful|worr\w*|concern\w*|scared|afraid|ok|okay|fine|safe|good|"
     r"too (?:high|low)|cancer\w*|die|dying|treat\w*|should|need|must|malo|grave|peligros\w*|preocup\w*)\b"
+)
+
+
+# a stated fact or a list asked about with no number, change or feared diagnosis in it (round
+# seventeen's confirmation shapes below): "i take 4 of these, right?" or "is cancer one of my
+# problems" stays with the advice rules
+_NO_NUMBER_OR_FEAR = (
+    r"(?!(?:\w+ ){0,6}(?:(?:\d+|two|three|four|five|six|double|extra|more|less|all|half) (?:of|tablets?|pills?|mg|milligrams?|times|a day|at once|doses?|puffs?|units?|ml)|"
+    r"at once|together|can|could|should|with|instead|ok|okay|safe|fine|alright|bad|"
+    r"cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|serious|dangerous|terminal)\b)"
 )
 
 
@@ -1958,7 +1987,25 @@ RECORD_QUESTION = re.compile(
     # round sixteen (paraphrase tune_frozen12: "Am I a X sufferer?", "Do I react badly to X?" got the
     # advice refusal from the classifier): a condition or an allergy asked about as the person's own
     r"^(?:am i|is she|is he|is the patient) an? (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:sufferer|patient)$|"
-    r"^(?:do|does|did) (?:i|she|he|they|the patient) (?:\w+ )?react (?:badly |at all |in any way )?to\b"
+    r"^(?:do|does|did) (?:i|she|he|they|the patient) (?:\w+ )?react (?:badly |at all |in any way )?to\b|"
+    # round seventeen (paraphrase frozen13, measured once, then tuning: "I take X, right?", "is X part
+    # of my regimen", "one of my current issues", "a live problem for me", "the doctor give me X
+    # before, or never?", "I might have X, is that in there?", "in my papers is written X" got the
+    # advice refusal, one the emergency reply, from the classifiers): a recorded fact stated and
+    # asked to be confirmed, membership of the medicine or problem list, a past prescription; a
+    # number, a change or a feared diagnosis stays the advice rules' business
+    rf"^(?:so |and |ok |okay )?(?:(?:i|she|he|they|the patient) (?:still |currently |also |already )?(?:take|takes|have|has|have got|has got|am on|is on|are on|use|uses|am taking|is taking|was prescribed|was given)|(?:ive|shes|hes|theyve) (?:still |also |already )?got|(?:im|shes|hes|theyre) (?:still |currently |also |already )?(?:on|taking)) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:right|correct|yes|yeah|true|no|dont i|doesnt she|doesnt he|havent i|hasnt she|hasnt he|am i not|is that right|is that correct)$|"
+    rf"\b(?:is|are) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:part of|still part of|included in|in|on) (?:my|her|his|their|the patients) (?:current |daily |usual |regular )?(?:regimen|regime|treatment|treatment plan|care plan|routine|medication|medications|medicines|meds|prescriptions?|tablets|pills)$|"
+    rf"\b(?:is|are) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:one of (?:my|her|his|their|the patients) (?:current |active |ongoing |open |medical |health )?(?:issues|problems|conditions|diagnoses))$|"
+    rf"^(?:confirm|check|verify|is it true|tell me if|tell me whether|can you confirm) (?:that |if |whether )?{_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:is|are) (?:still )?(?:a|an) (?:live|current|active|ongoing|open|present) (?:problem|issue|condition|diagnosis)(?: for (?:me|her|him|them))?$|"
+    r"\b(?:doctor|doctors|gp|dr \w+|they|anyone|somebody|someone|the hospital) (?:ever |once |previously )?(?:give|gave|given|prescribe|prescribed|put) (?:me|her|him) (?:on )?(?:\w+ ){1,3}(?:before|in the past|previously|at some point|ever)(?: or (?:never|not))?$|\b(?:before|ever|in the past) or (?:never|not)$|"
+    r"\b(?:is|was|are|were) (?:that|it|this|they|those) (?:\w+ )?(?:in there|on there|in the (?:system|records?|notes|file|chart)|written (?:down|anywhere)|recorded|documented|noted|in my (?:family )?history)$|"
+    r"^(?:is|was|are|were) (?:my |her |his )?(?:\w+ ){1,6}(?:recorded|documented|noted down|written down|in there|on there)$|\b(?:in|on) (?:my|her|his) family history\b|"
+    r"\b(?:in|on) (?:my|her|his) (?:papers|paperwork|documents|letters?|notes|records?|file|chart) (?:it )?(?:is written|was written|says|said|it says|mentions|shows)\b|"
+    # frozen21's hard negatives (fresh wordings): what a Spanish medicine is called; a booking asked
+    # for by the service's name ("emergency contraception", "urgent review")
+    r"\bcomo se llaman? (?:mi|mis|el|la|los|las|esta|este|estas|estos)\b|"
+    r"^(?:please |pls |can you |could you |would you )?(?:book|schedule|arrange|get) (?:me|us|her|him|my \w+) (?:in )?(?:for )?(?:a|an) (?:\w+ ){0,3}(?:appointment|appt|slot|consultation|review|check ?up)\b"
 )
 
 
@@ -2095,6 +2142,16 @@ INFERENCE = (
     ),
     re.compile(
         r"\b(?:am i|will i|could i|might i) (?:going to |gonna |likely to |about to )?(?:have|get|develop) (?:a |an )?(?:heart attack|stroke|cancer|diabetes|kidney failure|liver failure|dementia)\b"
+    ),
+    # round seventeen (frozen21's class, fresh wordings): what a finding means for the person ("what
+    # does the nodule on my scan mean for me", "what do my kidney numbers mean for my future", "¿qué
+    # significa para mí?"), or whether it means a disease or an outcome ("does a 5 cm cyst mean it
+    # will rupture", "does that mean i've got diabetes"); what a word means for the account stays a
+    # record question ("what does gdpr mean for my records")
+    re.compile(
+        r"\bmeans? for (?:me|my (?:\w+ )?(?:heart|health|future|life|kidneys?|liver|lungs?|chances|prognosis|outlook|body|baby|pregnancy|risk|life expectancy))\b|"
+        r"\bsignifica (?:\w+ ){0,5}para (?:mi|mi salud|mi corazon|mi futuro)\b|\bque significa para mi\b|"
+        r"\b(?:does|do|did|would|could) (?:\w+ ){1,7}mean (?:that )?(?:i (?:have|ve got|ve|am|m|will|ll)|im|ive|ill|it (?:is|will|s)|its|it ll|theres) (?:\w+ ){0,2}(?:got|going to|gonna|cancer\w*|diabet\w*|tumou?rs?|clots?|infect\w*|leuk\w*|lupus|pneumonia|stroke|dementia|failure|disease|damaged|burst|rupture|spread|die|dying|worse|serious|malignant)\b"
     ),
 )
 
