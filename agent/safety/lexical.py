@@ -279,7 +279,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "stroke",
         FUTURE_WORRY
         + not_after("risk of a", "risk of", "chance of a", "chances of a", "odds of a", "prevent a")
-        + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
+        + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor|risk|risks|prevention))|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
@@ -1338,15 +1338,33 @@ def framing(texts: Texts) -> Framing:
 # tablet twice this morning by mistake, should i skip tonight's") is a start/stop question, not an
 # overdose, unless it is feeling unwell, a large amount, or on purpose
 EXTRA_DOSE_BY_MISTAKE = re.compile(
-    r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
+    # round seventeen (frozen21's class, fresh wordings): a dose perhaps given twice ("she might have
+    # had her morning pills twice, should i leave out tonight's")
+    r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had)|"
+    r"(?:may|might|could) (?:have|of) (?:had|taken|given (?:her|him|them|me))|not sure (?:if|whether) (?:i|she|he|they) (?:had|took|gave)|"
+    r"cant remember (?:if|whether) (?:i|she|he|they) (?:had|took|gave))\b)"
     r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another|(?:took|taken|had) (?:2|two) (?:of )?(?:my |the )?(?:\w+ ){0,3}(?:tablets?|pills?|doses?|capsules?))\b)"
     r"(?=.*\b(?:what (?:should|do|shall) i do|what now|is (?:that|it|this) (?:ok|okay|safe|bad|dangerous|a problem)|(?:should|do) i (?:be )?worr\w*|will i be (?:ok|okay|alright|fine)|skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
     r"(?!.*\b(?:feel\w*(?! (?:totally |completely |perfectly |absolutely |fine and |ok and )?(?:fine|normal|ok|okay|alright|all right|well|good|great)\b)|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
 )
 
 
+# round seventeen (frozen21's class, fresh wordings: "would it be ok for mum to have all her tablets
+# together at breakfast"): the day's medicines taken together at a routine time, asked as a
+# permission, is a dosing question the overdose words ("all my tablets") misread; any word of an end
+# or of tonight keeps the alarm
+TABLETS_TOGETHER_ROUTINE = re.compile(
+    r"^(?=.*\b(?:is it|would it be|its|is that) (?:ok|okay|alright|all right|safe|fine)\b|.*\b(?:can|could|should|may) (?:i|she|he|we|mum|dad)\b)"
+    r"(?=.*\b(?:take|have|give (?:her|him|them)) (?:all )?(?:my|her|his|their|the) (?:\w+ )?(?:pills|tablets|medicines|meds|medication|tablets and capsules) (?:all )?(?:together|at the same time|at once) "
+    r"(?:in the morning|with (?:my |her |his )?(?:breakfast|lunch|dinner|tea)|at (?:breakfast|lunch|dinner|teatime)|first thing|every morning|each morning|every evening|each evening)\b)"
+    r"(?!.*\b(?:tonight|end|die|dying|forever|for good|sleep|wake|overdose|od|goodbye|last)\b)"
+)
+
+
 def extra_dose_by_mistake(texts: Texts) -> bool:
-    return found(EXTRA_DOSE_BY_MISTAKE, texts)
+    """An extra or a routine dose the overdose words misread: one more by mistake, feeling fine,
+    asking about the next; or the day's tablets together at breakfast, asked as a permission."""
+    return found(EXTRA_DOSE_BY_MISTAKE, texts) or found(TABLETS_TOGETHER_ROUTINE, texts)
 
 
 @lru_cache(maxsize=256)
@@ -1463,6 +1481,16 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round seventeen (frozen21's classes, fresh wordings; the linear emergency classifier read
+            # most of them): a tablet crushed, opened or hidden in food; a dose vomited back up, asked
+            # whether to take it again; "how much i take" in a learner's English; an inhaler rationed
+            # until the refill
+            r"\b(?:can|could|should|may|do) (?:i|we|she|he|you) (?:\w+ )?(?:crush|dissolve|grind|mash|chew|open|break|snap) (?:\w+ ){0,3}(?:tablets?|pills?|capsules?|it|them|one)\b|"
+            r"\b(?:crush|dissolve|grind|mash|open|hide|put|mix|sprinkle) (?:\w+ ){0,4}(?:tablets?|pills?|capsules?|it|them) (?:into|in|with|on) (?:her |his |my |their |some |the )?(?:\w+ )?(?:yogh?urt|food|jam|juice|drink|tea|milk|porridge|custard|apple ?sauce|puree|jelly|honey|cereal|breakfast|meal|dinner|banana)\b|"
+            r"\b(?:triturar|triturarla|triturarlas|machacar|machacarla|machacarlas|moler|partir|disolver) (?:\w+ ){0,3}(?:pastillas?|comprimidos?|capsulas?|la|las)\b",
+            r"\b(?:vomit\w*|threw up|thrown up|throw up|been sick|was sick|sicked up|brought (?:it|them) (?:back )?up|vomite|vomito|devolvi|devolvio)\b.*\b(?:take (?:it|them|another|one more|the dose|my dose|a dose)(?: again)?|retake|re take|repeat (?:the |my )?dose|have (?:it|another one) again|give (?:it|her|him) again|(?:me |se |le )?(?:la|las|lo|los) (?:vuelvo|vuelve|volvemos) a (?:tomar|dar)|vuelvo a tomar|tomo otra|repito la dosis|le doy otra)\b",
+            r"^how (?:much|many) (?:i|me) (?:take|use|give)\b",
+            r"\b(?:can|could|should) i (?:just |only )?use (?:it|them|my (?:\w+ )?(?:inhaler|puffer|spray|cream|drops|patch|pen)|(?:\w+ )?(?:inhaler|puffer)) (?:\w+ ){0,3}(?:every other|twice|once a|only once|at night|in the morning|instead|less|fewer)\b",
             # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
             # most of them): a dose change as an intention ("planning to halve my X"), a
             # schedule swapped ("at night instead of in the morning"), a tablet cut in half in Spanish,
@@ -1549,6 +1577,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round seventeen (frozen21's classes, fresh wordings): whether a medicine is for life, and
+            # a Spanish "¿dejo …?" (do I stop …?)
+            r"\b(?:tengo que|debo|hay que|voy a tener que) (?:seguir )?tomar\w* (?:\w+ ){0,6}(?:toda la vida|para siempre|de por vida)\b|"
+            r"\b(?:do|will|would) (?:i|she|he) (?:have|need|be expected) to (?:\w+ )?(?:take|be on|stay on|use) (?:\w+ ){0,5}(?:for life|forever|for the rest of (?:my|her|his) life|permanently|for good)\b",
+            r"\b(?:dejo|suspendo|paro|quito) (?:de tomar )?(?:la|el|las|los|mi|mis) (?:\w+ ){0,2}(?:medic\w*|medicina|pastillas?|tratamiento|insulina|inhalador|pildora|anticonceptiv\w*)\b",
             # round fifteen (frozen19's classes, fresh wordings): keep a medicine or change it, asked
             # as two options ("carry on with X or switch"); going cold turkey as a plan; a
             # medicine swapped for something else; whether a medicine is worth continuing
@@ -1673,6 +1706,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round seventeen (frozen21's class, fresh wordings): "¿debería ir a que me lo vean?"
+            r"\b(?:ir|acudir|llevarl[oa]|llevarle) a que (?:me|le|nos|se) (?:l[oa]s? )?(?:miren|revisen|vean|chequen|examinen)\b",
             # round sixteen (frozen20's classes, fresh wordings): when to see someone, a symptom called
             # "an a&e trip", a message ending "see the gp?", a place of care asked about as overkill
             r"\b(?:when|how soon|at what point) (?:should|do|would|must) (?:i|we|he|she|they) (?:\w+ )?(?:see|get seen by|get checked by|visit) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the nurse|a professional|a dentist|a pharmacist)\b",
@@ -2163,12 +2198,20 @@ def _infers(texts: Texts) -> bool:
 WORTH_SEEKING = re.compile(
     r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother\b"
 )
+# round seventeen (frozen21's class, fresh wordings: "my leaflet lists liver problems as a side effect,
+# do i need to worry about that"): what a leaflet or the record says, asked whether to worry about
+# it, is a worry question whatever the framing around it
+WORRY_ABOUT_IT = re.compile(
+    r"\b(?:should|do|must) (?:i|we) (?:need to )?(?:be )?(?:worried|worry|concerned|panic) about (?:that|this|it|them|those)\b|\bis (?:that|this|it) something (?:i|we) should (?:worry|be worried) about\b"
+)
 
 
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
     if any(WORTH_SEEKING.search(t) for t in texts):
         return "urgency"  # "should i book the gp for my headaches or is it not worth it" (round thirteen)
+    if any(WORRY_ABOUT_IT.search(t) for t in texts):
+        return "worry"
     if advice_record_framed(texts):
         return None
     for category in ADVICE_RULES:
