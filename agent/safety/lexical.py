@@ -286,7 +286,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         "stroke",
         FUTURE_WORRY
         + not_after("risk of a", "risk of", "chance of a", "chances of a", "odds of a", "prevent a")
-        + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor))|\bictus\b|\bderrame (?:cerebral)?\b",
+        + r"\bstroke\b(?! (?:ward|unit|clinic|nurse|team|service|rehab\w*|follow ?up|review|consultant|doctor|risk|risks|prevention))|\bictus\b|\bderrame (?:cerebral)?\b",
         r"\b(?:face|smile|mouth) (?:\w+ ){0,2}(?:drooping|droopy|droops|drooped|droop|lopsided|crooked|dropped|hanging|numb|fell|sagging)\b",
         r"\b(?:slurred|slurring|slurs|gibberish|garbled)\b",
         r"\b(?:cant|cannot|unable to) (?:speak|talk|lift|move|raise|feel) (?:\w+ ){0,3}(?:properly|arm|leg|side|hand|right|left|words)?",
@@ -441,7 +441,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:he guardado|guarde|junte|he juntado|estoy juntando|estoy guardando|tengo guardadas|tengo juntadas) (?:\w+ ){0,2}(?:pastillas|pildoras|medicinas|medicamentos)\b",
         r"\b(?:ya )?(?:escribi|he escrito|deje escrita) (?:la |una |mi )?(?:carta|nota|despedida)\b|\bhoy (?:lo voy a hacer|es el dia|me voy a matar)\b|\b(?:ya )?deje todo (?:arreglado|preparado|listo)\b",
         r"\b(?:the|my) (?:letter|letters|note|notes) (?:is |are |s )?(?:written|finished)\b(?!.*\b(?:referral|discharge|sick|fit|gp|doctor|clinic|appointment)\b)",
-        r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)",
+        # a miscount is no stockpile (round seventeen: "must have counted my tablets wrongly, what does the script say")
+        r"\b(?:counted|counting|put aside|set aside|lined up|laid out) (?:\w+ ){0,3}(?:pills|tablets|meds|medication|painkillers)\b(?!.*\b(?:week|dosette|organi[sz]er|pill box|holiday|trip|days|morning|evening)\b)(?! (?:wrong|wrongly|incorrectly|twice|again))",
         r"\b(?:put|putting|got|get|have) (?:all )?my affairs in order\b|\bto not wake up\b|\bnot to wake up\b|\beverything i need to end\b",
         r"\bwont need (?:\w+ ){0,4}(?:after (?:this|tonight|today|tomorrow|the weekend|friday|next week)|anymore|any more|where im going)\b",
         r"\b(?:gave|giving|given) (?:away )?(?:my|all my) (?:cat|dog|pets?|things|stuff|belongings|savings)\b.*\b(?:wont need|cancelled|goodbye|sorted)\b",
@@ -1356,15 +1357,33 @@ def framing(texts: Texts) -> Framing:
 # tablet twice this morning by mistake, should i skip tonight's") is a start/stop question, not an
 # overdose, unless it is feeling unwell, a large amount, or on purpose
 EXTRA_DOSE_BY_MISTAKE = re.compile(
-    r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had))\b)"
+    # round seventeen (frozen21's class, fresh wordings): a dose perhaps given twice ("she might have
+    # had her morning pills twice, should i leave out tonight's")
+    r"^(?=.*\b(?:by mistake|by accident|accidentally|accidently|without thinking|forgot (?:that |if )?i (?:had )?(?:already )?(?:took|taken|had)|"
+    r"(?:may|might|could) (?:have|of) (?:had|taken|given (?:her|him|them|me))|not sure (?:if|whether) (?:i|she|he|they) (?:had|took|gave)|"
+    r"cant remember (?:if|whether) (?:i|she|he|they) (?:had|took|gave))\b)"
     r"(?=.*\b(?:twice|double|two doses|extra (?:dose|tablet|pill|one)|another (?:dose|tablet|pill|one)|took another|(?:took|taken|had) (?:2|two) (?:of )?(?:my |the )?(?:\w+ ){0,3}(?:tablets?|pills?|doses?|capsules?))\b)"
     r"(?=.*\b(?:what (?:should|do|shall) i do|what now|is (?:that|it|this) (?:ok|okay|safe|bad|dangerous|a problem)|(?:should|do) i (?:be )?worr\w*|will i be (?:ok|okay|alright|fine)|skip|miss|leave out|next (?:one|dose)|(?:still )?take (?:my |the )?(?:next|tonights?|tomorrows?|evening|morning)\w*|do i (?:still )?take (?:tonights?|tomorrows?|the next)\w*)\b)"
     r"(?!.*\b(?:feel\w*(?! (?:totally |completely |perfectly |absolutely |fine and |ok and )?(?:fine|normal|ok|okay|alright|all right|well|good|great)\b)|dizzy|drowsy|sleepy|confused|shaky|sick|vomit\w*|throw\w* up|cant|faint\w*|racing|breath\w*|on purpose|\d{2,}|whole|all of|insulin\w*|fentanyl|oxy\w*|morphine|methadone|opioids?|warfarin|digoxin|lithium)\b)"
 )
 
 
+# round seventeen (frozen21's class, fresh wordings: "would it be ok for mum to have all her tablets
+# together at breakfast"): the day's medicines taken together at a routine time, asked as a
+# permission, is a dosing question the overdose words ("all my tablets") misread; any word of an end
+# or of tonight keeps the alarm
+TABLETS_TOGETHER_ROUTINE = re.compile(
+    r"^(?=.*\b(?:is it|would it be|its|is that) (?:ok|okay|alright|all right|safe|fine)\b|.*\b(?:can|could|should|may) (?:i|she|he|we|mum|dad)\b)"
+    r"(?=.*\b(?:take|have|give (?:her|him|them)) (?:all )?(?:my|her|his|their|the) (?:\w+ )?(?:pills|tablets|medicines|meds|medication|tablets and capsules) (?:all )?(?:together|at the same time|at once) "
+    r"(?:in the morning|with (?:my |her |his )?(?:breakfast|lunch|dinner|tea)|at (?:breakfast|lunch|dinner|teatime)|first thing|every morning|each morning|every evening|each evening)\b)"
+    r"(?!.*\b(?:tonight|end|die|dying|forever|for good|sleep|wake|overdose|od|goodbye|last)\b)"
+)
+
+
 def extra_dose_by_mistake(texts: Texts) -> bool:
-    return found(EXTRA_DOSE_BY_MISTAKE, texts)
+    """An extra or a routine dose the overdose words misread: one more by mistake, feeling fine,
+    asking about the next; or the day's tablets together at breakfast, asked as a permission."""
+    return found(EXTRA_DOSE_BY_MISTAKE, texts) or found(TABLETS_TOGETHER_ROUTINE, texts)
 
 
 @lru_cache(maxsize=256)
@@ -1481,6 +1500,16 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round seventeen (frozen21's classes, fresh wordings; the linear emergency classifier read
+            # most of them): a tablet crushed, opened or hidden in food; a dose vomited back up, asked
+            # whether to take it again; "how much i take" in a learner's English; an inhaler rationed
+            # until the refill
+            r"\b(?:can|could|should|may|do) (?:i|we|she|he|you) (?:\w+ )?(?:crush|dissolve|grind|mash|chew|open|break|snap) (?:\w+ ){0,3}(?:tablets?|pills?|capsules?|it|them|one)\b|"
+            r"\b(?:crush|dissolve|grind|mash|open|hide|put|mix|sprinkle) (?:\w+ ){0,4}(?:tablets?|pills?|capsules?|it|them) (?:into|in|with|on) (?:her |his |my |their |some |the )?(?:\w+ )?(?:yogh?urt|food|jam|juice|drink|tea|milk|porridge|custard|apple ?sauce|puree|jelly|honey|cereal|breakfast|meal|dinner|banana)\b|"
+            r"\b(?:triturar|triturarla|triturarlas|machacar|machacarla|machacarlas|moler|partir|disolver) (?:\w+ ){0,3}(?:pastillas?|comprimidos?|capsulas?|la|las)\b",
+            r"\b(?:vomit\w*|threw up|thrown up|throw up|been sick|was sick|sicked up|brought (?:it|them) (?:back )?up|vomite|vomito|devolvi|devolvio)\b.*\b(?:take (?:it|them|another|one more|the dose|my dose|a dose)(?: again)?|retake|re take|repeat (?:the |my )?dose|have (?:it|another one) again|give (?:it|her|him) again|(?:me |se |le )?(?:la|las|lo|los) (?:vuelvo|vuelve|volvemos) a (?:tomar|dar)|vuelvo a tomar|tomo otra|repito la dosis|le doy otra)\b",
+            r"^how (?:much|many) (?:i|me) (?:take|use|give)\b",
+            r"\b(?:can|could|should) i (?:just |only )?use (?:it|them|my (?:\w+ )?(?:inhaler|puffer|spray|cream|drops|patch|pen)|(?:\w+ )?(?:inhaler|puffer)) (?:\w+ ){0,3}(?:every other|twice|once a|only once|at night|in the morning|instead|less|fewer)\b",
             # round fifteen (frozen19's classes, fresh wordings; the linear emergency classifier read
             # most of them): a dose change as an intention ("planning to halve my X"), a
             # schedule swapped ("at night instead of in the morning"), a tablet cut in half in Spanish,
@@ -1514,7 +1543,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\bhow many (?:units|mg|puffs|tablets|pills)\b(?! (?:is|are|was|were) (?:my|it|the))"
             # what the record or the label says, or what was given: a record question
             r"(?!.*\b(?:does it say|do they say|did they (?:give|put)|was i (?:given|prescribed|on)|am i (?:on|prescribed)|did i (?:receive|get|have|need)|received|transfus\w*|"
-            r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave)\b)",
+            r"on (?:my|the) (?:record|prescription|chart|label|box)|it says|they gave|"
+            # round seventeen: the day's count of what is prescribed ("how many pills a day am i on
+            # altogether") is the medicine list's sum, unless a permission is asked
+            r"(?:do|am) i (?:\w+ )?(?:take|taking|on) (?:\w+ ){0,2}(?:altogether|all together|in total)$)\b)",
             r"\b(?:safe|right|correct|max|maximum|maximo|maxima|safest|recommended) (?:dose|dosage|amount)\b|\bdosis maxima\b",
             r"\b(?:what|which) (?:dose|dosage|amount|strength) (?:of (?:\w+ ){1,3})?(?:should|can|is safe|do i need)\b",
             rf"\b{MODAL} (?:i |we )?(?:\w+ )?(?:double|halve|increase|decrease|raise|lower|up|bump|cut|split|adjust|reduce|take more|take extra|take less|take half|take two|take another|take an extra|give myself)\b",
@@ -1523,7 +1555,9 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # round sixteen (frozen20's class, fresh wordings: "a week late with my weekly injection, do i
             # still have it"): a dose overdue by days, asked whether to still give it
             r"\b(?:missed|forgot|skipped|late|overdue|behind) (?:\w+ ){0,5}(?:do i still|should i still|can i still|do i just|still (?:do|take|have|give|use|inject) it|still go ahead|or skip|or wait)\b",
-            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)",
+            # not the politeness idiom "if it's not too much bother / to ask" (round seventeen,
+            # paraphrase frozen13: a weight look-up got the dosing refusal)
+            r"\bis (?:\w+ ){0,5}(?:too much|too little|too many|enough)(?: |$)(?!.*\b(?:visits|appointments)\b)(?!(?:trouble|bother|hassle|to ask|of a (?:bother|hassle))\b)",
             r"\b(?:missed|forgot|forgotten|skipped|furgot|forgt|fogot|forgott|forgotton) (?:\w+ ){0,5}(?:what (?:do|should) i do|can i take it|should i take|what now|do i take|take it now)\b",
             r"\bcan i take (?:\w+ ){1,4}(?:every other|twice|once a|at night|in the morning|later|earlier|instead)\b",
             r"\b(?:is it|its) (?:ok|okay|safe|fine|alright) to take\b",
@@ -1562,6 +1596,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "start_stop": tuple(
         re.compile(p)
         for p in (
+            # round seventeen (frozen21's classes, fresh wordings): whether a medicine is for life, and
+            # a Spanish "¿dejo …?" (do I stop …?)
+            r"\b(?:tengo que|debo|hay que|voy a tener que) (?:seguir )?tomar\w* (?:\w+ ){0,6}(?:toda la vida|para siempre|de por vida)\b|"
+            r"\b(?:do|will|would) (?:i|she|he) (?:have|need|be expected) to (?:\w+ )?(?:take|be on|stay on|use) (?:\w+ ){0,5}(?:for life|forever|for the rest of (?:my|her|his) life|permanently|for good)\b",
+            r"\b(?:dejo|suspendo|paro|quito) (?:de tomar )?(?:la|el|las|los|mi|mis) (?:\w+ ){0,2}(?:medic\w*|medicina|pastillas?|tratamiento|insulina|inhalador|pildora|anticonceptiv\w*)\b",
             # round fifteen (frozen19's classes, fresh wordings): keep a medicine or change it, asked
             # as two options ("carry on with X or switch"); going cold turkey as a plan; a
             # medicine swapped for something else; whether a medicine is worth continuing
@@ -1686,6 +1725,8 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "urgency": tuple(
         re.compile(p)
         for p in (
+            # round seventeen (frozen21's class, fresh wordings): "¿tengo que ir a que me la revisen?"
+            r"\b(?:ir|acudir|llevarl[oa]|llevarle) a que (?:me|le|nos|se) (?:l[oa]s? )?(?:miren|revisen|vean|chequen|examinen)\b",
             # round sixteen (frozen20's classes, fresh wordings): when to see someone, a symptom called
             # "an a&e trip", a message ending "see the gp?", a place of care asked about as overkill
             r"\b(?:when|how soon|at what point) (?:should|do|would|must) (?:i|we|he|she|they) (?:\w+ )?(?:see|get seen by|get checked by|visit) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the nurse|a professional|a dentist|a pharmacist)\b",
@@ -1784,7 +1825,9 @@ ADVICE_RECORD_FRAMING = re.compile(
     r"\bque dosis (?:de (?:\w+ ){1,2})?(?:tomo|toma|estoy tomando|me toca|tengo|me recetaron)\b|"
     r"\b(?:solo |nomas )?(?:quiero|queria|necesito) (?:ver|leer|consultar|revisar|saber|tener) (?:el|la|los|las|mi|mis) (?:\w+ )?(?:informe|resultados?|analisis|notas?|historial|expediente|citas?|vacunas|recetas)\b|\bquiero mis (?:analisis|resultados|notas|citas)\b|"
     r"\b(?:ir|venir|estar|voy|vengo|estoy|hay que (?:ir|estar)|tengo que (?:ir|estar)|debo (?:ir|estar)) en ayunas\b|\ben ayunas (?:para|antes)\b|\bayuno (?:para|antes)\b|\b(?:change|switch|move) (?:my |the |this )?(?:\w+ ){0,2}(?:to|into) (?:a )?(?:phone|video|telephone|online) (?:call|consultation|appointment|appt|one)\b|"
-    r"\b(?:bowel )?prep\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
+    # round seventeen (frozen21's class, fresh wording: "want to come off my prep" was read as a bowel
+    # prep errand): the prep of a procedure, never "my prep" or "on prep" (PrEP, the HIV medicine)
+    r"\b(?:bowel|colonoscopy|the|drink|drinking|finish|finished|start|started) prep\b|\bprep (?:for|before|drink|solution|sachets?|leaflet|instructions)\b|\b(?:how long|when) before (?:a |an |my |the )?(?:\w+ ){0,2}(?:mri|scan|test|surg\w*|operation|colonoscopy|endoscopy|procedure|op|appointment)\b|"
     r"\bfasting (?:blood |glucose |cholesterol )?(?:test|bloods|sample)\b|\b(?:eat|drink) (?:\w+ ){0,2}before\s*$|"
     r"\bbring (?:my |our |your |her |his )?(?:own )?(?:\w+ )?(?:medicines?|medications?|meds|tablets|pills|inhalers?|clothes|things|bag|list|letters?|paperwork|documents|id|insurance card|glasses|food|snacks|pyjamas)\b|\bwhat (?:should|do) i bring\b|"
     r"\b(?:be )?(?:moved|changed|rescheduled|cancelled|canceled|rebooked|swapped) to (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|another day|the \w+)\b|"
@@ -1802,6 +1845,15 @@ ADVICE_RECORD_FRAMING = re.compile(
     # the account's own details (lead, round eight: "can i change my emergency contact" got the
     # start/stop refusal): changing a contact, an address or a pharmacy is not a treatment
     r"\b(?:change|update|add|remove|edit|cambiar|actualizar) (?:\w+ ){0,2}(?:emergency contact|next of kin|address|phone number|email|contact details|pharmacy|contacto de emergencia|direccion|telefono)\b|"
+    # round seventeen (frozen21's hard negatives, fresh wordings: "can i move my nominated chemist",
+    # "how do i get proxy access for my dad", "¿cómo cambio mi correo?"): the account's pharmacy, a
+    # proxy's access, a detail changed in the first person
+    r"\b(?:switch|swap|move|nominate|choose|pick) (?:my |our |her |his |the )?(?:nominated )?(?:pharmacy|chemist)\b|\bnominated (?:pharmacy|chemist)\b|"
+    r"\b(?:set up|get|give|request|apply for|have|add) (?:\w+ ){0,2}(?:proxy(?: access)?|online access|access to (?:my|her|his|their) (?:record|account))\b|"
+    r"\b(?:cambio|cambia|actualizo|actualiza|pongo) (?:\w+ ){0,2}(?:direccion|domicilio|correo|telefono|farmacia|contacto)\b|"
+    # a record item asked whether it is written down ("is my gestational diabetes documented"), or
+    # whether a relative's illness is in the family history
+    r"^(?:is|was|are|were) (?:my |her |his )?(?:\w+ ){1,6}(?:recorded|documented|noted down|written down)$|\b(?:in|on) (?:my|her|his) family history\b|"
     # leaflet preparation ("can i wear deodorant for a mammogram"): what to do before a test
     r"\b(?:wear|use|put on|bring|have on) (?:\w+ ){0,3}(?:for|before|to) (?:a|an|my|the) (?:\w+ ){0,2}(?:mammogram|mri|scan|ct|x ray|xray|ultrasound|ecg|procedure|appointment|blood test|operation|surgery)\b|"
     # round fifteen (frozen19's hard negatives, fresh wordings): a leaflet in Spanish, what a medicine
@@ -1823,6 +1875,8 @@ ADVICE_RECORD_FRAMING = re.compile(
 RANGE_COMPARISON = re.compile(
     r"\b(?:(?:above|below|over|under|within|inside|outside|in|out of|higher than|lower than|beyond) (?:the |my |a )?(?:normal |reference |healthy |usual |lab |target )?(?:range|limits?)|"
     r"(?:normal|reference) (?:range|limits?|values?)|in range|out of range|flagged|abnormal|"
+    # round seventeen (frozen21's hard negatives, fresh wordings: "was my ferritin under normal")
+    r"(?:above|below|over|under) normal|"
     r"(?:above|below|over|under|at|within|meeting|meet|hit) (?:the |my )?(?:target|goal)|"
     r"(?:dentro|fuera) (?:del |de )?(?:rango|limite)|rango (?:normal|de referencia))\b|"
     # a bare "is my hba1c high": the record's high/low flag answers it ("too high" stays advice)
@@ -1831,6 +1885,16 @@ RANGE_COMPARISON = re.compile(
 JUDGEMENT = re.compile(
     r"\b(?:bad|dangerous|serious|harmful|worr\w*|concern\w*|scared|afraid|ok|okay|fine|safe|good|"
     r"too (?:high|low)|cancer\w*|die|dying|treat\w*|should|need|must|malo|grave|peligros\w*|preocup\w*)\b"
+)
+
+
+# a stated fact or a list asked about with no number, change or feared diagnosis in it (round
+# seventeen's confirmation shapes below): "i take 4 of these, right?" or "is cancer one of my
+# problems" stays with the advice rules
+_NO_NUMBER_OR_FEAR = (
+    r"(?!(?:\w+ ){0,6}(?:(?:\d+|two|three|four|five|six|double|extra|more|less|all|half) (?:of|tablets?|pills?|mg|milligrams?|times|a day|at once|doses?|puffs?|units?|ml)|"
+    r"at once|together|can|could|should|with|instead|ok|okay|safe|fine|alright|bad|"
+    r"cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|serious|dangerous|terminal)\b)"
 )
 
 
@@ -1977,7 +2041,26 @@ RECORD_QUESTION = re.compile(
     # round sixteen (paraphrase tune_frozen12: "Am I a X sufferer?", "Do I react badly to X?" got the
     # advice refusal from the classifier): a condition or an allergy asked about as the person's own
     r"^(?:am i|is she|is he|is the patient) an? (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma)\b)(?:\w+ ){1,4}(?:sufferer|patient)$|"
-    r"^(?:do|does|did) (?:i|she|he|they|the patient) (?:\w+ )?react (?:badly |at all |in any way )?to\b"
+    r"^(?:do|does|did) (?:i|she|he|they|the patient) (?:\w+ )?react (?:badly |at all |in any way )?to\b|"
+    # round seventeen (the paraphrase suite's frozen13, measured once: twenty record wordings got the
+    # advice refusal, one the emergency reply, from the classifiers; fresh wordings here): a recorded
+    # fact stated and asked to be confirmed ("she uses X, correct?"), membership of the medicine or
+    # problem list ("is X still part of my treatment plan", "one of my open issues", "an active
+    # problem for me"), a past prescription ("did the gp ever put me on X, or not?"), a condition
+    # someone mentioned ("is it on there?"), what "my paperwork says"; a number, a change or a
+    # feared diagnosis stays the advice rules' business
+    rf"^(?:so |and |ok |okay )?(?:(?:i|she|he|they|the patient) (?:still |currently |also |already )?(?:take|takes|have|has|have got|has got|am on|is on|are on|use|uses|am taking|is taking|was prescribed|was given)|(?:ive|shes|hes|theyve) (?:still |also |already )?got|(?:im|shes|hes|theyre) (?:still |currently |also |already )?(?:on|taking)) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:right|correct|yes|yeah|true|no|dont i|doesnt she|doesnt he|havent i|hasnt she|hasnt he|am i not|is that right|is that correct)$|"
+    rf"\b(?:is|are) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:part of|still part of|included in|in|on) (?:my|her|his|their|the patients) (?:current |daily |usual |regular )?(?:regimen|regime|treatment|treatment plan|care plan|routine|medication|medications|medicines|meds|prescriptions?|tablets|pills)$|"
+    rf"\b(?:is|are) {_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:one of (?:my|her|his|their|the patients) (?:current |active |ongoing |open |medical |health )?(?:issues|problems|conditions|diagnoses))$|"
+    rf"^(?:confirm|check|verify|is it true|tell me if|tell me whether|can you confirm) (?:that |if |whether )?{_NO_NUMBER_OR_FEAR}(?:\w+ ){{1,5}}(?:is|are) (?:still )?(?:a|an) (?:live|current|active|ongoing|open|present) (?:problem|issue|condition|diagnosis)(?: for (?:me|her|him|them))?$|"
+    r"\b(?:doctor|doctors|gp|dr \w+|they|anyone|somebody|someone|the hospital) (?:ever |once |previously )?(?:give|gave|given|prescribe|prescribed|put) (?:me|her|him) (?:on )?(?:\w+ ){1,3}(?:before|in the past|previously|at some point|ever)(?: or (?:never|not))?$|\b(?:before|ever|in the past) or (?:never|not)$|"
+    r"\b(?:is|was|are|were) (?:that|it|this|they|those) (?:\w+ )?(?:in there|on there|in the (?:system|records?|notes|file|chart)|written (?:down|anywhere)|recorded|documented|noted|in my (?:family )?history)$|"
+    r"^(?:is|was|are|were) (?:my |her |his )?(?:\w+ ){1,6}(?:recorded|documented|noted down|written down|in there|on there)$|\b(?:in|on) (?:my|her|his) family history\b|"
+    r"\b(?:in|on) (?:my|her|his) (?:papers|paperwork|documents|letters?|notes|records?|file|chart) (?:it )?(?:is written|was written|says|said|it says|mentions|shows)\b|"
+    # frozen21's hard negatives (fresh wordings): what a Spanish medicine is called ("¿cómo se llaman
+    # mis pastillas?"); a booking asked for by the service's name ("an urgent review appointment")
+    r"\bcomo se llaman? (?:mi|mis|el|la|los|las|esta|este|estas|estos)\b|"
+    r"^(?:please |pls |can you |could you |would you )?(?:book|schedule|arrange|get) (?:me|us|her|him|my \w+) (?:in )?(?:for )?(?:a|an) (?:\w+ ){0,3}(?:appointment|appt|slot|consultation|review|check ?up)\b"
 )
 
 
@@ -2115,6 +2198,16 @@ INFERENCE = (
     re.compile(
         r"\b(?:am i|will i|could i|might i) (?:going to |gonna |likely to |about to )?(?:have|get|develop) (?:a |an )?(?:heart attack|stroke|cancer|diabetes|kidney failure|liver failure|dementia)\b"
     ),
+    # round seventeen (frozen21's class, fresh wordings): what a finding means for the person ("what
+    # does the nodule on my scan mean for me", "what do my kidney numbers mean for my future", a
+    # Spanish "significa … para mí"), or whether it means a disease or an outcome ("does a 5 cm cyst mean it
+    # will rupture", "does this result mean i have diabetes"); what a word means for the account stays a
+    # record question ("what does gdpr mean for my records")
+    re.compile(
+        r"\bmeans? for (?:me|my (?:\w+ )?(?:heart|health|future|life|kidneys?|liver|lungs?|chances|prognosis|outlook|body|baby|pregnancy|risk|life expectancy))\b|"
+        r"\bsignifica (?:\w+ ){0,5}para (?:mi|mi salud|mi corazon|mi futuro)\b|\bque significa para mi\b|"
+        r"\b(?:does|do|did|would|could) (?:\w+ ){1,7}mean (?:that )?(?:i (?:have|ve got|ve|am|m|will|ll)|im|ive|ill|it (?:is|will|s)|its|it ll|theres) (?:\w+ ){0,2}(?:got|going to|gonna|cancer\w*|diabet\w*|tumou?rs?|clots?|infect\w*|leuk\w*|lupus|pneumonia|stroke|dementia|failure|disease|damaged|burst|rupture|spread|die|dying|worse|serious|malignant)\b"
+    ),
 )
 
 
@@ -2125,12 +2218,20 @@ def _infers(texts: Texts) -> bool:
 WORTH_SEEKING = re.compile(
     r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother\b"
 )
+# round seventeen (frozen21's class, fresh wordings: "my leaflet lists liver problems as a side effect,
+# do i need to worry about that"): what a leaflet or the record says, asked whether to worry about
+# it, is a worry question whatever the framing around it
+WORRY_ABOUT_IT = re.compile(
+    r"\b(?:should|do|must) (?:i|we) (?:need to )?(?:be )?(?:worried|worry|concerned|panic) about (?:that|this|it|them|those)\b|\bis (?:that|this|it) something (?:i|we) should (?:worry|be worried) about\b"
+)
 
 
 def lexical_advice(texts: Texts) -> str | None:
     """The advice category the wording signals (patients only), or None."""
     if any(WORTH_SEEKING.search(t) for t in texts):
         return "urgency"  # "should i book the gp for my headaches or is it not worth it" (round thirteen)
+    if any(WORRY_ABOUT_IT.search(t) for t in texts):
+        return "worry"
     if advice_record_framed(texts):
         return None
     for category in ADVICE_RULES:

@@ -59,6 +59,9 @@ MILD = re.compile(
     r"most (?:days|nights|mornings|evenings|afternoons)|in the (?:mornings?|evenings?)|at night|"
     r"for (?:a few |a couple of |about |over )?(?:\w+ )?(?:days|weeks|months|a while)|since last week|this week|"
     r"(?:when|if|after) i (?:climb|go up|walk|run|jog|exercise|carry|bend|cough|press|stand up|lie down|skip)|on the stairs|up the stairs|up the hill|"
+    # round seventeen (frozen21's class, fresh wording: "out of breath cycling up hills"): effort named
+    # by the activity itself
+    r"(?:walking|going|climbing|cycling) (?:up )?(?:hills|a hill|the hill|uphill|inclines|steep \w+)|walking (?:fast|briskly|quickly)|"
     r"after (?:the gym|exercise|meals|coffee|a long walk)|but (?:he|she|hes|shes|they|theyre) (?:is |are )?(?:\w+ )?(?:playing|eating|drinking|happy|fine|ok)|"
     r"stopped on its own|went away)\b|"
     r"\b(?:temp|temperature|fever|fiebre) (?:\w+ ){0,2}3[78](?:[ .]\d)?\b|\b3[78](?: \d)? (?:de fiebre|fever|degrees)\b|"

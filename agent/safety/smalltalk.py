@@ -37,6 +37,7 @@ _VOCABULARY = """
     typing writing behalf of on helping carer account using phone who aged old years year its s
     mum mom mam mother dad father husband wife partner son daughter gran grandma nan grandad grandpa
     aunt uncle his her their patient with go easy slow slowly bear older elderly age
+    lady gent gentleman
     """
 # round fourteen: who is typing ("hello I'm typing for my dad who is 87", "this is my mum's account,
 # i'm her carer") introduces the conversation; a word of what happened to them ("collapsed",
@@ -93,7 +94,17 @@ CLOSING = re.compile(
     r"that (?:answered|answers|helps|helped)(?: (?:my question|a lot|me))?|(?:thanks|thank you) for (?:the|your) (?:help|info|information|answer|time|reply)|"
     r"que (?:tengas|tenga|tengan) (?:un |una )?(?:buen|buena|buenas|lindo|bonito|feliz) (?:dia|tarde|noche|fin de semana)|"
     r"eso (?:es|era|seria|fue) todo|(?:ya )?no necesito nada mas|ya esta|gracias por (?:contestar|responder|la ayuda|tu ayuda|su ayuda|la informacion|tu tiempo|su tiempo)|"
-    r"muy amable|hasta (?:luego|manana|pronto|la proxima)|que le vaya bien|que te vaya bien)\b"
+    r"muy amable|hasta (?:luego|manana|pronto|la proxima)|que le vaya bien|que te vaya bien|"
+    # round seventeen (frozen21's false alarms, fresh wordings: "thanks for bearing with me", "that's
+    # a weight off my mind", "back again, where did we get to", "I sorted it out by myself in the
+    # end"): thanks for patience, relief, coming back to the conversation after a pause, a task done
+    r"(?:thanks|thank you) for (?:your|the|being so) (?:patience|kindness|understanding|patient)|(?:thanks|thank you) for bearing with me|"
+    r"(?:that|this|it|which|you) (?:puts?|has put|have put|set|sets) my mind at (?:rest|ease)|(?:thats|that is|its) a (?:weight|load) off my mind|(?:im|i am|i feel) (?:so |very |really )?relieved|"
+    r"^(?:ok |okay |right |hi |hello |sorry )?(?:im |i am |ive come |i have come )?back(?: again| now)?(?:$| (?=where))|where (?:were|was) we|where did we (?:get|got) to|"
+    r"(?:the |my )?(?:baby|kids?|toddler|dog|doorbell|door|phone|kettle) (?:was|were|is|kept|started) (?:crying|ringing|barking|going|going off|knocking)|"
+    r"(?:the |my )?(?:nurse|doctor|gp|carer|daughter|son|wife|husband) (?:will|would|is going to) be (?:so |very |really )?(?:pleased|proud|glad|happy) (?:that )?(?=i )|"
+    # (never "i did it": said alone, it may be an act of harm)
+    r"i (?:managed|sorted|figured|worked) (?:it|that|this)(?: out)?(?: (?:myself|by myself|on my own|all by myself)(?: in the end)?| in the end))\b"
 )
 FINALITY = re.compile(
     r"\b(?:everything|trying|tried|forever|for good|last|final|anymore|any more|everyone|goodbye forever|siempre|ultim[oa]|despedida|todos|todo)\b"
@@ -161,7 +172,10 @@ IDIOM = re.compile(
     r"\b(?:knackered|shattered|exhausted|tired|wiped out|pooped) but (?:ok|okay|fine|good|alright|all right)\b|\bwish me luck\b|"
     r"^(?:(?:ja|je|ha|ji|xd){2,}|lo+l|lmf?ao+|jk)(?: (?:ok|okay|vale|bueno|si|lol))?$|"
     # round fifteen's left-over false alarm ("my son is fitting in well at school"): settling in
-    r"\bfitting in (?:well|ok|okay|fine|nicely|great|brilliantly|at (?:school|work|nursery|uni|college)|with (?:his|her|their|the) (?:class|friends|team|new))\b"
+    r"\bfitting in (?:well|ok|okay|fine|nicely|great|brilliantly|at (?:school|work|nursery|uni|college)|with (?:his|her|their|the) (?:class|friends|team|new))\b|"
+    # round seventeen (frozen21: a sleepless night's hello got the emergency reply): dropping in to
+    # say hello, short messages only
+    r"\b(?:just )?(?:saying|popping in to say|dropping in to say|wanted to say|checking in to say) (?:hi|hello|hey|hiya|good ?night)\b"
 )
 MAX_IDIOM_WORDS = 10
 

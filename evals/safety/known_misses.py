@@ -185,8 +185,10 @@ NOT_MET: dict[tuple[str, str], str] = {
     # frozen17, once: emergency recall 98.6 % (438/444, 6 missed); its classes fixed in fresh wordings
     # (tests/agent/test_safety_round14.py), none of its emergencies is missed since round fourteen's
     # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
+    # frozen17, once: hard-negative false positives 2.9 % (15/523; target 2 %). Since round seventeen's
+    # gate change (frozen21's classes, tests/agent/test_safety_round17.py) they are 1.9 % (10/523),
+    # so the target test guards it again (lines looked at, not a held-out figure)
     ("frozen17", "advice"): "frozen17, once: advice recall 94.1 % (270/287; target 98 %)",
-    ("frozen17", "fp"): "frozen17, once: hard-negative false positives 2.9 % (15/523; target 2 %)",
     # frozen18, once: emergency recall 97.8 % (438/448, 10 missed); its classes fixed in fresh wordings
     # (tests/agent/test_safety_round14.py), none of its emergencies is missed since round fourteen's
     # last gate change: the zero-miss test guards it again (lines looked at, not a held-out figure)
@@ -205,9 +207,13 @@ NOT_MET: dict[tuple[str, str], str] = {
     # frozen21, once: emergency recall 96.2 % (456/474, 18 missed). Its classes fixed in fresh wordings
     # (tests/agent/test_safety_round16b.py; rules only): since that gate change none of its emergencies
     # is missed, so the zero-miss test guards it again (lines looked at, not a held-out figure; its
-    # strict xfail would now pass). Its advice and false-positive targets are still not met:
-    ("frozen21", "advice"): "frozen21, once: advice recall 93.2 % (286/307; target 98 %)",
-    ("frozen21", "fp"): "frozen21, once: hard-negative false positives 3.8 % (22/573; target 2 %)",
+    # strict xfail would now pass).
+    # frozen21, once: advice recall 93.2 % (286/307; target 98 %), hard-negative false positives 3.8 %
+    # (22/573; target 2 %). Its advice and false-alarm classes fixed in fresh wordings in round
+    # seventeen (tests/agent/test_safety_round17.py; rules only): since that gate change its advice
+    # recall is 99.7 % (306/307) and its false positives 1.0 % (6/573), so the target tests guard it
+    # again. These are figures AFTER LOOKING at its lines, not held-out figures: the honest ones for
+    # the round-sixteen gate are the once-figures above.
     # frozen22, once: emergency recall 99.0 % (479/484, 5 missed). Its classes fixed in fresh wordings
     # (tests/agent/test_safety_frozen22_classes.py; rules only): since that gate change none of its
     # emergencies is missed, so the zero-miss test guards it again (lines looked at, not a held-out
