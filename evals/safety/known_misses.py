@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16, frozen17, frozen18, frozen19, frozen20, frozen21 and frozen22 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17, frozen18, frozen19, frozen20, frozen21, frozen22 and frozen23 are kept frozen as frozen11 is).
 """
 
 from __future__ import annotations
@@ -166,6 +166,20 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "man in the waiting area clutching his chest, grey and sweaty, ECG shows ST elevation",
         ]
     ),
+    # round seventeen's closing batch (1,439 lines by an outside writer who never saw the gate or any
+    # utterance file, ~140 Spanish, 95 clinician), measured ONCE on main 9b6ce77 (2026-12-07 16:32 UTC:
+    # round seventeen's merged gate) and kept frozen: the honest figure for that gate.
+    "frozen23": frozenset(
+        [
+            "the man i care for got into the medicine cupboard and has taken most of his epilim and lamotrigine, hes very drowsy",
+            "my mums carer gave her a double dose of morphine by mistake and shes very hard to wake",
+            "my wife is allergic to shellfish and had prawns by mistake, her voice has gone hoarse and shes itching all over",
+            "hes got a kiwi allergy and his throat is itching and his voice is going",
+            "a man has collapsed in the car park outside the hospital and isnt moving",
+            "the old man next door hasnt been seen for two days and i can see him on the floor through the window",
+            "sudden severe headache in bed 9, vomiting, GCS 13 and dropping",
+        ]
+    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -220,6 +234,9 @@ NOT_MET: dict[tuple[str, str], str] = {
     # figure; its strict xfail would now pass)
     ("frozen22", "advice"): "frozen22, once: advice recall 94.6 % (317/335; target 98 %)",
     ("frozen22", "fp"): "frozen22, once: hard-negative false positives 3.9 % (24/617; target 2 %)",
+    ("frozen23", "emergency"): "frozen23, once: emergency recall 98.6 % (492/499, 7 missed)",
+    ("frozen23", "advice"): "frozen23, once: advice recall 91.9 % (295/321; target 98 %)",
+    ("frozen23", "fp"): "frozen23, once: hard-negative false positives 6.5 % (40/619; target 2 %)",
 }
 # round six: the old test part's advice recall fell to 97.9 % once r6-14's lines joined the
 # tuning, and was back at 98.5 % (192/195) after the lead's frozen5 classes joined it (no line of
