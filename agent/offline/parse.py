@@ -814,7 +814,9 @@ ASKERS_OWN_NOTES = re.compile(
     r"\b(?:my|our) own notes?\b|\b(?:my|our) (?:personal|private) notes?\b|"
     r"\b(?:i|we|im|ive|i am|i have|i have been|ive been|we have been|weve been)(?: \w+){0,3} "
     r"(?:keep|keeping|kept|take|taking|took|make|making|made|jot|jotting|jotted)(?: down)?"
-    r"(?: (?:my|our|some|a few|the))? notes?\b|\bnotes? (?:i|we) (?:keep|kept|take|took|make|made)\b"
+    r"(?: (?:my|our|some|a few|the))? notes?\b|\bnotes? (?:i|we) (?:keep|kept|take|took|make|made)\b|"
+    # the asker's own doing said with no subject: "taking notes here - does she have X?"
+    r"^(?:(?:just|sorry|ok|okay|hi)\W+)*(?:taking|making|jotting|keeping)(?: down)?(?: (?:some|a few|my))? notes?\b"
 )
 
 

@@ -111,6 +111,7 @@ OWN_NOTES = [
     ("I keep notes at home on everything - is {x} listed as ongoing for me?", "patient"),
     ("I've been jotting down notes for the family; is {x} one of her current conditions?", "clinician"),
     ("sorry, updating my personal notes: is {x} an active problem of mine?", "patient"),
+    ("taking notes here - does she have {x}?", "clinician"),
 ]
 
 
