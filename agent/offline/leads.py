@@ -304,12 +304,15 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
         verdict = ("Yes. " if r.get("active") else "No, not now. ") if topic.asked == "exists" else ""
         return (f"{verdict}{r['name']} ({state}): dosage {dosage}{by} [{r['handle']}].", False)
     active = [r for r in rows if r.get("active")]
+    # (a drug named in a which-question is still asked about: "which of my pills - is X one?")
+    whether = c.kind != "class" or yes_no_asked(topic.question)
+    yes = "Yes. " if whether else ""
     if active and c.kind == "class" and len({r["name"] for r in active}) > 1:
         # a class ("inhalers", "statins"): every active member, each cited
         named = "; ".join(
             f"{r['name']}, prescribed {_day(r.get('authored_on'))} [{r['handle']}]" for r in active
         )
-        return (f"Yes. {len(active)} active prescriptions are {c.name}: {named}.", False)
+        return (f"{yes}{len(active)} active prescriptions are {c.name}: {named}.", False)
     if active:
         r = active[0]
         more = (
@@ -317,7 +320,7 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             if len(active) > 1
             else ""
         )
-        return (f"Yes. {r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
+        return (f"{yes}{r['name']} is an active prescription, prescribed {_day(r.get('authored_on'))} [{r['handle']}]{more}.", False)  # fmt: skip
     if rows:
         past = _newest_first(rows) or rows
         r = past[0]
@@ -331,16 +334,17 @@ def _medications(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lea
             # every drug of the class, newest first: the first one found is not the answer
             named = _prescriptions(past)
             if ever:
-                return (f"Yes, in the past: {counted(len(past), 'prescription')} of {c.name}, none active now: {named}.", False)  # fmt: skip
-            return (f"No, not now: none of {counted(len(past), 'prescription')} of {c.name} is active: {named}.", False)  # fmt: skip
+                said = "Yes, in the past: " if whether else "In the past: "
+                return (f"{said}{counted(len(past), 'prescription')} of {c.name}, none active now: {named}.", False)  # fmt: skip
+            said = "No, not now: none" if whether else "None now: none"
+            return (f"{said} of {counted(len(past), 'prescription')} of {c.name} is active: {named}.", False)  # fmt: skip
         if ever:
             # "have I ever been prescribed X?", "was I ever put on X?": the past is the question's yes
-            return (f"Yes, in the past: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription now.", False)  # fmt: skip
-        return (f"No, not now: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
-    if c.kind in CERTAIN_KINDS:
-        what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
-        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
-    return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
+            said = "Yes, in the past" if whether else "In the past"
+            return (f"{said}: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription now.", False)  # fmt: skip
+        said = "No, not now" if whether else "None now"
+        return (f"{said}: {r['name']} was prescribed {_day(r.get('authored_on'))} and {state} [{r['handle']}]. It is not an active prescription.", False)  # fmt: skip
+    return _never_prescribed(c, v, whether)
 
 
 def _stopped(topic: Topic, rows: list[dict[str, Any]], v: Voice) -> Lead:
@@ -496,12 +500,14 @@ def _as_date(value: Any) -> dt.date | None:
     return None
 
 
-def _never_prescribed(c: Any, v: Voice) -> Lead:
+def _never_prescribed(c: Any, v: Voice, whether: bool = True) -> Lead:
     """No row for a drug after every prescription was read: a certain no for a recognised
-    drug, and for words that matched no medication name, only that they did not match."""
+    drug, and for words that matched no medication name, only that they did not match. Asked
+    which ("what inhalers am I on?"), the answer is "None", not a "No." to an unasked yes/no."""
     if c.kind in CERTAIN_KINDS:
         what = f"{c.name} (any of: {', '.join(_class_members(c.name))})" if c.kind == "class" else c.name
-        return (f"No. {v.record.capitalize()} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
+        said = f"No. {v.record.capitalize()}" if whether else f"None: {v.record}"
+        return (f"{said} has no prescription of {what}: I searched every prescription, active and past.", True)  # fmt: skip
     return (f"I could not find '{c.said}' among the medication names in {v.record}.", True)
 
 
@@ -747,6 +753,20 @@ EVER_ASKED = re.compile(
     r"did (a |the |my |any )?(doctor|gp|they|you|anyone|i)|have i (taken|had|been (on|given|prescribed))|"
     r"(has|have) (she|he|the patient|they) (taken|had|been (on|given|prescribed))|been prescribed)\b"
 )
+# "what inhalers is she on?", "which statins am I taking?": a question that asks WHICH, answered by
+# the medicines found; a "Yes."/"No." in front answers a question nobody asked (round seventeen). "What
+# about X?" is still a yes/no ("and what about metformin, am I on it?")
+WHICH_ASKED = re.compile(
+    r"^(?:(?:so|and|ok|okay|um|hi|hey|quick one|just wondering|please|can you tell me|tell me)\W+)*"
+    r"(?:what|which|whats|list|show|name)\b(?! about\b)"
+)
+
+
+def yes_no_asked(question: str) -> bool:
+    """Whether the lead may open with "Yes."/"No.": the question asked whether, not which."""
+    return not WHICH_ASKED.match(normalise(question))
+
+
 _REFERENCE = re.compile(r"(-?\d+(?:\.\d+)?)(?: [^\s(]+)? \(reference (-?[\d.]+|…)–(-?[\d.]+|…)\)")
 
 
@@ -1573,7 +1593,7 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
             False,
         )
     c = topic.concept
-    permission = bool(PERMISSION_ASKED.search(normalise(topic.question)))
+    permission = _permission_asked(topic)
     if c.kind == "class":
         return _class_allergy(c, rows, v, permission)
     words = [w for w in c.queries[0].lower().split() if len(w) > 2]
@@ -1589,6 +1609,12 @@ def _allergies(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead 
     return (f"No. {v.record.capitalize()} records no allergy to {c.name}: I searched every recorded allergy (that is not proof there is none).", True)  # fmt: skip
 
 
+def _permission_asked(topic: Topic) -> bool:
+    """ "Can I have X?" asked beside the allergies: no "Yes."/"No." in front of the record's facts,
+    which would read as a go-ahead or a ban the record cannot give."""
+    return bool(PERMISSION_ASKED.search(normalise(topic.question)))
+
+
 def _forbidden(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
     """ "Is penicillin something I'm not allowed to have?": what the record says to avoid — the
     allergies to that medicine or that rule it out in the drug–allergy table, each cited — or a
@@ -1597,22 +1623,28 @@ def _forbidden(topic: Topic, outcomes: Sequence[ToolOutcome], v: Voice) -> Lead:
     name = topic.concept.name
     listed = [r for r in _rows(outcomes) if r.get("kind") == "allergy" and "medicine" not in r]
     conflicts = [r for r in _rows(outcomes) if r.get("medicine")]
+    # "can I have X given my allergies?": a "Yes."/"No." would read as a ban or a go-ahead; the
+    # record's facts and whose call it is instead (round seventeen)
+    permission = _permission_asked(topic)
+    yes, no = ("", "") if permission else ("Yes. ", "No. ")
+    record = v.record.capitalize()
     if conflicts:
         parts = []
         for r in conflicts:
             why = "" if r.get("itself") else f": {r['why']}"
             parts.append(
-                f"{r['substance']} ({r.get('status') or 'status not recorded'}) [{r['handle']}]{why}"
+                f"the allergy to {r['substance']} ({r.get('status') or 'status not recorded'}) [{r['handle']}]{why}"
             )
-        return (f"Yes. {v.record.capitalize()} lists an allergy that rules out {name}: {'; '.join(parts)}.", False)  # fmt: skip
+        ask = f" Whether {v.you} can have {name} is for {v.your} clinician or pharmacist to say." if permission else ""  # fmt: skip
+        return (f"{yes}{record} lists an allergy that rules out {name}: {'; '.join(parts)}.{ask}", False)  # fmt: skip
     caution = (
         "That is not permission to take it: ask your clinician or pharmacist before taking it."
         if v.patient
         else "That is not a clinical all-clear."
     )
     if not listed:
-        return (f"No. {v.record.capitalize()} lists no allergies at all, so none to {name}: I checked the allergy list and the drug–allergy table. {caution}", True)  # fmt: skip
-    return (f"No. {v.record.capitalize()} lists no allergy to {name}, and the drug–allergy table links none of the recorded allergies {_cite_all(listed)} to it: I checked the allergy list and that table. {caution}", True)  # fmt: skip
+        return (f"{no}{record} lists no allergies at all, so none to {name}: I checked the allergy list and the drug–allergy table. {caution}", True)  # fmt: skip
+    return (f"{no}{record} lists no allergy to {name}, and the drug–allergy table links none of the recorded allergies {_cite_all(listed)} to it: I checked the allergy list and that table. {caution}", True)  # fmt: skip
 
 
 def _class_allergy(c: Any, rows: list[dict[str, Any]], v: Voice, permission: bool = False) -> Lead:

@@ -39,6 +39,20 @@ PERMISSION_ASKED = re.compile(
     r"\b(is it|its|it is) (ok|okay|alright|all right|safe|fine) (for (me|her|him|them|the patient) )?to (have|eat|take|drink|use|be given)\b|"
     r"\b(am i|is (she|he)|are they) (allowed|ok|okay|safe) to (have|eat|take|drink|use)\b"
 )
+ALLERGY_NAMED = re.compile(r"\b(allerg\w*|intoleran\w*)")
+
+
+def asks_what_to_avoid(text: str) -> bool:
+    """Whether a normalised question asks what the record says the patient must avoid: "is X
+    something I can't have", or a permission asked beside the allergies ("can i have penicillin v
+    given my allergies"). With a medicine named, the allergy list and the drug–allergy table
+    answer (round seventeen: with the leaflets indexed, the permission wording reached the
+    leaflets, its "can i" read as how things are done here)."""
+    return bool(
+        re.search(FORBIDDEN_WORDING, text) or (PERMISSION_ASKED.search(text) and ALLERGY_NAMED.search(text))
+    )
+
+
 # an allergy asked about in lay words too: "sensitive to", "reacts to", "disagrees with",
 # "can't tolerate" (the record's allergy rows are what answers them, not the medication list)
 ALLERGY_WORDING = (
@@ -97,7 +111,7 @@ def asks_the_record(text: str, sections: Iterable[str]) -> bool:
     linked = set(sections)
     if _QUANTITY.search(text) and not _PRICE.search(text) and "labs" in linked:
         return True
-    if re.search(FORBIDDEN_WORDING, text) and linked & {"allergies", "medications"}:
+    if asks_what_to_avoid(text) and linked & {"allergies", "medications"}:
         return True  # "is aspirin something the patient is not allowed to have": the allergy list
     return bool(re.search(REASON_QUESTION, text)) and "conditions" in linked
 
@@ -793,8 +807,22 @@ def specialty_in(question: str) -> str:
     return " ".join(words[:3]) or "general practice"
 
 
+# notes the asker keeps themselves ("I have been trying to keep my own notes in order", "I'm taking
+# notes for Mum"): their notebook, not the record's clinical notes (round seventeen: paraphrase
+# frozen13 searched the last visit's notes and left "is X recorded as a current condition" unanswered)
+ASKERS_OWN_NOTES = re.compile(
+    r"\b(?:my|our) own notes?\b|\b(?:my|our) (?:personal|private) notes?\b|"
+    r"\b(?:i|we|im|ive|i am|i have|i have been|ive been|we have been|weve been)(?: \w+){0,3} "
+    r"(?:keep|keeping|kept|take|taking|took|make|making|made|jot|jotting|jotted)(?: down)?"
+    r"(?: (?:my|our|some|a few|the))? notes?\b|\bnotes? (?:i|we) (?:keep|kept|take|took|make|made)\b|"
+    # the asker's own doing said with no subject: "taking notes here - does she have X?"
+    r"^(?:(?:just|sorry|ok|okay|hi)\W+)*(?:taking|making|jotting|keeping)(?: down)?(?: (?:some|a few|my))? notes?\b"
+)
+
+
 def keyword_scores(question: str) -> dict[str, int]:
-    text = _clean(question)
+    """{intent: patterns matched} of a question; the notes the asker keeps are no section."""
+    text = ASKERS_OWN_NOTES.sub(" ", _clean(question))
     scores = {}
     for intent in INTENTS:
         hits = sum(1 for p in intent.patterns if p.search(text))

@@ -27,7 +27,6 @@ from agent.offline.parse import (
     _GENERAL_INFO,
     _PERSONAL,
     ALLERGY_WORDING,
-    FORBIDDEN_WORDING,
     INTENT_BY_NAME,
     INTENT_WORDS,
     INTENTS,
@@ -39,6 +38,7 @@ from agent.offline.parse import (
     WHOLE_RECORD,
     _clean,
     asks_the_record,
+    asks_what_to_avoid,
     keyword_scores,
     leaflet_query,
     notes_query,
@@ -285,9 +285,13 @@ NOTES_AS_RECORD = re.compile(
     # "going by the latest notes", "according to her most recent chart": still the record as it stands
     r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
 )
-# ... unless what the notes say is the question ("what did the doctor write in my notes about …")
+# ... unless what the notes say is the question ("what did the doctor write in my notes about …").
+# "read me / read out / read back" asks the assistant to say a value aloud, not what a note's text
+# says (round seventeen: "can you read me the last weight figure in my notes?" searched the notes
+# of the last visit for "read weight" over a weight the record holds: paraphrase frozen13)
 NOTE_TEXT_ASKED = re.compile(
-    r"\b(?:write|wrote|written(?! down)|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|read|note about)\b"
+    r"\b(?:write|wrote|written(?! down)|writes|say|said|says|mention\w*|document\w*|search\w*|look (?:through|in)|"
+    r"read(?! (?:me|us|out|back|off|aloud|it out|it back)\b)|note about)\b"
 )
 # "written down" / "logged" said of the record itself, not of a note's text (lead, round six:
 # paraphrase frozen4, measured once, asked for the top weight "they've ever written down" and
@@ -334,6 +338,24 @@ OWN_RECORD = re.compile(
     r"\b(my|her|his|their) (medical |health |clinical )?(records?|chart|file|notes) (show|shows|say|says|mention|mentions|list|lists|have|has)\b|\bon (file|record)\b"
 )
 WHOLE_RECORD_SECTIONS = ("conditions", "medications", "allergies")
+# whether the patient has a condition, asked of the patient ("do I have X?", "has she got X?", "was he
+# ever diagnosed with X?"): the problem list answers, even for a condition it does not hold and
+# whatever the sentences before it are about (round seventeen: "New to helping out with
+# appointments so sorry if this is obvious. Do I have X?" sounded like the appointments leaflet,
+# which answered instead: paraphrase frozen13)
+CONDITION_OF_PATIENT = re.compile(
+    r"\b(?:do|does|did) (?:i|she|he|they|the patient|pt|my (?:mum|mom|dad|father|mother|son|daughter|husband|wife|partner)) "
+    r"(?:still |currently |really |actually |now )?(?:have|suffer from|suffer with)\b(?! to\b)|"
+    r"\b(?:have|has) (?:i|she|he|they|the patient) (?:ever |already |now )?(?:got|had|been diagnosed with|been told i have)\b|"
+    r"\b(?:am|is|are|was|were) (?:i|she|he|they|the patient) (?:ever |now )?(?:diagnosed with|a \w+ sufferer)\b"
+)
+
+
+def asks_own_condition(text: str, concepts: Sequence[Concept]) -> bool:
+    """A named condition asked about as the patient's own: never the leaflets' to answer."""
+    return bool(CONDITION_OF_PATIENT.search(text)) and any(c.section == "conditions" for c in concepts)
+
+
 # a clinician's shorthand for this patient's history ("hx of warfarin rx?", "h/o X", "pmh"): the
 # record, never the leaflets (round sixteen: an anticoagulant leaflet answered "hx of warfarin rx?")
 HISTORY_SHORTHAND = re.compile(r"\b(hx|h/o|pmh)\b")
@@ -420,6 +442,7 @@ NOTE_WORDS = frozenset(
         "say",
         "mention",
         "mentioned",
+        "read",  # "read me the notes from my last visit": the notes asked for, "read" no topic
     }
 )
 # operations only the record can answer (a value, a count, a date): never routed to the leaflets
@@ -961,6 +984,7 @@ class Planner:
             )
             and not past_period(request)
             and not HISTORY_SHORTHAND.search(request.text)
+            and not asks_own_condition(request.text, record_concepts)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -974,6 +998,10 @@ class Planner:
             # "what is the lisinopril for": a medicine of this patient's, so the record's reason
             # answers (lead, round six: an ACE-inhibitor leaflet answered instead)
             intents = ["medications"]
+        if intents == ["leaflets"] and asks_own_condition(request.text, record_concepts):
+            # "new to arranging visits and parking for us, sorry. Was I ever diagnosed with X?":
+            # the preamble's parking is no question; the problem list answers
+            intents = ["conditions"]
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
@@ -1147,15 +1175,21 @@ class Planner:
         return leaflet > record
 
     def _forbidden_medicine(self, request: Request, linking: Linking) -> Concept | None:
-        """The medicine of "is X something I can't / am not allowed to have", or None."""
-        if "check_drug_allergies" not in self.available or not re.search(FORBIDDEN_WORDING, request.text):
+        """The medicine of "is X something I can't / am not allowed to have" or "can I have X
+        given my allergies", or None. An allergen the record names by a drug's form ("Penicillin
+        V") is that drug: the table is checked for it too."""
+        if "check_drug_allergies" not in self.available or not asks_what_to_avoid(request.text):
             return None
         drugs = load_lexicon().all_drug_names()
         return next(
             (
                 c
                 for c in linking.concepts
-                if c.section == "medications" or (c.section == "allergies" and c.name.lower() in drugs)
+                if c.section == "medications"
+                or (
+                    c.section == "allergies"
+                    and any(w in drugs for w in (c.name.lower(), *c.name.lower().split()))
+                )
             ),
             None,
         )

@@ -22,6 +22,7 @@ from evals.paraphrase.tune_frozen9 import TUNE_FROZEN9
 from evals.paraphrase.tune_frozen10 import TUNE_FROZEN10
 from evals.paraphrase.tune_frozen11 import TUNE_FROZEN11
 from evals.paraphrase.tune_frozen12 import TUNE_FROZEN12
+from evals.paraphrase.tune_frozen13 import TUNE_FROZEN13
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -53,6 +54,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen10": TUNE_FROZEN10,
     "tune_frozen11": TUNE_FROZEN11,
     "tune_frozen12": TUNE_FROZEN12,
+    "tune_frozen13": TUNE_FROZEN13,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)

@@ -1,4 +1,4 @@
-"""Thirteenth held-out part of the paraphrase suite.
+"""Once the thirteenth held-out part of the paraphrase suite (`frozen13`), now tuning (`--part tune_frozen13`).
 
 Written 2026-12-07 by an outside writer who never saw the planner or the
 other parts. Voices imagined: a formal older patient, a non-native English
@@ -8,6 +8,12 @@ a pharmacist reconciling medicines and a nurse on handover.
 Before any measurement the lead dropped 26 of its 129 templates that the held-out checks
 refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/, or
 equal to a tuning template); nothing else was edited.
+Measured ONCE by the lead on round sixteen's merged main a7f4373 (`chartside eval paraphrase --part
+frozen13`, demo cohort, 13:01 UTC): 4,040 questions over 303 facts, **accuracy 95.7 %, consistency
+49.5 %, 0 confident false negatives**, 63 gate misses (advice refusals to record questions 62, one
+emergency reply), 110 planner misses (wrong values on lay lab_latest 74, unclear answers on filler
+cond_active 24 and cond_absent 12). By family: plain 100 %, clinician 98.9 %, pronoun, relative
+98.5 %, typo 98.4 %, filler 91.0 %, lay 89.2 %. It then moved into tuning, its misses read.
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ _ED: tuple[tuple[str, str], ...] = (
     ("clinician", "Quick q: prior ED presentations for {obj}, any?"),
 )
 
-FROZEN13: Templates = {
+TUNE_FROZEN13: Templates = {
     "med_active": (
         ("plain", "{Is_pron} prescribed {x}?"),
         ("plain", "Confirm {x} is one of the medicines {subj} take{s}."),
