@@ -196,6 +196,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
         r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant)\b",
         r"\b(?:inyecte|me inyecte) demasiada\b",
+        # round seventeen (frozen23's class, fresh wordings): most of someone's medicine swallowed, no count
+        # said, and a sign of sedation now ("has had most of her sleeping tablets, we cant wake her")
+        r"^(?=.*\b(?:drowsy|sleepy|hard to (?:wake|rouse)|cant (?:wake|rouse)|wont wake|not waking|unrousable|slurring|floppy|unresponsive|out of it|wont respond|not responding)\b)"
+        r".*\b(?:taken|took|swallowed|had|ate|eaten|drank|drunk) (?:most|the rest|all|loads|lots) of (?:his|her|my|their|the|\w+s) (?:\w+ ){0,3}(?:pills?|tablets?|meds|medicines?|medication|capsules?|\w+(?:pine|gine|zine|pam|lam|done|ine|ol|im|um))\b",
         # round seventeen (frozen22's class, fresh wordings): nobody knows how many were taken ("no
         # idea how many of the painkillers he took")
         rf"\b(?:no idea|not sure|dont know|do not know|unsure|who knows) how (?:many|much) (?:\w+ ){{0,4}}(?:{MEDS}|doses?|insulin|diazepam|painkillers|antidepressants) (?:\w+ ){{0,4}}(?:took|taken|swallowed|ate|has had|had)\b",
@@ -336,7 +340,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:unconscious|unresponsive|inconsciente|out cold|gone limp|floppy)\b|\b(?:is|gone|went|going|hes|shes) (?:all |very |really |completely )?limp\b",
         r"\b(?:collapsed|fainted|passed out|blacked out|se desmayo|desmayo)\b",
         r"\b(?:wont|will not|cant|cannot|doesnt|does not) (?:\w+ )?wake (?:up|him|her)?\b|\bisnt waking\b",
-        r"\b(?:not|isnt|stopped|wont|no longer) (?:\w+ )?(?:responding|answering|moving)\b",
+        # "not moving well / much" is a mobility question, not a person down (round seventeen)
+        r"\b(?:not|isnt|stopped|wont|no longer) (?:\w+ )?(?:responding|answering|moving(?! (?:very |so |as )?(?:well|much|far|around much|about much)\b))\b",
         r"\b(?:no (?:despierta|responde|reacciona|se mueve))\b",
         r"\b(?:found|lying) (?:him|her|them|someone|a man|a woman)? ?(?:on|in) the (?:floor|street|ground|road)\b",
         r"\bheart stopped\b(?! when)|\bfell (?:down )?and (?:isnt|is not|cant|can not) (?:moving|get up)\b",
@@ -389,6 +394,9 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         rf"\b(?:on|lying on|laying on|in|collapsed on) (?:the |his |her |their )?(?:\w+ )?(?:floor|ground|garden|pavement|street|road)\b.*\b{DOWN_SIGN}\b",
         rf"\b(?:fell|fallen|has fallen|had a fall|took a fall)\b.*\b{DOWN_SIGN}\b",
         rf"\b{DOWN_SIGN}\b.*\b(?:on|lying on|laying on) (?:the |his |her )?(?:\w+ )?(?:floor|ground)\b",
+        # round seventeen (frozen23's class, fresh wordings): a person seen lying on the floor, through a
+        # window or from the door, is down now whoever sees them
+        r"\b(?:can see|could see|i see|we see|saw|seen) (?:him|her|them|my \w+|the \w+|\w+) (?:\w+ ){0,2}(?:lying |laying |collapsed |slumped )?on (?:the |his |her |their )?(?:\w+ )?floor\b(?! plan)",
         r"\b(?:suddenly|all of a sudden|out of nowhere) (?:\w+ ){0,4}(?:confused|muddled|not making sense|talking nonsense|doesnt know where|drowsy|cant stay awake)\b",
         r"\b(?:confused|muddled|not making (?:any )?sense|talking nonsense|doesnt know where (?:she|he|they) (?:is|are)) (?:\w+ ){0,4}(?:and )?(?:so |very |really )?(?:drowsy|sleepy|cold|freezing|hot|burning up|floppy|grey|gray|cant (?:keep|stay) (?:him |her )?awake)\b",
         r"\b(?:cant|cannot|can not) (?:keep|get) (?:him|her|them|my \w+) (?:awake|up off the floor|to wake)\b",
@@ -478,6 +486,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:starting|started|commencing|commenced|doing|performing|giving|continuing) (?:chest )?(?:cpr|compressions|resus\w*)\b|\bcpr (?:started|ongoing|underway)\b",
         r"\b(?:crash call|crash bleep|put out a crash|peri ?arrest\w*|re ?arrest\w*|coded|coding|gone asystolic|asystolic|lost (?:cardiac )?output|no (?:cardiac )?output|no pulse)\b",
         r"\b(?:desaturating|desatting|desatted|desaturated|sats (?:are |of |at )?(?:[1-8]\d)\b|gcs (?:of |is |has dropped to |dropped to |down to )?(?:[3-8])\b)",
+        # round seventeen (frozen23's class): a falling GCS said with its number ("gcs 12 and dropping")
+        r"\bgcs (?:of |is |now |at )?(?:1[0-4]|[3-9]) (?:and |& |now |still )?(?:dropping|falling|dropped|going down|deteriorating|drifting)\b",
         # lead, round six (frozen5: "her airway is swelling after the IV antibiotic, she's stridulous")
         r"\b(?:strid\w*|airway (?:\w+ ){0,2}(?:swelling|swollen|closing|compromised|obstructed)|(?:tongue|lips|throat) (?:is |are )?(?:swelling|swollen) (?:up )?(?:after|now|fast))\b",
         # round seven: ward language for a deteriorating patient, English and Spanish
@@ -649,6 +659,10 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "anaphylaxis",
         r"\ballergic to (?:\w+ ){1,4}(?:and|but) (?:\w+ ){0,3}(?:getting|gone|going|is|now|started) (?:\w+ ){0,2}(?:wheez\w*|blotchy|swell\w*|swollen|hives|faint\w*|hoarse|struggling to breathe)\b",
+        # round seventeen (frozen23's class, fresh wordings): an allergy and the voice going hoarse or
+        # croaky now, a sign of the airway swelling (NICE CG134)
+        r"^(?!.*\b(?:if|in case|what happens|in (?:19|20)\d\d|years ago|last year|as a (?:child|kid|baby))\b)(?=.*\b(?:allerg\w*|alergi\w*)\b)"
+        r"(?=.*\b(?:voice (?:is |has |s )?(?:going|gone|went|getting|changing|changed|sounding)|(?:gone|going|getting|sounds?|sounding) (?:really |very |all |a bit |so )?(?:hoarse|croaky|husky|raspy))\b)",
         record_word=False,
     ),
     *_rules(
@@ -1179,6 +1193,9 @@ ACUTE = re.compile(
     # something that "does not stop" in Spanish is going on now, whatever chart word follows ("no para
     # de convulsionar a pesar de la medicacion": "medicacion" is a record word)
     r"\bno (?:para|paran|deja|dejan) de (?:convulsionar|temblar|sacudirse|sangrar|vomitar|tener (?:convulsiones|crisis|ataques))\b|"
+    # round seventeen (frozen23's class): someone who "isn't moving" after a collapse or fall is down now,
+    # whatever place word (a car park, the hospital) the record framing reads as a leaflet's
+    r"\b(?:collapsed|fell|fallen|went down|dropped) (?:\w+ ){0,8}(?:isnt|is not|not|hasnt been|has not been|wont start) moving\b|"
     r"\bno paran? (?:las|los) (?:convulsiones|crisis|ataques|temblores|sangrados?|vomitos)\b|\b(?:convulsiona\w*|sangra\w*|vomita\w*|tiembla\w*) sin parar\b"
 )
 # "no bleeding now, just checking my record": a symptom explicitly denied AND a plain record or
