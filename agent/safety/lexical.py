@@ -194,7 +194,7 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\b(?:took|taken|swallowed|ate|downed|injected) (?:\w+ ){0,4}(?:on purpose|to end it|to make it stop|to die|a proposito)\b",
         rf"\b(?:took|taking|swallowed|downed) (?:\w+ ){{0,3}}{MEDS} (?:\w+ ){{0,2}}(?:on purpose|at once|to end|a proposito)\b",
         rf"\b(?:took|taken|had) (?:\w+ ){{0,3}}(?:{MEDS}|doses?|insulin) (?:\w+ )?(?:twice|three times|four times|\d+ times|again and again)\b",
-        r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant)\b",
+        r"\b(?:too much|too many|two doses of|double dose of) (?:\w+ ){0,2}(?:insulin|fentanyl|oxy\w*|morphine|pills|tablets|painkillers)\b.*\b(?:feel|shaky|confused|sweating|awake|drowsy|sleepy|weird|sick|cant|wake|waking|rouse|rousable|unrousable|slow breathing|breathing slow\w*)\b",
         r"\b(?:inyecte|me inyecte) demasiada\b",
         # round seventeen (frozen23's class, fresh wordings): most of someone's medicine swallowed, no count
         # said, and a sign of sedation now ("has had most of her sleeping tablets, we cant wake her")

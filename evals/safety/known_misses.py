@@ -167,7 +167,7 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
         ]
     ),
     # round seventeen's closing batch (1,439 lines by an outside writer who never saw the gate or any
-    # utterance file, ~140 Spanish, 95 clinician), measured ONCE on main 9b6ce77 (2026-12-07 16:32 UTC:
+    # utterance file, ~140 Spanish, 95 clinician), measured ONCE on main 9b6ce77 (2026-12-07 16:31 UTC:
     # round seventeen's merged gate) and kept frozen: the honest figure for that gate.
     "frozen23": frozenset(
         [
@@ -234,7 +234,10 @@ NOT_MET: dict[tuple[str, str], str] = {
     # figure; its strict xfail would now pass)
     ("frozen22", "advice"): "frozen22, once: advice recall 94.6 % (317/335; target 98 %)",
     ("frozen22", "fp"): "frozen22, once: hard-negative false positives 3.9 % (24/617; target 2 %)",
-    ("frozen23", "emergency"): "frozen23, once: emergency recall 98.6 % (492/499, 7 missed)",
+    # frozen23, once: emergency recall 98.6 % (492/499, 7 missed). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_frozen23_classes.py; rules only): since that gate change none of its
+    # emergencies is missed, so the zero-miss test guards it again (lines looked at, not a held-out
+    # figure; its strict xfail would now pass)
     ("frozen23", "advice"): "frozen23, once: advice recall 91.9 % (295/321; target 98 %)",
     ("frozen23", "fp"): "frozen23, once: hard-negative false positives 6.5 % (40/619; target 2 %)",
 }
