@@ -664,7 +664,7 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
             if i > 0 and words[i - 1] in meds:
                 continue
         kept.append(c)
-    return Linking(kept, linking.unlinked)
+    return replace(linking, concepts=kept)
 
 
 # the mood of a question about how things are done (instructions, permissions, places,
@@ -1045,7 +1045,7 @@ class Planner:
         wording = scoped_wording(question)
         request = read_request(wording, today)
         linking = link(when_words_out(request), vocab or Vocabulary(), STOP)
-        linking = Linking([c for c in linking.concepts if c.section == section], linking.unlinked)
+        linking = replace(linking, concepts=[c for c in linking.concepts if c.section == section])
         return self._read_plan([section], wording, request, linking)
 
     # -- follow-ups ------------------------------------------------------------------------
@@ -1076,7 +1076,10 @@ class Planner:
         stones?", "is there any mention of X in my notes?": every condition and every note read
         for the topic's words (a lexical verdict, not a similarity ranking), so a "no" says what
         was searched and a word the lexicon lacks is still looked for in the record's own text."""
-        topic = mention_topic(request.text)
+        # read as linked: "do my notes say i take sertarline" names sertraline, which a misspelled
+        # clause would never match (round seventeen: "No note mentions i take sertarline now" over
+        # an active sertraline, a confident false negative; paraphrase frozen14)
+        topic = mention_topic(linking.as_read(request.text))
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
             return None
         value = ASKS_A_VALUE.search(request.text)
@@ -1102,7 +1105,7 @@ class Planner:
         covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
         named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
         if not covered and not named:
-            clause = _MENTION.search(request.text).group("topic")  # type: ignore[union-attr]
+            clause = _MENTION.search(linking.as_read(request.text)).group("topic")  # type: ignore[union-attr]
             # "does my chart say I take sertraline now", "… I'm living with X", "… I can't have
             # peanut because of an allergy": a clause around known concepts whose verb says their
             # section. Its other words are no topic: searched for as words they find nothing, and
