@@ -281,9 +281,13 @@ INPATIENT = re.compile(
 )
 # "the notes" said for the record as a whole, not a search of the note text
 NOTES_AS_RECORD = re.compile(
-    r"\b(?:according to|acording to|accoring to|going by|going through|looking through|looking at|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
+    r"\b(?:according to|acording to|accoring to|going by|going through|looking through|looking at|as far as|down in|in|on|from|by|per) (?:my|the|her|his|their) "
     # "going by the latest notes", "according to her most recent chart": still the record as it stands
-    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
+    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b|"
+    # the notes as what lists the patient's problems ("would her notes list X as one of hers?",
+    # "do my notes include X"): round seventeen, paraphrase frozen14 searched the note text for
+    # "X as" and answered nothing
+    r"\b(?:my|the|her|his|their) (?:notes|chart|file|records?) (?:list|lists|include|includes|count|counts)\b"
 )
 # ... unless what the notes say is the question ("what did the doctor write in my notes about …").
 # "read me / read out / read back" asks the assistant to say a value aloud, not what a note's text
@@ -354,6 +358,21 @@ CONDITION_OF_PATIENT = re.compile(
 def asks_own_condition(text: str, concepts: Sequence[Concept]) -> bool:
     """A named condition asked about as the patient's own: never the leaflets' to answer."""
     return bool(CONDITION_OF_PATIENT.search(text)) and any(c.section == "conditions" for c in concepts)
+
+
+# the patient put on a named medicine ("does the record show me on X", "is she taking X", "i take X
+# now?"): the medicine list answers, whatever the sentences before it are about (round seventeen:
+# "Quick one before the pharmacy shuts …: does the record show me on X right now?" reached the
+# pharmacy leaflet; paraphrase frozen14). "can I take X" is no such question: nothing stands between.
+_ON_MEDICINE = r"\b(?:me|her|him|them|i|she|he|they|the patient) (?:still |currently |now )?(?:on|taking|takes|take|prescribed) (?:the |any )?"
+
+
+def asks_own_medicine(text: str, concepts: Sequence[Concept]) -> bool:
+    """A named medicine asked about as the patient's own: never the leaflets' to answer."""
+    return any(
+        c.section == "medications" and c.said and re.search(rf"{_ON_MEDICINE}{re.escape(c.said)}\b", text)
+        for c in concepts
+    )
 
 
 # a clinician's shorthand for this patient's history ("hx of warfarin rx?", "h/o X", "pmh"): the
@@ -985,6 +1004,7 @@ class Planner:
             and not past_period(request)
             and not HISTORY_SHORTHAND.search(request.text)
             and not asks_own_condition(request.text, record_concepts)
+            and not asks_own_medicine(request.text, record_concepts)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -1002,6 +1022,8 @@ class Planner:
             # "new to arranging visits and parking for us, sorry. Was I ever diagnosed with X?":
             # the preamble's parking is no question; the problem list answers
             intents = ["conditions"]
+        if intents == ["leaflets"] and asks_own_medicine(request.text, record_concepts):
+            intents = ["medications"]  # "… before the pharmacy shuts: am I on X?": the medicine list
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
