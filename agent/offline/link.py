@@ -176,6 +176,15 @@ class Concept:
 class Linking:
     concepts: list[Concept] = field(default_factory=list)
     unlinked: list[str] = field(default_factory=list)
+    # each misspelled word → the spelling it was linked by: a concept's `said` is the corrected
+    # word, so a clause of the question is read with these before it is searched for a concept
+    respelled: dict[str, str] = field(default_factory=dict)
+
+    def as_read(self, text: str) -> str:
+        """`text` with the linker's spelling corrections ("i take sertarline" → "i take sertraline")."""
+        if not self.respelled:
+            return text
+        return " ".join(self.respelled.get(w, w) for w in text.split())
 
     def of(self, section: str) -> list[Concept]:
         return [c for c in self.concepts if c.section == section]
@@ -407,14 +416,28 @@ SPANISH = re.compile(
 )
 
 
+# how the asker feels about asking ("i'm a bit anxious about this, so bear with me: …"): a mood said
+# in passing, never the condition asked about (round seventeen: "No. Your record has no anxiety" led
+# the answer to the highest weight, a confident false negative; paraphrase frozen14). Only said of
+# the asker and followed by what the feeling is about, so "do I have anxiety" still asks.
+ASKER_FEELING = re.compile(
+    r"\b(?:im|i am|i feel|were|we are)(?: feeling)?"
+    r"(?: (?:a (?:little |tiny )?bit|a little|quite|so|very|really|rather|pretty|kind of|kinda|super))?"
+    r" (?:anxious|depressed|nervous|worried|stressed|scared)"
+    r"(?= (?:about|so|but|and|asking|to ask|as|because|sorry|bear|if)\b)"
+)
+
+
 def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Linking:
     """Concepts named in `text` (already normalised), longest phrase first; fuzzy for typos."""
     lex = load_lexicon()
     phrases = lexicon_phrases()
     index = vocab.index()
     found: list[Concept] = []
+    said = text
     text = correct(text, index, stop)
-    padded = f" {text} "
+    respelled = {w: c for w, c in zip(said.split(), text.split(), strict=True) if w != c}
+    padded = ASKER_FEELING.sub(" | ", f" {text} ")
     if (asked_for := MEDS_FOR.search(text)) is not None:
         for concept, phrase in _classes_for(asked_for.group("what"), vocab, lex):
             found.append(concept)
@@ -466,7 +489,7 @@ def link(text: str, vocab: Vocabulary, stop: frozenset[str] = frozenset()) -> Li
                     found += [_concept_of(e, token, vocab, lex) for e in phrases[word]]
                 continue
         unlinked.append(token)
-    return Linking(_dedupe(found), unlinked)
+    return Linking(_dedupe(found), unlinked, respelled)
 
 
 # a medicine asked for by what it treats: "am I on anything for blood pressure?", "what do I take

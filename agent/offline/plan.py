@@ -281,9 +281,13 @@ INPATIENT = re.compile(
 )
 # "the notes" said for the record as a whole, not a search of the note text
 NOTES_AS_RECORD = re.compile(
-    r"\b(?:according to|acording to|accoring to|going by|going through|looking through|looking at|as far as|down in|in|on|from|by) (?:my|the|her|his|their) "
+    r"\b(?:according to|acording to|accoring to|going by|going through|looking through|looking at|as far as|down in|in|on|from|by|per) (?:my|the|her|his|their) "
     # "going by the latest notes", "according to her most recent chart": still the record as it stands
-    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b"
+    r"(?:(?:latest|last|most recent|recent|newest|current|up to date|updated) )?(?:notes|chart|file|records?)\b|"
+    # the notes as what lists the patient's problems ("would her notes list X as one of hers?",
+    # "do my notes include X"): round seventeen, paraphrase frozen14 searched the note text for
+    # "X as" and answered nothing
+    r"\b(?:my|the|her|his|their) (?:notes|chart|file|records?) (?:list|lists|include|includes|count|counts)\b"
 )
 # ... unless what the notes say is the question ("what did the doctor write in my notes about …").
 # "read me / read out / read back" asks the assistant to say a value aloud, not what a note's text
@@ -354,6 +358,21 @@ CONDITION_OF_PATIENT = re.compile(
 def asks_own_condition(text: str, concepts: Sequence[Concept]) -> bool:
     """A named condition asked about as the patient's own: never the leaflets' to answer."""
     return bool(CONDITION_OF_PATIENT.search(text)) and any(c.section == "conditions" for c in concepts)
+
+
+# the patient put on a named medicine ("does the record show me on X", "is she taking X", "i take X
+# now?"): the medicine list answers, whatever the sentences before it are about (round seventeen:
+# "Quick one before the pharmacy shuts …: does the record show me on X right now?" reached the
+# pharmacy leaflet; paraphrase frozen14). "can I take X" is no such question: nothing stands between.
+_ON_MEDICINE = r"\b(?:me|her|him|them|i|she|he|they|the patient) (?:still |currently |now )?(?:on|taking|takes|take|prescribed) (?:the |any )?"
+
+
+def asks_own_medicine(text: str, concepts: Sequence[Concept]) -> bool:
+    """A named medicine asked about as the patient's own: never the leaflets' to answer."""
+    return any(
+        c.section == "medications" and c.said and re.search(rf"{_ON_MEDICINE}{re.escape(c.said)}\b", text)
+        for c in concepts
+    )
 
 
 # a clinician's shorthand for this patient's history ("hx of warfarin rx?", "h/o X", "pmh"): the
@@ -664,7 +683,7 @@ def resolve(linking: Linking, intents: list[str], text: str) -> Linking:
             if i > 0 and words[i - 1] in meds:
                 continue
         kept.append(c)
-    return Linking(kept, linking.unlinked)
+    return replace(linking, concepts=kept)
 
 
 # the mood of a question about how things are done (instructions, permissions, places,
@@ -985,6 +1004,7 @@ class Planner:
             and not past_period(request)
             and not HISTORY_SHORTHAND.search(request.text)
             and not asks_own_condition(request.text, record_concepts)
+            and not asks_own_medicine(request.text, record_concepts)
             and self._sounds_like_leaflets(question)
         ):
             probe = self._leaflet_probe(question, request, linking)
@@ -1002,6 +1022,8 @@ class Planner:
             # "new to arranging visits and parking for us, sorry. Was I ever diagnosed with X?":
             # the preamble's parking is no question; the problem list answers
             intents = ["conditions"]
+        if intents == ["leaflets"] and asks_own_medicine(request.text, record_concepts):
+            intents = ["medications"]  # "… before the pharmacy shuts: am I on X?": the medicine list
         if intents == ["leaflets"] or (not intents and not record_concepts):
             if previous is not None and not intents and request.follow_up:
                 plan = self._follow_up(question, previous, today, vocab)
@@ -1045,7 +1067,7 @@ class Planner:
         wording = scoped_wording(question)
         request = read_request(wording, today)
         linking = link(when_words_out(request), vocab or Vocabulary(), STOP)
-        linking = Linking([c for c in linking.concepts if c.section == section], linking.unlinked)
+        linking = replace(linking, concepts=[c for c in linking.concepts if c.section == section])
         return self._read_plan([section], wording, request, linking)
 
     # -- follow-ups ------------------------------------------------------------------------
@@ -1076,7 +1098,10 @@ class Planner:
         stones?", "is there any mention of X in my notes?": every condition and every note read
         for the topic's words (a lexical verdict, not a similarity ranking), so a "no" says what
         was searched and a word the lexicon lacks is still looked for in the record's own text."""
-        topic = mention_topic(request.text)
+        # read as linked: "do my notes say i take sertarline" names sertraline, which a misspelled
+        # clause would never match (round seventeen: "No note mentions i take sertarline now" over
+        # an active sertraline, a confident false negative; paraphrase frozen14)
+        topic = mention_topic(linking.as_read(request.text))
         if topic is None or not {"get_conditions", "search_notes"} <= self.available:
             return None
         value = ASKS_A_VALUE.search(request.text)
@@ -1102,7 +1127,7 @@ class Planner:
         covered = not [w for w in mention_words(topic) if w not in said]  # the topic is a known concept
         named = [c for c in linking.concepts if c.said == topic or (covered and c.said in topic)]
         if not covered and not named:
-            clause = _MENTION.search(request.text).group("topic")  # type: ignore[union-attr]
+            clause = _MENTION.search(linking.as_read(request.text)).group("topic")  # type: ignore[union-attr]
             # "does my chart say I take sertraline now", "… I'm living with X", "… I can't have
             # peanut because of an allergy": a clause around known concepts whose verb says their
             # section. Its other words are no topic: searched for as words they find nothing, and

@@ -117,7 +117,9 @@ OPERATIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "earliest",
             # "how long have I had …" / "since when …": asked as the first date; "my oldest a1c", "the
             # original reading", "what did it start out at": the first value (round fifteen)
-            r"\b(first|earliest|oldest|initial|very first|original(ly)?|baseline|start(ed)? (on|taking|using)|"
+            # ("my first language", "first of all" are no first value: paraphrase frozen14's "English
+            # is not my first language, sorry. In the record, is written that I have X?")
+            r"\b(first(?! (language|of all)\b)|earliest|oldest|initial|very first|original(ly)?|baseline|start(ed)? (on|taking|using)|"
             r"(start|started|starts) (out|off) (at|as)|at the (very )?(start|beginning)|"
             r"how long (have|has) (i|you|she|he|they|the patient)|since when)\b",
         ),

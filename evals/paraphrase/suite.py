@@ -23,6 +23,7 @@ from evals.paraphrase.tune_frozen10 import TUNE_FROZEN10
 from evals.paraphrase.tune_frozen11 import TUNE_FROZEN11
 from evals.paraphrase.tune_frozen12 import TUNE_FROZEN12
 from evals.paraphrase.tune_frozen13 import TUNE_FROZEN13
+from evals.paraphrase.tune_frozen14 import TUNE_FROZEN14
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -55,6 +56,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen11": TUNE_FROZEN11,
     "tune_frozen12": TUNE_FROZEN12,
     "tune_frozen13": TUNE_FROZEN13,
+    "tune_frozen14": TUNE_FROZEN14,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)

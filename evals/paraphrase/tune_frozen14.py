@@ -1,10 +1,17 @@
-"""Fourteenth held-out part of the paraphrase suite.
+"""Once the fourteenth held-out part of the paraphrase suite (`frozen14`), now tuning (`--part tune_frozen14`).
 
 Written 2026-12-07 by an outside writer who never saw the planner or the other parts. Voices imagined: a grandchild typing for a grandparent who dictates; a person with dyslexia typing fast; an anxious parent of a teenager; an ICU registrar at 4am; a community pharmacist on the phone; a school nurse; writers whose first language is Polish or Portuguese; a lawyer-like precise person; someone who answers their own question halfway through.
 
 Before any measurement the lead dropped 20 of its 127 templates that the held-out checks
 refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/, or
 equal to a tuning template); nothing else was edited.
+Measured ONCE by the lead on round seventeen's merged main 2ed24a8 (`chartside eval paraphrase --part
+frozen14`, demo cohort, 16:35 UTC): 4,155 questions over 303 facts, **accuracy 96.3 %, consistency 68.6 %,
+61 confident false negatives** (lab_max 40, med_active 21), 8 gate misses (allergy_yes 4: three
+emergency replies, one advice refusal; cond_active 4 advice refusals), 146 planner misses (unclear
+answers on cond_active 68, "no" on lab_max 40, on med_active 21 "no" and 17 unclear). By family:
+clinician, lay, plain, relative 100 %, typo 96.8 %, filler 91.0 %, pronoun 90.9 %. It then moved
+into tuning, its misses read.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ _ED: tuple[tuple[str, str], ...] = (
     ("clinician", "Any ED attendances in {poss} hx?"),
 )
 
-FROZEN14: Templates = {
+TUNE_FROZEN14: Templates = {
     "med_active": (
         ("plain", "Is {x} an active prescription for {obj}?"),
         ("pronoun", "{Does_subj} still take {x}, or was it stopped?"),
