@@ -1090,7 +1090,8 @@ RECORD_FRAMING = re.compile(
     # round thirteen (frozen15): a service named after a condition, its phone number, the last bloods
     r"(?:chest pain|stroke|seizure|first fit|falls?|heart failure|breathlessness|pain|tia|epilepsy|diabetes|memory) (?:clinic|service|unit|team|nurses?|ward|helpline|line)|"
     r"phone number|contact (?:details|number)|last (?:bloods|blood tests?|results?|labs)|"
-    r"reactions? to|allergic to|allergy|allergies|prescri\w*|on my record|on file|what does (?:my|the)|"
+    # the allergy words as people mistype them too ("is shellfish in my alergies": round seventeen)
+    r"reactions? to|al+erg(?:y|ys|ie|ies|ic to)|prescri\w*|on my record|on file|what does (?:my|the)|"
     r"medications?|medicines?|meds|levels?|dose|dosage|treated|admission|admitted|date of|doctor|hospital|what year|which)\b|^(?:any|is there an?|date of)\b|"
     # a value's trend or latest reading, whatever the (possibly misspelt) name of the test:
     # "has my creatinien gone down", "did my a1c come back up", "my latest cholestrol result"
@@ -1932,6 +1933,9 @@ RECORD_QUESTION = re.compile(
     # take?" got the advice refusal from the classifier): the record word as people mistype it,
     # and a medicine asked about as "something I take"
     r"\b(?:on|in) my (?:recrod|recod|reocrd|rcord|reccord|recrd|recor|recodr|chrat|cahrt|fiel|flie)\b|"
+    # round seventeen (the paraphrase suite's tune_frozen14): an item asked to be in the allergy list,
+    # however "allergies" is spelt ("is grass pollen in my alergies")
+    r"^(?:is|are) (?:\w+ ){1,3}(?:in|on) (?:my|her|his|their|the patients) (?:\w+ )?al+erg(?:y|ys|ie|ies)(?: list)?$|"
     r"\b(?:is|are) (?:\w+ ){1,3}(?:something|anything|one of the (?:things|medicines|meds|tablets|pills)) (?:that )?(?:i|im|i am|ive|i have|she|he|they|the patient)(?: (?!can\b|could\b|should\b|may\b|might\b|shouldnt\b|cant\b)\w+)? (?:take|takes|taking|on|prescribed|using|use|been given)\b|"
     # round sixteen: "is penicillin something i'm not allowed to have" asks what the record says to
     # avoid (the allergy list and the drug–allergy table answer it, and a "no" is no go-ahead); the

@@ -6,7 +6,7 @@ Before any measurement the lead dropped 20 of its 127 templates that the held-ou
 refuse (each sharing a phrase of twelve letters or more with a file under agent/ or tools/, or
 equal to a tuning template); nothing else was edited.
 Measured ONCE by the lead on round seventeen's merged main 2ed24a8 (`chartside eval paraphrase --part
-frozen14`, demo cohort, 16:35 UTC): 4,155 questions over 303 facts, **accuracy 96.3 %, consistency 68.6 %,
+frozen14`, demo cohort, 16:34 UTC): 4,155 questions over 303 facts, **accuracy 96.3 %, consistency 68.6 %,
 61 confident false negatives** (lab_max 40, med_active 21), 8 gate misses (allergy_yes 4: three
 emergency replies, one advice refusal; cond_active 4 advice refusals), 146 planner misses (unclear
 answers on cond_active 68, "no" on lab_max 40, on med_active 21 "no" and 17 unclear). By family:
