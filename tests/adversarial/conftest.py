@@ -27,7 +27,9 @@ B_MRN = "MRN-B-55501"
 B_SECRETS = ("CANARY-B-7d1f", "9.9", B_MRN)  # what only B's record holds
 # clock readings in the stream's metrics ("latency_ms": 19.93, "started_ms", "tool_ms", a tool's "ms"):
 # not record content, and a "9.9" among them is a timing, not patient B's HbA1c
-_TIMINGS = re.compile(r'"\w*ms"\s*:\s*-?[\d.]+(?:e-?\d+)?')
+# and the clock itself: a slot's "starts_at": "2026-12-10T17:39:59.941429+00:00" holds "9.9" whenever
+# the test runs at :59.9 of a minute (round seventeen's fresh-clone run failed on exactly that)
+_TIMINGS = re.compile(r'"\w*ms"\s*:\s*-?[\d.]+(?:e-?\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d)?')
 
 
 def leaked_secrets(content: str) -> list[str]:
