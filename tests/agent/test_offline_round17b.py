@@ -17,20 +17,10 @@ cohort against what each record holds (`evals.truth`):
 
 from __future__ import annotations
 
-from agent.events import ToolCallEvent
 from evals.vocab import drug_name
 from tests.agent.test_lead_hunt_r8 import _events, _lead
 from tests.agent.test_offline_r15 import A1C, BMI, CHOL, WEIGHT, _agent, _series
-from tests.agent.test_offline_round17 import _held_and_missing, _served
-
-
-def _tools(events) -> list[str]:
-    return [e.name for e in events if isinstance(e, ToolCallEvent)]
-
-
-def _shows(value: float, lead: str) -> bool:
-    return f"{value:g}" in lead or f"{value:.1f}" in lead
-
+from tests.agent.test_offline_round17 import _held_and_missing, _served, _shows, _tools
 
 # --- 1. a feeling about asking is no condition ----------------------------------------------------
 FEELING_THEN_HIGHEST = [
