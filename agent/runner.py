@@ -178,7 +178,7 @@ class GuardedAgent:
                 )
                 if named:  # the question names some of these medicines: look up just those
                     calls[:0] = named
-                elif result.ok and result.total and call.show:
+                elif result.ok and call.show and (result.total or call.report_empty):
                     texts.append(result.text)
                     for citation in citation_events(result.citations):
                         yield citation

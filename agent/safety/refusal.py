@@ -115,6 +115,9 @@ class FactCall:
     # (`mentioned_medicines`); shown only when the question asks about "my medicines"
     probe: bool = False
     show: bool = True
+    # shown even when the tool finds nothing: a medicine the question names that is not active, looked
+    # up over every prescription, so "no metformin in your record (active and past)" is a searched claim
+    report_empty: bool = False
 
 
 def fact_calls(
@@ -161,9 +164,40 @@ def named_calls(question: str, rows: Iterable[dict[str, Any]], history: Sequence
     texts = [normalise(question), *(normalise(f"{history[-1]} {question}") for _ in history[-1:])]
     for text in texts:
         words = mentioned_medicines(text, [str(r.get("name") or "") for r in rows])
-        if words:
-            return [FactCall("get_medications", {"status": "active", "query": w}) for w in words[:2]]
+        absent = [w for w in named_drugs(text) if not mentioned_medicines(w, words)]
+        if words or absent:
+            return [FactCall("get_medications", {"status": "active", "query": w}) for w in words[:2]] + [
+                FactCall("get_medications", {"status": "all", "query": w}, report_empty=True)
+                for w in absent[: max(0, 2 - len(words))]
+            ]
     return []
+
+
+def named_drugs(text: str) -> list[str]:
+    """The medicines the lexicon knows (ingredients, class members, brands → their ingredient) that
+    the (normalised) text names, exactly or with one slip in a name of 6+ letters.
+
+    Why: "can I double my warfarin?" from a patient never prescribed it got the whole active list,
+    which reads as if warfarin were among it; the named medicine is looked up over every
+    prescription instead, so the reply says it was searched for and not found."""
+    said = text.split()
+    found: list[str] = []
+    for word in said:
+        name = _brands().get(word) or (word if word in _drug_names() else None)
+        if name is None and len(word) >= 6:
+            name = next(
+                (d for d in _drug_names() if abs(len(d) - len(word)) <= 1 and OSA.distance(d, word) <= 1),
+                None,
+            )
+        if name and name not in found:
+            found.append(name)
+    return found
+
+
+@lru_cache(maxsize=1)
+def _drug_names() -> frozenset[str]:
+    """One-word medicine names of the sourced lexicon, normalised as questions are."""
+    return frozenset(n for n in (normalise(d) for d in load_lexicon().all_drug_names()) if n and " " not in n)
 
 
 def mentioned_medicines(text: str, names: Iterable[str]) -> list[str]:
