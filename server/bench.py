@@ -129,10 +129,10 @@ STATEMENTS = [0]  # queries this server process has sent to PostgreSQL (`count_s
 
 def count_statements() -> None:
     """Count every query the server process sends, each a round trip: a psycopg cursor's
-    `execute`/`executemany` (SQLAlchemy's and raw psycopg's, sync and async; one
-    multi-statement query, or the rows of an `executemany`, count once), the BEGIN psycopg
-    sends before a transaction's first statement, and a COMMIT or ROLLBACK of an open
-    transaction. Benchmark processes only."""
+    `execute`/`executemany` (SQLAlchemy's and raw psycopg's, sync and async) and each query of
+    `records.async_pool.run_script` (one multi-statement query, or the rows of an
+    `executemany`, count once), the BEGIN psycopg sends before a transaction's first
+    statement, and a COMMIT or ROLLBACK of an open transaction. Benchmark processes only."""
     import psycopg
     from psycopg import _connection_base
 
@@ -146,6 +146,9 @@ def count_statements() -> None:
     for cls in (psycopg.Cursor, psycopg.AsyncCursor, psycopg.ServerCursor, psycopg.AsyncServerCursor):
         for name in ("execute", "executemany"):
             setattr(cls, name, counted(getattr(cls, name)))
+    # `records.async_pool.run_script` (the opening, event writes) binds each query it sends
+    # with the pool's client cursor's `mogrify` and sends it without `execute`
+    psycopg.AsyncClientCursor.mogrify = counted(psycopg.AsyncClientCursor.mogrify)  # type: ignore[method-assign]
 
     def ending(method: Any) -> Any:  # a commit or rollback is a round trip when a transaction is open
         def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from psycopg_pool import AsyncConnectionPool
 
-from records.async_pool import Prepared, connection
+from records.async_pool import Prepared, connection, run_script
 from records.audit import INSERT_PSYCOPG_WHERE as INSERT_AUDIT
 from records.audit import audit_row
 from server import store
@@ -89,4 +89,4 @@ async def write_events(
         params.update(audit_row(**store.answer_audit(outcome, patient_id, message_id, conversation_id)))
     query = write_sql(len(events), final=final is not None, outcome=outcome is not None)
     async with connection(pool) as conn:
-        await conn.cursor().execute(query, params)
+        await run_script(conn, query, params)

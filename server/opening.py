@@ -41,12 +41,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
-from psycopg.pq import ExecStatus
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from starlette.requests import Request
 
 from agent.base import Turn
-from records.async_pool import Prepared, connection
+from records.async_pool import Prepared, connection, run_script
 from records.audit import INSERT_PSYCOPG_WHERE as INSERT_AUDIT
 from records.audit import audit_row
 from server.access import PatientAccess
@@ -57,7 +56,6 @@ from server.throttle import RateLimits, StreamSlots
 from server.trace import AUTHORISED, mark
 
 log = logging.getLogger(__name__)
-TUPLES_OK = ExecStatus.TUPLES_OK
 
 # The facts the cached principal stands for, as they are now (accounts and panels are read
 # in the opening's own transaction). %(cred)s is the token digest or the session's issue time.
@@ -99,18 +97,6 @@ def connection_options() -> dict[str, Any]:
     the client by psycopg's `ClientCursor`, which quotes them as literals), so the
     transaction is opened by its own BEGIN (autocommit off would cost a round trip of its own)."""
     return {"autocommit": True, "cursor_factory": psycopg.AsyncClientCursor}
-
-
-async def _results(cur: psycopg.AsyncCursor) -> list[list[tuple[Any, ...]]]:
-    """The rows (tuples) of every statement of a multi-statement query that returns rows, in
-    order (read by status: `cur.description` would build column objects nobody reads)."""
-    results = []
-    while True:
-        result = cur.pgresult
-        if result is not None and result.status == TUPLES_OK:
-            results.append(await cur.fetchall())
-        if not cur.nextset():
-            return results
 
 
 _MINE = "EXISTS (SELECT 1 FROM messages WHERE patient_id = %(p)s AND id = %(m)s AND account_id = %(a)s)"
@@ -250,10 +236,8 @@ async def _transaction(
             target_patient_id=patient_id,
         ),
     }
-    async with connection(pool) as conn:
-        cur = conn.cursor()
-        await cur.execute(opening_sql(principal, claim=claim, owner=owner), params)  # the round trip
-        results = await _results(cur)
+    async with connection(pool) as conn:  # the round trip
+        results = await run_script(conn, opening_sql(principal, claim=claim, owner=owner), params)
     allowed_now, row = bool(results[0] and results[0][0][0]), next(iter(results[1]), None)
     if not allowed_now or row is None:
         return None  # nothing was written: every write above is conditional on both

@@ -85,13 +85,15 @@ class SqlCapture:
     def on(self, engine: Engine) -> Iterator[SqlCapture]:
         """The engine's statements, and every query sent on an asyncio psycopg connection (the
         answer stream's opening, server/opening.py: several statements in one query, prepared
-        ones included: `with_prepared_bodies`)."""
+        ones included: `with_prepared_bodies`), whether through a cursor's `execute` or bound by
+        `mogrify` and sent by `records.async_pool.run_script`."""
         import psycopg
 
         real = psycopg.AsyncCursor.execute
+        real_mogrify = psycopg.AsyncClientCursor.mogrify
         capture = self
 
-        async def execute(cursor, query, params=None, **kwargs):
+        def captured(query, params) -> None:
             # a new pooled connection's PREPAREs execute nothing: their bodies are checked
             # where they run, at EXECUTE (`with_prepared_bodies`)
             if isinstance(query, str) and not query.startswith("PREPARE "):
@@ -101,14 +103,23 @@ class SqlCapture:
                             with_prepared_bodies(query), params if isinstance(params, Mapping) else None
                         )
                     )
+
+        async def execute(cursor, query, params=None, **kwargs):
+            captured(query, params)
             return await real(cursor, query, params, **kwargs)
+
+        def mogrify(cursor, query, params=None):
+            captured(query, params)
+            return real_mogrify(cursor, query, params)
 
         event.listen(engine, "before_cursor_execute", self._on_execute)
         psycopg.AsyncCursor.execute = execute  # type: ignore[method-assign]
+        psycopg.AsyncClientCursor.mogrify = mogrify  # type: ignore[method-assign]
         try:
             yield self
         finally:
             psycopg.AsyncCursor.execute = real  # type: ignore[method-assign]
+            psycopg.AsyncClientCursor.mogrify = real_mogrify  # type: ignore[method-assign]
             event.remove(engine, "before_cursor_execute", self._on_execute)
 
 

@@ -173,11 +173,15 @@ def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_
     import psycopg
 
     sent: list[str] = []
-    real = psycopg.AsyncClientCursor.execute
+    real, real_mogrify = psycopg.AsyncClientCursor.execute, psycopg.AsyncClientCursor.mogrify
 
     async def counted(self, query, *args, **kwargs):
         sent.append(str(query))
         return await real(self, query, *args, **kwargs)
+
+    def counted_mogrify(self, query, *args, **kwargs):  # binds each query `run_script` sends
+        sent.append(str(query))
+        return real_mogrify(self, query, *args, **kwargs)
 
     gate = Gate("mid-run")
     served = serve([quick_answer_script()[0], gate, *quick_answer_script()[1:]])
@@ -185,6 +189,7 @@ def test_the_cached_opening_is_one_round_trip_committing_access_audit_and_claim_
         csrf = login(client, "carol")
         mid = ask(client, C, csrf=csrf).json()["message_id"]
         monkeypatch.setattr(psycopg.AsyncClientCursor, "execute", counted)
+        monkeypatch.setattr(psycopg.AsyncClientCursor, "mogrify", counted_mogrify)
         with ThreadPoolExecutor(1) as pool:
             reading = pool.submit(stream, client, C, mid)
             assert gate.reached.wait(10)  # the first event is out: the run has started

@@ -250,10 +250,15 @@ def test_the_first_event_waits_for_one_round_trip_and_no_worker_thread(serve, wo
     served = serve([gate, StatusEvent(text="Looking…"), DoneEvent(answer="ok", mode="offline")])
     counts = {"checkout": 0, "commit": 0, "queries": 0}
     real_execute = psycopg.AsyncCursor.execute
+    real_mogrify = psycopg.AsyncClientCursor.mogrify  # binds each query `run_script` sends
 
     async def counted_execute(self, *args, **kwargs):
         counts["queries"] += 1
         return await real_execute(self, *args, **kwargs)
+
+    def counted_mogrify(self, *args, **kwargs):
+        counts["queries"] += 1
+        return real_mogrify(self, *args, **kwargs)
 
     def checkout(*_args):
         counts["checkout"] += 1
@@ -262,6 +267,7 @@ def test_the_first_event_waits_for_one_round_trip_and_no_worker_thread(serve, wo
         counts["commit"] += 1
 
     monkeypatch.setattr(psycopg.AsyncCursor, "execute", counted_execute)
+    monkeypatch.setattr(psycopg.AsyncClientCursor, "mogrify", counted_mogrify)
     for headers, login_as in ((_bearer(world), None), ({}, "alice")):
         gate.opened.clear()
         gate.reached.clear()

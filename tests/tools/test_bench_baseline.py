@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine, text
 
-from tools.bench import bare_round_trip
+from tools.bench import bare_round_trip, flushed_commit
 
 
 def _prepared_statements(conn) -> int:
@@ -29,5 +29,18 @@ def test_the_baseline_leaves_the_pooled_connections_prepared_statements_alone(db
             conn.execute(text("SELECT 1"))
         with engine.begin() as conn:
             assert _prepared_statements(conn) == 0  # psycopg's behaviour, which the baseline avoids
+    finally:
+        engine.dispose()
+
+
+def test_the_flush_baseline_commits_a_transaction_of_its_own(db):
+    """`flushed_commit` (the tools bench's "COMMIT with WAL flush" row) takes a transaction id
+    and commits it, so its COMMIT waits for the WAL flush a tool call's audit row waits for."""
+    engine = create_engine(db.app.url, pool_size=1, max_overflow=0)
+    try:
+        xid = flushed_commit(engine)
+        with engine.begin() as conn:
+            status = conn.execute(text("SELECT pg_xact_status(CAST(:x AS text)::xid8)"), {"x": str(xid)})
+            assert status.scalar_one() == "committed"
     finally:
         engine.dispose()
