@@ -1,0 +1,167 @@
+"""A message holding more than one thing: which of its clauses are requests, and which plan answers.
+
+Why: the planner reads a message whole, so an aside could take a real request over ("that parking
+fee nearly killed me lol, when is my next appointment" got the parking leaflet alone, round
+seventeen), and of two requests one could go unanswered or lose its own lead. The behaviour:
+
+* the message is cut into clauses at sentence marks, commas, dashes, "+", and at "and" / "also" /
+  "plus" / "n" / "y" when a question opens after it ("… a1c and am i still on X");
+* a clause is a REQUEST when it is in the question form (a question word, an inverted verb, an
+  imperative, a closing "?", or a "latest X" naming something of the record) and, read alone, plans
+  to a lookup; anything else is an ASIDE (chit-chat, thanks, a figurative complaint, a preamble);
+* a clause leaning on the one before (a pronoun and nothing of its own: "is that normal?", "has it
+  gone up?") belongs to the request before it;
+* ONE request: the whole message is planned as before (a preamble often carries the concept: "for
+  my diabetes, what do I take"), unless the aside took the answer over — the whole message plans
+  other kinds of lookup than the request alone — then the request alone is planned;
+* TWO OR MORE requests: each is planned and answered on its own, under a heading quoting the
+  user's words, in the order asked (one answer each, never one silently dropped); requests that
+  plan the very same lookups are answered once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from agent.base import Turn
+from agent.offline.link import Vocabulary
+from agent.offline.plan import RECORD_SECTIONS, Plan, Planner
+from agent.text import normalise
+
+# fillers a clause may open with before its question ("so", "ok and", "btw", "two things:")
+_FILLER = re.compile(
+    r"^((and|also|plus|so|ok|okay|oh|btw|but|then|n|y|well|um|hmm|right|sorry|please|pls|plz|hey|hi|hello|"
+    r"hola|quick question|one more thing|two things|and also|lastly|finally|doc|doctor)\b\s*)+"
+)
+_OPENER = (
+    r"what|whats|wat|wats|wot|when|whens|where|wheres|which|who|whos|why|how|hows|"
+    r"am|is|isnt|are|arent|was|wasnt|were|do|does|doesnt|did|didnt|have|has|hasnt|havent|had|"
+    r"can|could|will|would|should|shall|any|anything|"
+    r"show|list|tell|give|get|find|book|schedule|cancel|check|pull|look|read|summari[sz]e|"
+    # Spanish openers (a Spanish message is glossed clause by clause afterwards)
+    r"que|qu[eé]|cual|cu[aá]l|cuando|cu[aá]ndo|donde|tengo|tiene|estoy|esta|tomo|hay|cuanto|puedo|me"
+)
+_ASKS = re.compile(rf"^({_OPENER})\b")
+# a request said as a noun phrase: "latest a1c pls", "newest hba1c?" (with a record concept linked)
+_NOUN_REQUEST = re.compile(r"^(latest|newest|most recent|recent|last|current|my latest|my last|my newest)\b")
+# a clause leaning on the one before: "is that normal?", "has it gone up?", "and since when?"
+_LEANS = re.compile(r"\b(it|its|that|this|those|these|them|the first one|the last one|that one|since when)\b")
+
+_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|,\s+|\s+[-–—+]\s+|\s*:\s+")
+_RAW_OPENER = _OPENER.replace("wats|", "wats|wat's|what's|when's|where's|who's|how's|")
+_JOIN = re.compile(
+    rf"\s+(?:and|also|plus|n|y|&)\s+(?=(?:also\s+)?(?:¿\s*)?(?:{_RAW_OPENER})\b)", re.IGNORECASE
+)
+
+# one kind of lookup, whichever tool serves it (the whole message and its request compared by kind)
+_KIND = {
+    "summarize_labs": "get_labs",
+    "find_out_of_range_labs": "get_labs",
+    "compare_lab": "get_labs",
+    "get_medication_changes": "get_medications",
+    "compare_active_medications": "get_medications",
+    "count_encounters": "get_encounters",
+    "get_notes_by_date": "search_notes",
+    "cancel_appointment": "list_appointments",
+    "book_appointment": "find_slots",
+}
+_ANSWERS = ("read", "offer_slots", "book", "offer_cancel", "cancel")
+
+
+def clauses(message: str) -> list[str]:
+    """The message's clauses in the user's words (one clause: the message itself)."""
+    pieces = (p.strip(" ,;-–—+") for p in _SENTENCE.split(_JOIN.sub("\n", message.strip())))
+    return [p for p in pieces if p] or [message]
+
+
+def question_form(clause: str) -> bool:
+    """Whether a clause is worded as a question or a request (not whether it is about the record)."""
+    text = _FILLER.sub("", normalise(clause))
+    return clause.rstrip().endswith("?") or bool(_ASKS.match(text))
+
+
+def leans_on_previous(clause: str, plan: Plan) -> bool:
+    """A pronoun clause with nothing of its own to look up ("is that normal?")."""
+    own = plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
+    return not own and bool(_LEANS.search(normalise(clause)))
+
+
+def kinds(plan: Plan) -> frozenset[str]:
+    """The kinds of lookup a plan makes (its first calls, not a fallback's)."""
+    return frozenset(_KIND.get(c.name, c.name) for c in plan.calls)
+
+
+@dataclass
+class Part:
+    words: str  # the user's words this part answers ("" for the whole message)
+    plan: Plan
+
+
+def _is_request(clause: str, plan: Plan) -> bool:
+    if plan.kind not in _ANSWERS or not plan.calls:
+        return False
+    if question_form(clause):
+        return True
+    said = _FILLER.sub("", normalise(clause))
+    linked = plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
+    return bool(_NOUN_REQUEST.match(said)) and linked
+
+
+def plan_message(
+    planner: Planner,
+    message: str,
+    history: Sequence[Turn],
+    today: dt.date,
+    vocab: Vocabulary,
+    english: Callable[[str], str] = lambda s: s,
+) -> list[Part]:
+    """The parts to answer: one (the whole message, or its one request) or one per request.
+
+    `english` reads a clause in the planner's words (Spanish glossed), as the whole is read."""
+    whole = planner.plan(english(message), history, today, vocab)
+    pieces = clauses(message)
+    if len(pieces) < 2:
+        return [Part("", whole)]
+    requests: list[Part] = []
+    for piece in pieces:
+        plan = planner.plan(english(piece), history, today, vocab)
+        if requests and leans_on_previous(piece, plan):
+            merged = f"{requests[-1].words} {piece}"
+            requests[-1] = Part(merged, planner.plan(english(merged), history, today, vocab))
+        elif _is_request(piece, plan) and not any(_calls(r.plan) == _calls(plan) for r in requests):
+            requests.append(Part(piece, plan))  # (the same lookups asked twice are answered once)
+    if not requests:
+        return [Part("", whole)]
+    if len(requests) == 1:
+        only = requests[0]
+        taken_over = not kinds(only.plan) <= kinds(whole) or (
+            whole.leaflet_probe and not only.plan.leaflet_probe
+        )
+        return [Part(only.words, only.plan)] if taken_over else [Part("", whole)]
+    return requests
+
+
+def _calls(plan: Plan) -> list[tuple[str, str]]:
+    return sorted((c.name, repr(sorted(c.input.items()))) for c in plan.calls)
+
+
+def prefixed(plan: Plan, prefix: str) -> Plan:
+    """The plan with its call ids in a namespace of their own (each part's calls are numbered
+    from one, and one answer's events must not share ids)."""
+    if not prefix:
+        return plan
+
+    def name(ident: str) -> str:
+        return ident if ident.startswith(prefix) else f"{prefix}{ident}"
+
+    plan.calls = [replace(c, id=name(c.id)) for c in plan.calls]
+    for topic in plan.topics:
+        topic.call_ids = [name(i) for i in topic.call_ids]
+        topic.before_ids = [name(i) for i in topic.before_ids]
+        topic.event_ids = [name(i) for i in topic.event_ids]
+    if plan.fallback is not None:
+        plan.fallback = prefixed(plan.fallback, prefix)
+    return plan
