@@ -23,7 +23,7 @@ from agent.execution import (
 from agent.grounding import check_grounding, row_texts
 from agent.intent import write_intent
 from agent.metrics import RunClock, answer_metrics
-from agent.offline.clauses import Part, plan_message, prefixed
+from agent.offline.clauses import Part, plan_message, prefixed, unanswered_probe
 from agent.offline.compose import (
     BLOCK_HEADINGS,
     OFFLINE_BANNER,
@@ -178,6 +178,9 @@ class OfflineAgent:
                         outcomes = [*outcomes, *part_outcomes]
                     else:
                         yield item
+            if len(kept := [(p, o) for p, o in answered if not unanswered_probe(p.plan, o)]) < len(answered):
+                answered = kept or answered[:1]  # "can you help me? what's my a1c": the help was no request
+                outcomes = [o for _, mine in answered for o in mine]
             plan = answered[0][0].plan
         else:
             async for item in self._execute(executor, plan, request.scope.role):

@@ -16,7 +16,8 @@ seventeen), and of two requests one could go unanswered or lose its own lead. Th
   other kinds of lookup than the request alone — then the request alone is planned;
 * TWO OR MORE requests: each is planned and answered on its own, under a heading quoting the
   user's words, in the order asked (one answer each, never one silently dropped); requests that
-  plan the very same lookups are answered once.
+  plan the very same lookups are answered once; a clause only the leaflets could answer and that
+  no leaflet answers ("can you help me?") was an aside after all and is left out.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from agent.base import Turn
+from agent.execution import ToolOutcome
 from agent.offline.link import Vocabulary
+from agent.offline.parse import content_words
 from agent.offline.plan import RECORD_SECTIONS, Plan, Planner
 from agent.text import normalise
 
@@ -48,7 +51,9 @@ _ASKS = re.compile(rf"^({_OPENER})\b")
 # a request said as a noun phrase: "latest a1c pls", "newest hba1c?" (with a record concept linked)
 _NOUN_REQUEST = re.compile(r"^(latest|newest|most recent|recent|last|current|my latest|my last|my newest)\b")
 # a clause leaning on the one before: "is that normal?", "has it gone up?", "and since when?"
-_LEANS = re.compile(r"\b(it|its|that|this|those|these|them|the first one|the last one|that one|since when)\b")
+_LEANS = re.compile(
+    r"\b(it|its|that|this|those|these|them|they|the first one|the last one|that one|since when)\b"
+)
 
 _SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|,\s+|\s+[-–—+]\s+|\s*:\s+")
 _RAW_OPENER = _OPENER.replace("wats|", "wats|wat's|what's|when's|where's|who's|how's|")
@@ -84,9 +89,16 @@ def question_form(clause: str) -> bool:
 
 
 def leans_on_previous(clause: str, plan: Plan) -> bool:
-    """A pronoun clause with nothing of its own to look up ("is that normal?")."""
+    """A clause with nothing of its own to look up: a pronoun ("is that normal?", "when were they
+    done") or no content words at all ("and by how much?")."""
     own = plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
-    return not own and bool(_LEANS.search(normalise(clause)))
+    return not own and (bool(_LEANS.search(normalise(clause))) or content_words(clause) is None)
+
+
+def unanswered_probe(plan: Plan, outcomes: Sequence[ToolOutcome]) -> bool:
+    """A part only the leaflets could answer, that no leaflet answered ("can you help me?"): an
+    aside after all, left out when another part answers."""
+    return plan.leaflet_probe and not any(o.result.ok and o.result.citations for o in outcomes)
 
 
 def kinds(plan: Plan) -> frozenset[str]:
