@@ -16,7 +16,7 @@ seventeen), and of two requests one could go unanswered or lose its own lead. Th
   other kinds of lookup than the request alone — then the request alone is planned;
 * TWO OR MORE requests: each is planned and answered on its own, under a heading quoting the
   user's words, in the order asked (one answer each, never one silently dropped); requests that
-  plan the very same lookups are answered once; a clause only the leaflets could answer and that
+  ask the same kind of lookup are read together as one; a clause only the leaflets could answer and that
   no leaflet answers ("can you help me?") was an aside after all and is left out.
 """
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from agent.base import Turn
 from agent.execution import ToolOutcome
 from agent.offline.link import Vocabulary
-from agent.offline.parse import content_words
+from agent.offline.parse import content_words, keyword_scores
 from agent.offline.plan import RECORD_SECTIONS, Plan, Planner
 from agent.text import normalise
 
@@ -55,11 +55,18 @@ _LEANS = re.compile(
     r"\b(it|its|that|this|those|these|them|they|the first one|the last one|that one|since when)\b"
 )
 
-_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|,\s+|\s+[-–—+]\s+|\s*:\s+")
+# hard boundaries: sentence marks, a line break, "...", a dash, " + ", a colon
+_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|\s+[-–—+]\s+|\s*:\s+")
 _RAW_OPENER = _OPENER.replace("wats|", "wats|wat's|what's|when's|where's|who's|how's|")
+# soft boundaries: a comma or "and / also / plus / n / y / &" only where a question opens after it
+# ("… a1c and am i still on X", "…, when is my next appointment"); ", going by my notes?" is no clause
 _JOIN = re.compile(
-    rf"\s+(?:and|also|plus|n|y|&)\s+(?=(?:also\s+)?(?:¿\s*)?(?:{_RAW_OPENER})\b)", re.IGNORECASE
+    r"(?:\s*,\s*(?:(?:and|also|plus|but)\s+)?|\s+(?:and|also|plus|n|y|&)\s+)"
+    rf"(?=(?:(?:also|so|and|ok|okay|oh|btw|well|then|please)\s+)*(?:¿\s*)?(?:{_RAW_OPENER})\b)",
+    re.IGNORECASE,
 )
+_SOFT = "\x00"
+_LEADING_JOIN = re.compile(r"^(?:and|also|plus|n|y|&)\s+", re.IGNORECASE)
 
 # one kind of lookup, whichever tool serves it (the whole message and its request compared by kind)
 _KIND = {
@@ -76,23 +83,38 @@ _KIND = {
 _ANSWERS = ("read", "offer_slots", "book", "offer_cancel", "cancel")
 
 
-def clauses(message: str) -> list[str]:
+@dataclass(frozen=True)
+class Clause:
+    words: str  # the user's words
+    soft: bool = False  # cut at a comma or "and" before a question, not at a sentence's end
+
+
+def clauses(message: str) -> list[Clause]:
     """The message's clauses in the user's words (one clause: the message itself)."""
-    pieces = (p.strip(" ,;-–—+") for p in _SENTENCE.split(_JOIN.sub("\n", message.strip())))
-    return [p for p in pieces if p] or [message]
+    out = []
+    for sentence in _SENTENCE.split(message.strip()):
+        for n, piece in enumerate(_JOIN.sub(_SOFT, sentence).split(_SOFT)):
+            if words := _LEADING_JOIN.sub("", piece.strip(" ,;-–—+")):
+                out.append(Clause(words, soft=n > 0))
+    return out or [Clause(message)]
 
 
-def question_form(clause: str) -> bool:
-    """Whether a clause is worded as a question or a request (not whether it is about the record)."""
-    text = _FILLER.sub("", normalise(clause))
-    return clause.rstrip().endswith("?") or bool(_ASKS.match(text))
+def question_form(clause: Clause) -> bool:
+    """Whether a clause is worded as a question or a request (not whether it is about the record):
+    a question word, an inverted verb or an imperative first, or a sentence closing with "?"."""
+    text = _FILLER.sub("", normalise(clause.words))
+    return bool(_ASKS.match(text)) or (not clause.soft and clause.words.rstrip().endswith("?"))
 
 
 def leans_on_previous(clause: str, plan: Plan) -> bool:
     """A clause with nothing of its own to look up: a pronoun ("is that normal?", "when were they
-    done") or no content words at all ("and by how much?")."""
+    done") or neither a thing nor a section named ("and by how much?")."""
     own = plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
-    return not own and (bool(_LEANS.search(normalise(clause))) or content_words(clause) is None)
+    if own:
+        return False
+    return bool(_LEANS.search(normalise(clause))) or (
+        content_words(clause) is None and not keyword_scores(clause)
+    )
 
 
 def unanswered_probe(plan: Plan, outcomes: Sequence[ToolOutcome]) -> bool:
@@ -110,14 +132,20 @@ def kinds(plan: Plan) -> frozenset[str]:
 class Part:
     words: str  # the user's words this part answers ("" for the whole message)
     plan: Plan
+    alone: bool = True  # asks without leaning on the words around it (no pronoun)
 
 
-def _is_request(clause: str, plan: Plan) -> bool:
+def _is_request(clause: Clause, plan: Plan, hospital: Callable[[], bool]) -> bool:
+    """Whether a clause asks something on its own: question-worded (or a "latest X" of the record)
+    and planned to a lookup; a hospital question only as a sentence of its own that sounds like the
+    leaflets (", like regularly?", "Whats the deal" are none)."""
     if plan.kind not in _ANSWERS or not plan.calls:
+        return False
+    if plan.leaflet_probe and (clause.soft or content_words(clause.words) is None or not hospital()):
         return False
     if question_form(clause):
         return True
-    said = _FILLER.sub("", normalise(clause))
+    said = _FILLER.sub("", normalise(clause.words))
     linked = plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
     return bool(_NOUN_REQUEST.match(said)) and linked
 
@@ -139,19 +167,27 @@ def plan_message(
         return [Part("", whole)]
     requests: list[Part] = []
     for piece in pieces:
-        plan = planner.plan(english(piece), history, today, vocab)
-        if requests and leans_on_previous(piece, plan):
-            merged = f"{requests[-1].words} {piece}"
-            requests[-1] = Part(merged, planner.plan(english(merged), history, today, vocab))
-        elif _is_request(piece, plan) and not any(_calls(r.plan) == _calls(plan) for r in requests):
-            requests.append(Part(piece, plan))  # (the same lookups asked twice are answered once)
+        plan = planner.plan(english(piece.words), history, today, vocab)
+        asks = _is_request(piece, plan, lambda w=piece.words: planner.sounds_like_leaflets(english(w)))
+        same = next((r for r in requests if kinds(r.plan) & kinds(plan)), None)
+        if requests and (leans_on_previous(piece.words, plan) or (same and asks)):
+            # leaning on the request before it, or asking the same kind of lookup ("pull up my drug
+            # chart, is X on it?"): one request, its words read together as the planner reads them
+            into = requests[-1] if same is None else same
+            merged = f"{into.words}, {piece.words}"
+            requests[requests.index(into)] = Part(
+                merged, planner.plan(english(merged), history, today, vocab)
+            )
+        elif asks:
+            requests.append(Part(piece.words, plan, alone=not _LEANS.search(normalise(piece.words))))
     if not requests:
         return [Part("", whole)]
     if len(requests) == 1:
+        # the aside took the answer over when the whole message plans other lookups than the
+        # request, which asks the record on its own ("Sertraline - current med?" leans on its
+        # aside for its subject: the whole message answers it)
         only = requests[0]
-        taken_over = not kinds(only.plan) <= kinds(whole) or (
-            whole.leaflet_probe and not only.plan.leaflet_probe
-        )
+        taken_over = only.alone and not only.plan.leaflet_probe and not kinds(only.plan) <= kinds(whole)
         return [Part(only.words, only.plan)] if taken_over else [Part("", whole)]
     return requests
 
