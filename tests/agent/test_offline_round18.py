@@ -249,3 +249,23 @@ def held_out_result(cohort, settings) -> tuple[int, int, list[tuple[str, str]]]:
     misses = _check_aside(agent, records, ASIDE_HELD_OUT) + _check_two(agent, records, TWO_HELD_OUT)
     asked = sum(1 for r in records for t, _, _ in [*ASIDE_HELD_OUT, *TWO_HELD_OUT] if _fill(t, r) is not None)
     return asked, asked - len({q for q, _ in misses}), misses
+
+
+def test_where_a_message_is_cut():
+    """Sentence marks, dashes and " + " always cut; a comma or "and" only before a question."""
+    from agent.offline.clauses import clauses
+
+    def cut(message: str) -> list[str]:
+        return [c.words for c in clauses(message)]
+
+    assert cut("that parking fee nearly killed me lol, when is my next appointment") == [
+        "that parking fee nearly killed me lol",
+        "when is my next appointment",
+    ]
+    assert cut("what's my latest a1c and am i still on metformin") == [
+        "what's my latest a1c",
+        "am i still on metformin",
+    ]
+    assert cut("latest a1c pls + do i have any allergies") == ["latest a1c pls", "do i have any allergies"]
+    assert cut("Do I have asthma, going by the notes?") == ["Do I have asthma, going by the notes?"]
+    assert cut("is she on metformin and insulin") == ["is she on metformin and insulin"]
