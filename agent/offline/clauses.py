@@ -4,8 +4,8 @@ Why: the planner reads a message whole, so an aside could take a real request ov
 fee nearly killed me lol, when is my next appointment" got the parking leaflet alone, round
 seventeen), and of two requests one could go unanswered or lose its own lead. The behaviour:
 
-* the message is cut into clauses at sentence marks, commas, dashes, "+", and at "and" / "also" /
-  "plus" / "n" / "y" when a question opens after it ("… a1c and am i still on X");
+* the message is cut into clauses at sentence marks and colons, and at a comma, a dash, "+", "and" /
+  "also" / "plus" / "n" / "y" only when a question opens after it ("… a1c and am i still on X");
 * a clause is a REQUEST when it is in the question form (a question word, an inverted verb, an
   imperative, a closing "?", or a "latest X" naming something of the record) and, read alone, plans
   to a lookup; anything else is an ASIDE (chit-chat, thanks, a figurative complaint, a preamble);
@@ -55,13 +55,14 @@ _LEANS = re.compile(
     r"\b(it|its|that|this|those|these|them|they|the first one|the last one|that one|since when)\b"
 )
 
-# hard boundaries: sentence marks, a line break, "...", a dash, " + ", a colon
-_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|\s+[-–—+]\s+|\s*:\s+")
+# hard boundaries: sentence marks, a line break, "...", a colon
+_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|\s*:\s+")
 _RAW_OPENER = _OPENER.replace("wats|", "wats|wat's|what's|when's|where's|who's|how's|")
-# soft boundaries: a comma or "and / also / plus / n / y / &" only where a question opens after it
-# ("… a1c and am i still on X", "…, when is my next appointment"); ", going by my notes?" is no clause
+# soft boundaries: a comma, a dash, " + " or "and / also / plus / n / y / &" only where a question
+# opens after it ("… a1c and am i still on X", "…, when is my next appointment"); ", going by my
+# notes?" is no clause, nor the dash of "Body mass index 30+ - obesity"
 _JOIN = re.compile(
-    r"(?:\s*,\s*(?:(?:and|also|plus|but)\s+)?|\s+(?:and|also|plus|n|y|&)\s+)"
+    r"(?:\s*,\s*(?:(?:and|also|plus|but)\s+)?|\s+(?:and|also|plus|n|y|&|[-–—+])\s+)"
     rf"(?=(?:(?:also|so|and|ok|okay|oh|btw|well|then|please)\s+)*(?:¿\s*)?(?:{_RAW_OPENER})\b)",
     re.IGNORECASE,
 )

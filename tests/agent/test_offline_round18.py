@@ -252,7 +252,7 @@ def held_out_result(cohort, settings) -> tuple[int, int, list[tuple[str, str]]]:
 
 
 def test_where_a_message_is_cut():
-    """Sentence marks, dashes and " + " always cut; a comma or "and" only before a question."""
+    """Sentence marks always cut; a comma, a dash, " + " or "and" only before a question."""
     from agent.offline.clauses import clauses
 
     def cut(message: str) -> list[str]:
@@ -269,3 +269,6 @@ def test_where_a_message_is_cut():
     assert cut("latest a1c pls + do i have any allergies") == ["latest a1c pls", "do i have any allergies"]
     assert cut("Do I have asthma, going by the notes?") == ["Do I have asthma, going by the notes?"]
     assert cut("is she on metformin and insulin") == ["is she on metformin and insulin"]
+    assert cut("How many times was I seen for body mass index 30+ - obesity?") == [
+        "How many times was I seen for body mass index 30+ - obesity?"
+    ]
