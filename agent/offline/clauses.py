@@ -167,6 +167,7 @@ def plan_message(
     if len(pieces) < 2:
         return [Part("", whole)]
     requests: list[Part] = []
+    context = False  # a clause besides the requests names something of the record ("once X was found")
     for piece in pieces:
         plan = planner.plan(english(piece.words), history, today, vocab)
         asks = _is_request(piece, plan, lambda w=piece.words: planner.sounds_like_leaflets(english(w)))
@@ -181,16 +182,28 @@ def plan_message(
             )
         elif asks:
             requests.append(Part(piece.words, plan, alone=not _LEANS.search(normalise(piece.words))))
+        else:
+            context = context or _names_the_record(plan)
     if not requests:
         return [Part("", whole)]
     if len(requests) == 1:
         # the aside took the answer over when the whole message plans other lookups than the
         # request, which asks the record on its own ("Sertraline - current med?" leans on its
-        # aside for its subject: the whole message answers it)
+        # aside for its subject, and "Once X was found, which medicines got added?" dates its
+        # request by it: the whole message answers them)
         only = requests[0]
-        taken_over = only.alone and not only.plan.leaflet_probe and not kinds(only.plan) <= kinds(whole)
+        taken_over = (
+            only.alone
+            and not context
+            and not only.plan.leaflet_probe
+            and not kinds(only.plan) <= kinds(whole)
+        )
         return [Part(only.words, only.plan)] if taken_over else [Part("", whole)]
     return requests
+
+
+def _names_the_record(plan: Plan) -> bool:
+    return plan.linking is not None and any(c.section in RECORD_SECTIONS for c in plan.linking.concepts)
 
 
 def _calls(plan: Plan) -> list[tuple[str, str]]:
