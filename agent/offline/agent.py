@@ -178,7 +178,7 @@ class OfflineAgent:
                         outcomes = [*outcomes, *part_outcomes]
                     else:
                         yield item
-            if len(kept := [(p, o) for p, o in answered if not unanswered_probe(p.plan, o)]) < len(answered):
+            if len(kept := [(p, o) for p, o in answered if not unanswered_probe(p, o)]) < len(answered):
                 answered = kept or answered[:1]  # "can you help me? what's my a1c": the help was no request
                 outcomes = [o for _, mine in answered for o in mine]
             plan = answered[0][0].plan

@@ -118,10 +118,10 @@ def leans_on_previous(clause: str, plan: Plan) -> bool:
     )
 
 
-def unanswered_probe(plan: Plan, outcomes: Sequence[ToolOutcome]) -> bool:
-    """A part only the leaflets could answer, that no leaflet answered ("can you help me?"): an
-    aside after all, left out when another part answers."""
-    return plan.leaflet_probe and not any(o.result.ok and o.result.citations for o in outcomes)
+def unanswered_probe(part: Part, outcomes: Sequence[ToolOutcome]) -> bool:
+    """A part only the leaflets could answer, that no leaflet (nor the record after them)
+    answered ("Whats the deal, …"): an aside after all, left out when another part answers."""
+    return part.probe and not any(o.result.ok and o.result.citations for o in outcomes)
 
 
 def kinds(plan: Plan) -> frozenset[str]:
@@ -134,6 +134,7 @@ class Part:
     words: str  # the user's words this part answers ("" for the whole message)
     plan: Plan
     alone: bool = True  # asks without leaning on the words around it (no pronoun)
+    probe: bool = False  # planned as a leaflet search (its plan may turn into the record's fallback)
 
 
 def _is_request(clause: Clause, plan: Plan, hospital: Callable[[], bool]) -> bool:
@@ -181,7 +182,8 @@ def plan_message(
                 merged, planner.plan(english(merged), history, today, vocab)
             )
         elif asks:
-            requests.append(Part(piece.words, plan, alone=not _LEANS.search(normalise(piece.words))))
+            alone = not _LEANS.search(normalise(piece.words))
+            requests.append(Part(piece.words, plan, alone=alone, probe=plan.leaflet_probe))
         else:
             context = context or _names_the_record(plan)
     if not requests:
