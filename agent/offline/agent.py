@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 from agent.background import Background
@@ -22,6 +23,7 @@ from agent.execution import (
 from agent.grounding import check_grounding, row_texts
 from agent.intent import write_intent
 from agent.metrics import RunClock, answer_metrics
+from agent.offline.clauses import Part, plan_message, prefixed, unanswered_probe
 from agent.offline.compose import (
     BLOCK_HEADINGS,
     OFFLINE_BANNER,
@@ -29,15 +31,17 @@ from agent.offline.compose import (
     background_block,
     broaden,
     compose,
+    compose_parts,
     compose_record,
     explain_calls,
+    part_heading,
     searched_line,
     uncited_lines,
 )
 from agent.offline.embedding import embedding_intents
 from agent.offline.link import Vocabulary
 from agent.offline.plan import Plan, Planner
-from agent.offline.spanish import to_english
+from agent.offline.spanish import reads_as_spanish, to_english
 from agent.scoping import INTERNAL_TOOLS, ScopeUse, scope_use, with_internal_tools
 from tools.registry import Registry, ToolContext
 from tools.results import HandleBook
@@ -80,6 +84,40 @@ class OfflineAgent:
             yield result_event(outcome)
         yield outcomes
 
+    async def _execute(
+        self, executor: ToolExecutor, plan: Plan, role: str
+    ) -> AsyncIterator[Event | tuple[Plan, list[ToolOutcome]]]:
+        """One plan's lookups: its calls, the record's fallback when the leaflets had nothing,
+        its phase-two calls; the plan answered and its outcomes come last (not an event)."""
+        outcomes: list[ToolOutcome] = []
+        if plan.calls:
+            yield status_event(self.registry, plan.calls, role)
+            async for item in self._batch(executor, plan.calls):
+                if isinstance(item, list):
+                    outcomes = item
+                else:
+                    yield item
+        if (
+            plan.leaflet_probe
+            and plan.fallback
+            and not any(o.result.ok and o.result.citations for o in outcomes)
+        ):
+            plan = plan.fallback  # the leaflets had nothing relevant: it is a record question after all
+            async for item in self._batch(executor, plan.calls):
+                if isinstance(item, list):
+                    outcomes = item
+                else:
+                    yield item
+        if then := self.planner.then_calls(plan, outcomes):
+            prefix = plan.calls[0].id.split("offline_")[0] if plan.calls else ""
+            then = [c if c.id.startswith(prefix) else replace(c, id=f"{prefix}{c.id}") for c in then]
+            async for item in self._batch(executor, then):
+                if isinstance(item, list):
+                    outcomes = [*outcomes, *item]
+                else:
+                    yield item
+        yield plan, outcomes
+
     async def _run(self, request: AgentRequest, clock: RunClock) -> AsyncIterator[Event]:
         today = (request.now or dt.datetime.now(dt.UTC)).date()
         use = scope_use(request.ask_scope, self.registry)
@@ -99,6 +137,8 @@ class OfflineAgent:
         background = Background(self.registry)
         outcomes: list[ToolOutcome] = []
         record: ToolOutcome | None = None
+        parts: list[Part] = []
+        answered: list[tuple[Part, list[ToolOutcome]]] = []
         if use is not None and use.scope.record_kind:
             plan = Plan("record", intents=[f"record:{use.scope.record_kind}"])
             yield StatusEvent(text="Opening the record you chose (offline mode)…")
@@ -117,29 +157,35 @@ class OfflineAgent:
             if use is not None and use.scope.section:
                 plan = self.planner.plan_section(use.scope.section, question, today, use.tools, vocab)
             else:
-                plan = self.planner.plan(question, request.history, today, vocab)
-        if plan.calls:
-            yield status_event(self.registry, plan.calls, request.scope.role)
-            async for item in self._batch(executor, plan.calls):
-                if isinstance(item, list):
-                    outcomes = item
-                else:
-                    yield item
-        if (
-            plan.leaflet_probe
-            and plan.fallback
-            and not any(o.result.ok and o.result.citations for o in outcomes)
-        ):
-            plan = plan.fallback  # the leaflets had nothing relevant: it is a record question after all
-            async for item in self._batch(executor, plan.calls):
-                if isinstance(item, list):
-                    outcomes = item
-                else:
-                    yield item
-        if then := self.planner.then_calls(plan, outcomes):
-            async for item in self._batch(executor, then):
-                if isinstance(item, list):
-                    outcomes = [*outcomes, *item]
+                spanish = reads_as_spanish(request.question)
+                parts = plan_message(
+                    self.planner,
+                    request.question,
+                    request.history,
+                    today,
+                    vocab,
+                    english=lambda words: to_english(words, spanish=spanish),
+                )
+                plan = parts[0].plan
+        if len(parts) > 1:
+            # two or more requests in one message: each answered on its own, in the order asked
+            for number, part in enumerate(parts, start=1):
+                part.plan = prefixed(part.plan, f"p{number}_" if number > 1 else "")
+                async for item in self._execute(executor, part.plan, request.scope.role):
+                    if isinstance(item, tuple):
+                        part.plan, part_outcomes = item
+                        answered.append((part, part_outcomes))
+                        outcomes = [*outcomes, *part_outcomes]
+                    else:
+                        yield item
+            if len(kept := [(p, o) for p, o in answered if not unanswered_probe(p, o)]) < len(answered):
+                answered = kept or answered[:1]  # "can you help me? what's my a1c": the help was no request
+                outcomes = [o for _, mine in answered for o in mine]
+            plan = answered[0][0].plan
+        else:
+            async for item in self._execute(executor, plan, request.scope.role):
+                if isinstance(item, tuple):
+                    plan, outcomes = item
                 else:
                     yield item
         if use is not None and use.scope.section and (broader := broaden(outcomes, self.registry)):
@@ -164,6 +210,10 @@ class OfflineAgent:
             answer = f"Offline mode: I can't answer that: {record.result.text} Nothing else was looked up."
         elif record is not None:
             answer = compose_record(use, record, outcomes, request.scope.role)  # type: ignore[arg-type]
+        elif len(answered) > 1:
+            answer, abstained = compose_parts(
+                [(part.words, part.plan, mine) for part, mine in answered], request.scope.role
+            )
         else:
             answer, abstained = compose(plan, outcomes, request.scope.role)
         scope_line = use.answer_line() if use is not None and (record is None or record.result.ok) else ""
@@ -182,7 +232,8 @@ class OfflineAgent:
                 *uncited_lines(executor.outcomes),
                 scope_line,
                 *BLOCK_HEADINGS,
-                searched_line(plan),
+                *(searched_line(p) for p in [plan, *(part.plan for part, _ in answered)]),
+                *(part_heading(n, part.words) for n, (part, _) in enumerate(answered, start=1)),
             ],
         )
         clock.text_started()

@@ -210,6 +210,32 @@ def compose(plan: Plan, outcomes: Sequence[ToolOutcome], role: str) -> tuple[str
     return "\n\n".join(blocks), bool(abstained) and all(abstained)
 
 
+def compose_parts(parts: Sequence[tuple[str, Plan, Sequence[ToolOutcome]]], role: str) -> tuple[str, bool]:
+    """(answer, abstained) for a message holding several requests (`clauses`): each answered
+    under a heading quoting the user's words, in the order asked, with its own lead and rows;
+    a request with nothing to say still gets its heading and the helpful reply, so none of
+    them is silently dropped."""
+    blocks = [OFFLINE_BANNER, PARTS_INTRO]
+    abstained = []
+    for number, (words, plan, outcomes) in enumerate(parts, start=1):
+        answer, gave_up = compose(plan, outcomes, role)
+        body = answer.removeprefix(OFFLINE_BANNER).strip()
+        if body.startswith("Offline mode: "):
+            body = body.removeprefix("Offline mode: ")
+        blocks.append(f"{part_heading(number, words)}\n{body}")
+        abstained.append(gave_up)
+    return "\n\n".join(blocks), all(abstained)
+
+
+PARTS_INTRO = "Your message asks more than one thing; each is answered below, in the order asked."
+
+
+def part_heading(number: int, words: str) -> str:
+    """A part's heading: its number and the user's own words (quoted: not a claim to ground)."""
+    quoted = " ".join(words.replace('"', "'").split())
+    return f'{number}. "{quoted}"'
+
+
 def _doctor(name: Any) -> str:
     return re.sub(r"^dr\.? ", "", str(name or "").strip().lower())
 

@@ -497,6 +497,20 @@ STOP_WORDS = frozenset(
         "patients",
         "s",
         "t",
+        # greetings, thanks and laughter beside a request are no topic (round eighteen: "hola!
+        # ¿tengo alergias?" said "I could not match 'hola'")
+        "hi",
+        "hello",
+        "hey",
+        "hola",
+        "thanks",
+        "thank",
+        "thx",
+        "cheers",
+        "lol",
+        "haha",
+        "pls",
+        "plz",
     ]
 )
 INTENT_WORDS = frozenset(

@@ -1191,6 +1191,11 @@ class Planner:
             wording = ["immunizations", *(i for i in wording if i not in ("appointments", "immunizations"))]
         return [*wording, *keep][:MAX_INTENTS]
 
+    def sounds_like_leaflets(self, question: str) -> bool:
+        """Whether a clause of a message is about the hospital rather than the record (no
+        embedding model: never), for `clauses`."""
+        return self.embeddings is not None and self._sounds_like_leaflets(question)
+
     def _sounds_like_leaflets(self, question: str) -> bool:
         """Closer in meaning to the leaflet examples than to any record section's."""
         assert self.embeddings is not None

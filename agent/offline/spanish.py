@@ -31,9 +31,10 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![\w])({alternatives})(?![\w])"), phrases
 
 
-def to_english(question: str) -> str:
-    """The question in the planner's English words when it reads as Spanish; else unchanged."""
-    if not reads_as_spanish(question):
+def to_english(question: str, *, spanish: bool | None = None) -> str:
+    """The question in the planner's English words when it reads as Spanish; else unchanged.
+    `spanish` decides for a clause of a message that was read as a whole (`clauses`)."""
+    if not (reads_as_spanish(question) if spanish is None else spanish):
         return question
     pattern, phrases = _pattern()
     text = normalise(question.replace("¿", " ").replace("¡", " "))
