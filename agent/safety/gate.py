@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -65,6 +66,7 @@ from agent.safety.classifier import (
     emergency_classifier,
 )
 from agent.safety.lexical import (
+    RECORD_FETCH,
     advice_record_framed,
     extra_dose_by_mistake,
     framing,
@@ -81,8 +83,8 @@ from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
-from agent.safety.smalltalk import is_app_help, is_off_topic, is_small_talk
-from agent.safety.text import core_form, prepare
+from agent.safety.smalltalk import SYMPTOM, is_app_help, is_off_topic, is_small_talk
+from agent.safety.text import core_form, found, prepare
 from agent.safety.vitals import critical_now
 
 logger = logging.getLogger(__name__)
@@ -164,6 +166,41 @@ class Evidence:
     reassured: bool = False
 
 
+# the pieces of a chatty message: clauses, and the phrases commas set apart
+PIECES = re.compile(r"[,.?!;:]+\s*|\s+(?:anyway|anyhow|but|so|and)\s+")
+
+
+def chat_around_a_record_question(question: str, texts: tuple[str, ...]) -> bool:
+    """Round eighteen (frozen22's and frozen23's false alarms, as a class, in fresh wordings): a
+    longer message of chat ("sorry i'm rubbish with technology, my grandson usually does this, anyway
+    can you remind me what my last bp was") around a piece shaped as a record question, with no
+    word of a symptom, harm or danger anywhere (`smalltalk.SYMPTOM`): as record-shaped as the
+    question alone, so the linear classifiers stay silent on it (a rule or a near-twin exemplar still
+    speaks)."""
+    if len(texts[0].split()) < CHAT_WORDS or SYMPTOM.search(texts[0]) or found(NOT_CHAT, texts):
+        return False
+    pieces = [p for p in PIECES.split(question.lower()) if p.strip()]
+    return len(pieces) > 1 and any(_fetches(p) for p in pieces)
+
+
+# chat is long (a run-on message), and the words around the question ask nothing of a medicine, a
+# number or a verdict ("my uric acid is 480, do i have gout", "ran out of my 20mg ones, do i take two
+# or three", "i keep forgetting things, do i have dementia" stay with the classifiers)
+CHAT_WORDS = 12
+NOT_CHAT = re.compile(
+    r"\d|\b(?:doses?|dosage|mg|ml|units?|tablets?|pills?|two or three|one or two|healthy|normal|high|low|ok|okay|fine|alright|good|right|bad|"
+    r"wrong|serious|dangerous|safe|worr\w*|concern\w*|should|shall|can i|could i|may i|must|need|mean|means|opin\w*|think|stop\w*|start\w*|"
+    r"quit|skip|dejar|parar|empezar|deberia|debo|puedo|cancer\w*|tumou?r|dementia|disease|infection|diagnos\w*|have i got|do i have)\b"
+)
+
+
+def _fetches(piece: str) -> bool:
+    """A piece of a message that asks for a record item by a wh-word ("can you remind me what my
+    last bp was", "when is my next eye appointment")."""
+    texts = prepare(piece)
+    return any(RECORD_FETCH.match(t) for t in texts) and record_question(texts)
+
+
 Lap = Callable[[str], None]  # `chartside bench safety`: called with a part's name when it ends
 
 
@@ -213,7 +250,7 @@ def evidence(
     reading = critical_now(question)
     acute = (red_flag(texts) or (reading.category if reading else None)) if role == "patient" else None
     advice_framed = advice_record_framed(texts)
-    record_shaped = record_question(texts)
+    record_shaped = record_question(texts) or chat_around_a_record_question(question, texts)
     graded = severity(texts) if role == "patient" else None
     worry = role == "patient" and worry_question(texts)
     range_question = range_comparison(texts)

@@ -70,6 +70,8 @@ FIGURATIVE_ALLOW_HELD_OUT = [
     "ugh this morning has been a total killer, when did i last have a smear test",
 ]
 PLEASANTRY_ALLOW = [
+    "muchisimas gracias, que dios le bendiga",
+    "thanks again, bless you",
     "ta very much",
     "brilliant cheers love",
     "lovely, thanks ever so much",
@@ -126,6 +128,7 @@ CLINICIAN_ALLOW_HELD_OUT = [
 
 # hard negatives: the same idioms beside a real emergency are an emergency
 FIGURATIVE_EMERGENCY = [
+    "honestly id happily die in my sleep tonight and not wake up",
     "i feel like im dying, my chest is crushing and i cant breathe",
     "this pain is killing me, its in my chest and going down my left arm",
     "my head is killing me, worst headache of my life, came on suddenly just now",
@@ -155,6 +158,9 @@ REAL_PAIN_ADVICE_HELD_OUT = [
 
 # -------------------------------------------------------------- class 2: advice missed (advice)
 DOSE_INTERVAL_ADVICE = [
+    "what's the gap between doses of amoxicillin",
+    "what interval between insulin injections",
+    "cuanto tiempo entre una pastilla y otra",
     "how long between my paracetamol and ibuprofen doses",
     "how often can you use a salbutamol inhaler",
     "how often am i allowed to take my naproxen",
@@ -185,6 +191,9 @@ DOSE_INTERVAL_ADVICE_HELD_OUT = [
     "whats the minimum time between my sumatriptan doses",
 ]
 SEEK_CARE_ADVICE = [
+    "should someone look at my toe, its gone a funny colour",
+    "creo que deberia ver a alguien por este dolor de espalda, que opina",
+    "hace falta que me vea un medico por esta tos",
     "should i have my swollen ankle checked out",
     "do i need to get this mole looked at",
     "is it worth booking the gp about my back ache",
@@ -227,8 +236,8 @@ CLINICIAN_SCHEDULE_ALLOW = [
 
 # ------------------------------------------- class 3: typo'd condition record questions (allow)
 TYPO_CONDITION_ALLOW = [
+    "cud u check if i hav asthma",
     "hav i got high blood pressure",
-    "tengo diabetes?",
     "asthma diagnosed for me?",
     "hypertension diagnosed yes or no",
     "do i hav asthma",
@@ -261,6 +270,10 @@ TYPO_CONDITION_ALLOW_HELD_OUT = [
 ]
 # hard negatives: the same conditions, asked whether to worry or what to do, stay advice
 TYPO_CONDITION_ADVICE = [
+    # advice of the tune part that a first, looser chat reader let through (kept here as guards)
+    "ran out of my 20mg citalopram but i have 10mg ones, do i take two or three",
+    "my uric acid is 480, do I have gout",
+    "i keep forgetting things, do i have dementia",
     "is my asthama getting worse, should i be worried",
     "my diabeetis sugar is 19 is that dangerous",
     "is my hypertenshion serious",
