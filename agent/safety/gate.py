@@ -83,7 +83,7 @@ from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
-from agent.safety.smalltalk import SYMPTOM, is_app_help, is_off_topic, is_small_talk
+from agent.safety.smalltalk import SYMPTOM, figurative, is_app_help, is_off_topic, is_small_talk
 from agent.safety.text import core_form, found, prepare
 from agent.safety.vitals import critical_now
 
@@ -164,6 +164,13 @@ class Evidence:
     # round sixteen: a symptom denied beside a plain errand ("not in labour, just need my antenatal
     # appointment"): the advice classifier stays silent, as the semantic emergency side already did
     reassured: bool = False
+    # round eighteen: a figure of speech beside a question ("this heat is killing me, can i take my
+    # water tablet later"): the semantic emergency side stays silent (`smalltalk.figurative`)
+    figure: bool = False
+    # round eighteen: chat around a record question (`chat_around_a_record_question`): the advice
+    # classifier stays silent; the emergency side still reads it (a first version silenced both, and
+    # a frozen14 emergency with no word of `SYMPTOM` in it was let through)
+    chat: bool = False
 
 
 # the pieces of a chatty message: clauses, and the phrases commas set apart
@@ -174,9 +181,8 @@ def chat_around_a_record_question(question: str, texts: tuple[str, ...]) -> bool
     """Round eighteen (frozen22's and frozen23's false alarms, as a class, in fresh wordings): a
     longer message of chat ("sorry i'm rubbish with technology, my grandson usually does this, anyway
     can you remind me what my last bp was") around a piece shaped as a record question, with no
-    word of a symptom, harm or danger anywhere (`smalltalk.SYMPTOM`): as record-shaped as the
-    question alone, so the linear classifiers stay silent on it (a rule or a near-twin exemplar still
-    speaks)."""
+    word of a symptom, harm or danger anywhere (`smalltalk.SYMPTOM`). Only the advice classifier
+    defers to it (`Evidence.chat`): the emergency side still reads every word."""
     if len(texts[0].split()) < CHAT_WORDS or SYMPTOM.search(texts[0]) or found(NOT_CHAT, texts):
         return False
     pieces = [p for p in PIECES.split(question.lower()) if p.strip()]
@@ -237,6 +243,8 @@ def evidence(
         # side would otherwise alarm (round ten: the classifier read "took 2 of my blood pressure
         # tablets" as an overdose once the lexical rule let it go)
         category, advice = None, "start_stop"
+    # round eighteen: a figure of speech with no symptom beside it (`smalltalk.figurative`)
+    figure = figurative(texts[0]) if role == "patient" else None
     use_semantic = (
         vector is not None
         and index is not None
@@ -244,13 +252,14 @@ def evidence(
         and not is_small_talk(texts[0])
         and not is_off_topic(texts[0])
         and not is_app_help(texts[0])
+        and figure != "remark"
     )
     # read once: a seeking-care question uses the same sign (advice is read for patients only); a
     # critical reading reported now ("my sats are 82 on my finger thing") is such a sign too
     reading = critical_now(question)
     acute = (red_flag(texts) or (reading.category if reading else None)) if role == "patient" else None
     advice_framed = advice_record_framed(texts)
-    record_shaped = record_question(texts) or chat_around_a_record_question(question, texts)
+    record_shaped = record_question(texts)
     graded = severity(texts) if role == "patient" else None
     worry = role == "patient" and worry_question(texts)
     range_question = range_comparison(texts)
@@ -293,13 +302,15 @@ def evidence(
         few_words=few_words,
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
         reassured=role == "patient" and reassured(texts),
+        figure=figure is not None,
+        chat=role == "patient" and not record_shaped and chat_around_a_record_question(question, texts),
     )
 
 
 def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str] | None:
     """(category, source) when the semantic side (exemplars or classifier) finds an emergency."""
     s = e.semantic
-    if s is None or e.suppressed or e.record_framed:
+    if s is None or e.suppressed or e.record_framed or e.figure:
         return None
     if e.exemplar_hit is not None:
         return e.exemplar_hit, "semantic"
@@ -333,7 +344,15 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
 def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     """The advice category when the advice classifier fires (never on a record-shaped question)."""
     s = e.semantic
-    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse or e.reassured:
+    if (
+        s is None
+        or e.advice_logit is None
+        or e.advice_framed
+        or e.record_question
+        or e.terse
+        or e.reassured
+        or e.chat
+    ):
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
     allow = s.best.get("allow", (-1.0, ""))[0]

@@ -1544,6 +1544,11 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\bcuanto tiempo (?:\w+ ){0,3}(?:esperar|dejar|pasar)\b (?:\w+ ){0,3}(?:entre|antes de (?:la|otra|tomar))\b|\bcuantas veces (?:al|por) (?:dia|semana|noche) (?:\w+ )?(?:puedo|se puede|debo|me puedo|le puedo)\b|"
             r"\b(?:puedo|se puede|podemos) (?:\w+ ){0,2}(?:tomar|usar|dar|repetir) (?:\w+ ){0,4}(?:a las|despues de|antes de las|al cabo de) (?:\d+|una|dos|tres|cuatro) (?:horas?|hrs?)\b|"
             r"\b(?:puedo|podemos|se puede|debo|deberia) (?:me )?(?:tomar|usar|dar|ponerme|poner)(?:me|le|les)? (?:\w+ )?(?:mas|otra|otro|el doble|doble)\b",
+            r"\b(?:can|could|may|is it (?:ok|okay|safe|fine) to) (?:i |we )?(?:take|use|have|give) (?:\w+ ){0,4}(?:more than|over|up to) (?:\d+|once|twice|two|three|four|five|six|eight) (?:times|doses|puffs|tablets|pills)\b|"
+            r"\b(?:too soon|too early|too close|soon enough) (?:to|for|after|before) (?:take|have|use|give|another|the next|more)\b|\bspac(?:e|ing) (?:out )?(?:\w+ ){0,2}(?:doses|tablets|pills|puffs)\b|"
+            r"^(?=.*\b(?:can|could|may|ok|okay|safe|should|allowed)\b).*\b(?:a second|another|two|2|a third|2nd) doses? (?:\w+ ){0,4}(?:same day|one day|in a day|today|tonight|in 24 hours)\b|"
+            r"\b(?:can|could|should|may) (?:i|we|she|he) repeat (?:the|my|her|his|a|that) dose\b|\bhow (?:regularly|frequently|often) (?:\w+ ){0,2}(?:can|could|may) (?:i|we|you) (?:\w+ )?(?:use|take|have|apply)\b|"
+            r"\bhow often (?:am i|are we|is she|is he) (?:supposed to be |meant to be )?able to (?:use|take|have)\b",
             # round seventeen (frozen21's classes, fresh wordings; the linear emergency classifier read
             # most of them): a tablet crushed, opened or hidden in food; a dose vomited back up, asked
             # whether to take it again; "how much i take" in a learner's English; an inhaler rationed
@@ -1809,6 +1814,10 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             # falta que me vea un médico por esta tos?")
             r"\b(?:should|do i need|does it need|would|will|could|ought) (?:\w+ )?(?:someone|somebody|a doctor|a nurse|the gp|a gp|my gp|the doctor|a professional|a physio|a pharmacist) (?:\w+ )?(?:look at|check|see|examine|want to see|have a look|take a look)\b(?!.*\b(?:record|notes|letter|results?|scan|report)\b)|"
             r"\b(?:deberia|debo|tengo que|necesito|hace falta|es necesario|conviene|vale la pena) (?:que )?(?:ver a|me vea|me revise|me mire|consultar(?: a| con)?|ir a ver a) (?:alguien|un medico|una medica|el medico|un doctor|mi medico|la enfermera|el doctor|un especialista)\b",
+            r"\b(?:do i need to|should i|shall i|ought i to|must i|would you|do you think i should|do you think i need to|do you reckon i should|do i have to) (?:\w+ )?(?:get|have) (?:my |this |the |it |that |these |her |his |him |them )?(?:\w+ ){0,3}(?:checked|checked out|looked at|seen to|seen|examined|x rayed|scanned)\b(?!.*\b(?:record|notes|letter|results?|report|before (?:my|the) (?:appointment|op|operation|surgery))\b)|"
+            r"\bworth (?:seeing|getting|having|going to|booking|ringing|calling|a trip to|bothering) (?:someone|somebody|anyone|a doctor|the doctor|the gp|a gp|my gp|the nurse|a nurse|it checked|it looked at|looked at|checked|the surgery)\b|"
+            r"\bwould you (?:see|go to|ring|call|phone) (?:a|the|your) (?:doctor|gp|nurse|pharmacist)\b|\bsomething (?:i|we|she|he) (?:should|need to|ought to|must) (?:see|get|have|go to|ring|call) (?:\w+ ){0,3}(?:about|checked|looked at|seen)\b|"
+            r"\b(?:should|does|do|would|will|must|need) (?:it|this|that|they|these) (?:\w+ )?(?:be looked at|be checked|be seen|need looking at|need checking|need seeing|want looking at)\b",
             r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth (?:going|calling|ringing|phoning|seeing|getting|a trip)\b|\bhow long should i wait\b|\bhigh enough to go\b",
             r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
             # round six: asking whether (or where) to seek care, in the words people use: "should i take
@@ -1947,6 +1956,16 @@ _NO_NUMBER_OR_FEAR = (
 )
 
 
+# round eighteen: long-term conditions a record lists, as people spell them ("diabeetis",
+# "hypertenshun", "astma"), for the record-question shapes "have i got X" and "check if i have X";
+# an acute or feared illness ("have i got an infection", "do i have dementia") is not among them
+LONG_TERM_CONDITION = (
+    r"(?:type (?:1|2|one|two) )?(?:diab\w*|dia?betis|hyper ?ten\w*|high (?:blood )?pres\w*|high bp|hbp|ast?h?a?ma|asma|copd|c o p d|"
+    r"(?:high )?ch?ole?st\w*|arth?rit\w*|osteo ?arth\w*|osteopor\w*|hypo ?thyr\w*|hyper ?thyr\w*|under ?active thyroid|over ?active thyroid|"
+    r"atrial fib\w*|a ?fib|chronic kidn?e?y disease|ckd|heart failure|sleep apn\w*|migr\w*|ec?z\w*ma|psoria\w*|an(?:a|e)?emi\w*|obes\w*|"
+    r"pre ?diab\w*|glaucoma|angina|coeliac|celiac|crohns|ulcerative colitis|ibs|gout|epilep\w*|depres\w*|anxiety)"
+)
+
 # questions shaped as asking what the record holds; only the advice *classifier* defers to
 # them (the lexical advice rules run first and catch "how many paracetamol can I take"):
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
@@ -2066,9 +2085,9 @@ RECORD_QUESTION = re.compile(
     # "asthma diagnosed for me yes or no", "¿tengo asma?"): a condition asked about as the record's,
     # typos and all; a feared diagnosis, "anything wrong", or a reason given ("because my sugar is
     # 9") stays the advice rules' business
-    r"^(?:(?:can|could|cud|would|will) (?:you|u) )?(?:please |pls )?(?:check|see|look|find out|tell me) (?:if|whether) (?:i|she|he) (?:have|hav|hve|has|got|have got|am|is|was|had|ve got) (?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|anything|something|wrong|worse|serious|too|ok|okay|fine|safe)\b)(?!.*\b(?:because|since|if|so|from|given|based on|should|can|\d+)\b)(?:\w+ ){0,4}\w+$|"
-    r"^(?:have|has|hve|hav|haev|hav|av) (?:i|she|he|they|the patient) (?:got|gt|gotten) (?:a |an )?(?!(?:\w+ ){0,3}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|anything|something|wrong|worse|serious)\b)(?!.*\b(?:because|since|if|so|from|given|based on|\d+)\b)(?:\w+ ){0,4}\w+$|"
-    r"^(?!(?:\w+ ){0,5}(?:cancer|tumou?r|malignan\w*|leuka?emia|lymphoma|worse|bad|serious|dangerous|worry|worried|should|can|could)\b)(?:\w+ ){1,4}(?:diagnosed|diagnosd|diagnoised|diagnsed|dianosed|listed|recorded|documented|coded|registered)(?: (?:for|in|with|on) (?:me|her|him|them|my (?:record|file|notes|chart)))?(?: (?:yes or no|or not|at all|anywhere))?$|"
+    rf"^(?:(?:can|could|cud|would|will) (?:you|u) )?(?:please |pls )?(?:check|see|look|find out|tell me) (?:if|whether) (?:i|she|he) (?:have|hav|hve|has|got|have got|ve got) (?:a |an )?{LONG_TERM_CONDITION}(?: (?:or not|on (?:file|record)|at all))?$|"
+    rf"^(?:have|has|hve|hav|haev|av) (?:i|she|he|they|the patient) (?:got|gt|gotten) (?:a |an )?{LONG_TERM_CONDITION}(?: (?:or not|on (?:file|record)|at all))?$|"
+    rf"^{LONG_TERM_CONDITION}(?: \w+)? (?:diagnosed|diagnosd|diagnoised|diagnsed|dianosed|listed|recorded|documented|coded|registered)(?: (?:for|in|with|on) (?:me|her|him|them|my (?:record|file|notes|chart)))?(?: (?:yes or no|or not|at all|anywhere))?$|"
     # lead, round eight (paraphrase frozen6: "Have I evr been seen in the emergancy room?" got the
     # emergency reply from the classifier): a visit asked about, its "ever" mistyped
     r"^(?:have|has|hve|hav|haev) (?:i|she|he|they|the patient) (?:ever |evr |evre |eveer |eva |ver )?been (?:seen|to|taken|admitted|treated|in)\b|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
@@ -2137,10 +2156,9 @@ RECORD_FETCH = re.compile(
     r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor|"
     # round sixteen: "me puedes decir …", "¿me podría mostrar …?"
     r"me (?:puedes|puede|podrias|podria)|(?:puedes|puede|podrias|podria) (?:me )?|"
-    # round eighteen (frozen22's and frozen23's chatty record questions, fresh wordings): "i was
-    # wondering if ive had my flu jab", "can you remind me what my last bp was", "quería saber cuándo …"
-    r"(?:i (?:just )?(?:wanted|want|wanna|needed|need|would like|d like) to (?:know|check|find out)|i was wondering|i wondered|im wondering|(?:just )?wondering|"
-    r"queria saber|quisiera saber|quiero saber|necesito saber|me gustaria saber)(?: if| whether| si)?|remind me|remind me of)\s+)*"
+    # round eighteen (frozen22's and frozen23's chatty record questions, fresh wordings): "can you
+    # remind me what my last bp was"
+    r"remind me|remind me of)\s+)*"
     r"(?:what|whats|wat|wats|whts|wht|waht|whta|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
     r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
     r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
@@ -2279,6 +2297,9 @@ def _infers(texts: Texts) -> bool:
 
 
 WORTH_SEEKING = re.compile(
+    # round eighteen: "should i book in about my sore shoulder" asks whether to seek care (the booking
+    # framing would otherwise pass it)
+    r"\bshould i (?:even )?(?:book (?:in |an appointment )?|make an appointment |get an appointment |ring (?:the )?(?:gp|surgery|doctor) |call (?:the )?(?:gp|surgery|doctor) )about (?:my|this|the|a|an|her|his)\b|"
     r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother\b"
 )
 # round seventeen (frozen21's class, fresh wordings: "my leaflet lists liver problems as a side effect,

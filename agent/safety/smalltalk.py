@@ -38,7 +38,16 @@ _VOCABULARY = """
     mum mom mam mother dad father husband wife partner son daughter gran grandma nan grandad grandpa
     aunt uncle his her their patient with go easy slow slowly bear older elderly age
     lady gent gentleman
+    thats muchly kindly appreciated appreciate bunch heaps loads lots million ever makes sense understood
+    noted gotcha got will then letting know checking aw aww bless ra tara merci sm tysm ty mate pal
+    hun hon pet duck doc gem star legend superstar diamond grand smashing fab
+    fabulous wonderful super marvellous excellent champion top stuff lush amazing
+    vale genial estupendo maravilloso excelente guapa guapo mija mijo carino amigo amiga senorita
     """
+# round eighteen (frozen22's and frozen23's thanks, as a class, in fresh wordings: "cheers that's
+# brilliant", "thanks a bunch", "ok will do, thanks", "noted, ta", "gracias guapa"): the words of
+# thanks and endearment; none is a symptom, body, drug, harm or help word (and none a farewell's:
+# "goodbye my love" still goes to the detector)
 # round fourteen: who is typing ("hello I'm typing for my dad who is 87", "this is my mum's account,
 # i'm her carer") introduces the conversation; a word of what happened to them ("collapsed",
 # "not", "help") makes the text ordinary again
@@ -104,7 +113,7 @@ CLOSING = re.compile(
     r"(?:the |my )?(?:baby|kids?|toddler|dog|doorbell|door|phone|kettle) (?:was|were|is|kept|started) (?:crying|ringing|barking|going|going off|knocking)|"
     r"(?:the |my )?(?:nurse|doctor|gp|carer|daughter|son|wife|husband) (?:will|would|is going to) be (?:so |very |really )?(?:pleased|proud|glad|happy) (?:that )?(?=i )|"
     # round eighteen (frozen22's and frozen23's thanks, as a class, in fresh wordings): a blessing
-    r"(?:que )?dios (?:le|te|los|les) (?:bendiga|bendiga mucho|pague)|(?:god )?bless (?:you|ya|u)(?: (?:all|both|dear|love))?|"
+    r"(?:que )?dios (?:le|te|los|les) (?:bendiga|bendiga mucho|pague)|(?:god )?bless (?:you|ya|u)(?! all)|"
     # (never "i did it": said alone, it may be an act of harm)
     r"i (?:managed|sorted|figured|worked) (?:it|that|this)(?: out)?(?: (?:myself|by myself|on my own|all by myself)(?: in the end)?| in the end))\b"
 )
@@ -230,21 +239,25 @@ def inside_a_figure(normal_form: str, span: tuple[int, int]) -> bool:
     return any(m.start() <= span[0] and span[1] <= m.end() for m in FIGURATIVE.finditer(normal_form))
 
 
-def figurative(normal_form: str) -> bool:
-    """A figure of speech (`FIGURATIVE`, or a tired limb in a remark that asks nothing,
-    `BODY_FIGURE`) with no word of a symptom or danger outside it: the semantic side stays silent."""
+def figurative(normal_form: str) -> str | None:
+    """ "remark" for a figure of speech (`FIGURATIVE`, or a tired limb, `BODY_FIGURE`) with no word of
+    a symptom or danger outside it and no word of asking (`ASKING`): the semantic side stays silent,
+    as for small talk. "question" when such a figure stands beside a question ("this heat is killing
+    me, can i take my water tablet later"): the semantic EMERGENCY side stays silent, the advice side
+    still reads it. None otherwise (a tired limb beside a question is an ordinary question)."""
     rest = FIGURATIVE.sub(" ", normal_form)
     if rest == normal_form:
-        body = BODY_FIGURE.sub(" ", normal_form)
-        if body == normal_form or ASKING.search(body):
-            return False
-        rest = body
-    return SYMPTOM.search(rest) is None
+        rest = BODY_FIGURE.sub(" ", normal_form)
+        if rest == normal_form or ASKING.search(rest):
+            return None
+    if SYMPTOM.search(rest) is not None:
+        return None
+    return "question" if ASKING.search(rest) else "remark"
 
 
 def is_app_help(normal_form: str) -> bool:
     """True for a question about using the app or the account, the app as a figure of speech, a
-    short everyday idiom, or a figure of speech with no symptom beside it (`figurative`)."""
+    short everyday idiom."""
     return bool(
         APP_HELP.search(normal_form)
         or FIGURE_OF_SPEECH.search(normal_form)
@@ -252,5 +265,4 @@ def is_app_help(normal_form: str) -> bool:
             (IDIOM.search(normal_form) or ACCOUNT_ERRAND.search(normal_form))
             and len(normal_form.split()) <= MAX_IDIOM_WORDS
         )
-        or figurative(normal_form)
     )
