@@ -36,7 +36,10 @@ Decision (DESIGN invariant 3), in order:
    symptom words reach an emergency rule of a graded category (`GRADED`), and one about a SEVERE
    symptom is an emergency (`severe_worry`). Both are readable markers, not a threshold.
 3. Otherwise the question passes. Pure greetings and small talk (`agent.safety.smalltalk`)
-   never reach the semantic side: the classifiers extrapolate wildly on two-word texts.
+   never reach the semantic side: the classifiers extrapolate wildly on two-word texts. Nor does a
+   figure of speech with no symptom word beside it ("the suspense is killing me", round eighteen,
+   `agent.safety.smalltalk.figurative`); beside a question, only the semantic emergency side is
+   silenced ("this heat is killing me, can i take my water tablet later" is read for advice).
 
 The semantic side needs the question's embedding. The caller passes the vector it computes
 once per question (and shares with search, see `agent.safety.shared`); without an embedder
@@ -47,7 +50,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -66,7 +68,6 @@ from agent.safety.classifier import (
     emergency_classifier,
 )
 from agent.safety.lexical import (
-    RECORD_FETCH,
     advice_record_framed,
     extra_dose_by_mistake,
     framing,
@@ -83,8 +84,8 @@ from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
-from agent.safety.smalltalk import SYMPTOM, figurative, is_app_help, is_off_topic, is_small_talk
-from agent.safety.text import core_form, found, prepare
+from agent.safety.smalltalk import figurative, is_app_help, is_off_topic, is_small_talk
+from agent.safety.text import core_form, prepare
 from agent.safety.vitals import critical_now
 
 logger = logging.getLogger(__name__)
@@ -167,44 +168,6 @@ class Evidence:
     # round eighteen: a figure of speech beside a question ("this heat is killing me, can i take my
     # water tablet later"): the semantic emergency side stays silent (`smalltalk.figurative`)
     figure: bool = False
-    # round eighteen: chat around a record question (`chat_around_a_record_question`): the advice
-    # classifier stays silent; the emergency side still reads it (a first version silenced both, and
-    # a frozen14 emergency with no word of `SYMPTOM` in it was let through)
-    chat: bool = False
-
-
-# the pieces of a chatty message: clauses, and the phrases commas set apart
-PIECES = re.compile(r"[,.?!;:]+\s*|\s+(?:anyway|anyhow|but|so|and)\s+")
-
-
-def chat_around_a_record_question(question: str, texts: tuple[str, ...]) -> bool:
-    """Round eighteen (frozen22's and frozen23's false alarms, as a class, in fresh wordings): a
-    longer message of chat ("sorry i'm rubbish with technology, my grandson usually does this, anyway
-    can you remind me what my last bp was") around a piece shaped as a record question, with no
-    word of a symptom, harm or danger anywhere (`smalltalk.SYMPTOM`). Only the advice classifier
-    defers to it (`Evidence.chat`): the emergency side still reads every word."""
-    if len(texts[0].split()) < CHAT_WORDS or SYMPTOM.search(texts[0]) or found(NOT_CHAT, texts):
-        return False
-    pieces = [p for p in PIECES.split(question.lower()) if p.strip()]
-    return len(pieces) > 1 and any(_fetches(p) for p in pieces)
-
-
-# chat is long (a run-on message), and the words around the question ask nothing of a medicine, a
-# number or a verdict ("my uric acid is 480, do i have gout", "ran out of my 20mg ones, do i take two
-# or three", "i keep forgetting things, do i have dementia" stay with the classifiers)
-CHAT_WORDS = 12
-NOT_CHAT = re.compile(
-    r"\d|\b(?:doses?|dosage|mg|ml|units?|tablets?|pills?|two or three|one or two|healthy|normal|high|low|ok|okay|fine|alright|good|right|bad|"
-    r"wrong|serious|dangerous|safe|worr\w*|concern\w*|should|shall|can i|could i|may i|must|need|mean|means|opin\w*|think|stop\w*|start\w*|"
-    r"quit|skip|dejar|parar|empezar|deberia|debo|puedo|cancer\w*|tumou?r|dementia|disease|infection|diagnos\w*|have i got|do i have)\b"
-)
-
-
-def _fetches(piece: str) -> bool:
-    """A piece of a message that asks for a record item by a wh-word ("can you remind me what my
-    last bp was", "when is my next eye appointment")."""
-    texts = prepare(piece)
-    return any(RECORD_FETCH.match(t) for t in texts) and record_question(texts)
 
 
 Lap = Callable[[str], None]  # `chartside bench safety`: called with a part's name when it ends
@@ -303,7 +266,6 @@ def evidence(
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
         reassured=role == "patient" and reassured(texts),
         figure=figure is not None,
-        chat=role == "patient" and not record_shaped and chat_around_a_record_question(question, texts),
     )
 
 
@@ -344,15 +306,7 @@ def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str
 def semantic_advice(e: Evidence, op: Operating = OPERATING) -> str | None:
     """The advice category when the advice classifier fires (never on a record-shaped question)."""
     s = e.semantic
-    if (
-        s is None
-        or e.advice_logit is None
-        or e.advice_framed
-        or e.record_question
-        or e.terse
-        or e.reassured
-        or e.chat
-    ):
+    if s is None or e.advice_logit is None or e.advice_framed or e.record_question or e.terse or e.reassured:
         return None
     nearest, category = s.best.get("advice", (-1.0, "advice"))
     allow = s.best.get("allow", (-1.0, ""))[0]

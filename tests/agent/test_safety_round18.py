@@ -367,9 +367,9 @@ TUNED_ADVICE = (
 
 
 # not fixed this round: chat around a record question read as an emergency by the linear classifier
-# when no symptom word is in it. A reader that silenced the emergency classifier there also let
-# through a frozen14 emergency whose words it did not know, so only the advice classifier defers to
-# such chat (`gate.chat_around_a_record_question`)
+# when no symptom word is in it. A reader of such chat (record-shaped piece, no symptom word) was
+# tried and dropped: silencing the emergency classifier let through a frozen14 emergency whose words
+# it did not know, and silencing only the advice classifier cost as much advice as it saved alarms
 NOT_FIXED_ALLOW = [
     "I am absolutely knackered today, been on my feet all day, can you remind me what my last bp was",
 ]
