@@ -36,7 +36,10 @@ Decision (DESIGN invariant 3), in order:
    symptom words reach an emergency rule of a graded category (`GRADED`), and one about a SEVERE
    symptom is an emergency (`severe_worry`). Both are readable markers, not a threshold.
 3. Otherwise the question passes. Pure greetings and small talk (`agent.safety.smalltalk`)
-   never reach the semantic side: the classifiers extrapolate wildly on two-word texts.
+   never reach the semantic side: the classifiers extrapolate wildly on two-word texts. Nor does a
+   figure of speech with no symptom word beside it ("the suspense is killing me", round eighteen,
+   `agent.safety.smalltalk.figurative`); beside a question, only the semantic emergency side is
+   silenced ("this heat is killing me, can i take my water tablet later" is read for advice).
 
 The semantic side needs the question's embedding. The caller passes the vector it computes
 once per question (and shares with search, see `agent.safety.shared`); without an embedder
@@ -81,7 +84,7 @@ from agent.safety.replies import CLINICAL_ADVICE_REPLY, EMERGENCY_REPLY
 from agent.safety.semantic import THRESHOLDS, ExemplarIndex, SemanticScores, exemplar_index
 from agent.safety.severity import clauses, just_checking, names_a_medicine, severity, worry_question
 from agent.safety.shared import shared
-from agent.safety.smalltalk import is_app_help, is_off_topic, is_small_talk
+from agent.safety.smalltalk import figurative, is_app_help, is_off_topic, is_small_talk
 from agent.safety.text import core_form, prepare
 from agent.safety.vitals import critical_now
 
@@ -162,6 +165,9 @@ class Evidence:
     # round sixteen: a symptom denied beside a plain errand ("not in labour, just need my antenatal
     # appointment"): the advice classifier stays silent, as the semantic emergency side already did
     reassured: bool = False
+    # round eighteen: a figure of speech beside a question ("this heat is killing me, can i take my
+    # water tablet later"): the semantic emergency side stays silent (`smalltalk.figurative`)
+    figure: bool = False
 
 
 Lap = Callable[[str], None]  # `chartside bench safety`: called with a part's name when it ends
@@ -200,6 +206,8 @@ def evidence(
         # side would otherwise alarm (round ten: the classifier read "took 2 of my blood pressure
         # tablets" as an overdose once the lexical rule let it go)
         category, advice = None, "start_stop"
+    # round eighteen: a figure of speech with no symptom beside it (`smalltalk.figurative`)
+    figure = figurative(texts[0]) if role == "patient" else None
     use_semantic = (
         vector is not None
         and index is not None
@@ -207,6 +215,7 @@ def evidence(
         and not is_small_talk(texts[0])
         and not is_off_topic(texts[0])
         and not is_app_help(texts[0])
+        and figure != "remark"
     )
     # read once: a seeking-care question uses the same sign (advice is read for patients only); a
     # critical reading reported now ("my sats are 82 on my finger thing") is such a sign too
@@ -256,13 +265,14 @@ def evidence(
         few_words=few_words,
         clinician_vital=reading.measure if reading is not None and role != "patient" else None,
         reassured=role == "patient" and reassured(texts),
+        figure=figure is not None,
     )
 
 
 def semantic_emergency(e: Evidence, op: Operating = OPERATING) -> tuple[str, str] | None:
     """(category, source) when the semantic side (exemplars or classifier) finds an emergency."""
     s = e.semantic
-    if s is None or e.suppressed or e.record_framed:
+    if s is None or e.suppressed or e.record_framed or e.figure:
         return None
     if e.exemplar_hit is not None:
         return e.exemplar_hit, "semantic"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agent.safety.prefilter import RuleFilter
+from agent.safety.smalltalk import inside_a_figure
 from agent.safety.text import core_form, found
 
 Texts = tuple[str, ...]  # the normal form and the typo-mended form of one question
@@ -372,6 +373,8 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
     *_rules(
         "someone_else",
         # "should i call 911 for a fever of 101" asks whether to: the advice rules' (urgency)
+        # round eighteen: a device or a battery dying is a figure of speech ("the ipad is dying")
+        r"(?<!phone )(?<!phones )(?<!battery )(?<!laptop )(?<!ipad )(?<!tablet )(?<!computer )(?<!charger )(?<!car )(?<!torch )(?<!plant )(?<!plants )"
         r"\b(?:is|are|i think (?:\w+ )?is) dying\b|(?<!should i )(?<!do i )(?<!shall i )\bcall (?:an )?ambulance\b|(?<!should i )(?<!do i )(?<!shall i )\bcall 911\b",
         r"\bconfused and (?:cant|can not) (?:stand|walk|get up)\b|\bcant (?:stand|get) up\b.*\b(?:bleed|head|confused)",
         r"\btook something\b.*\b(?:wont wake|unconscious|not breathing)",
@@ -1428,7 +1431,10 @@ def lexical_emergency(texts: Texts, role: str) -> tuple[str | None, bool]:
         frame = Framing(frame.record, True, frame.ideation)
     history = past_history(texts)
     suppressed = False
-    hits = [hit for t in dict.fromkeys(texts) for hit in emergency_hits(t)]
+    # round eighteen: a match inside a figure of speech is no emergency ("drowning in paperwork")
+    hits = [
+        hit for t in dict.fromkeys(texts) for hit in emergency_hits(t) if not inside_a_figure(t, hit.span)
+    ]
     if found(DOSE_QUESTION, texts):
         # asking whether a dose is allowed is the dosing rules' business, not an overdose taken
         hits = [hit for hit in hits if hit.category != "overdose" or found(AMOUNT_ALREADY_TAKEN, texts)]
@@ -1518,6 +1524,31 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
     "dosing": tuple(
         _compiled(p)
         for p in (
+            # round eighteen (frozen22's and frozen23's class, fresh wordings): how long to leave
+            # between doses, how soon the next, how often one may use a medicine, another dose so many
+            # hours after the last. "how often should i take x" stays the prescription's schedule
+            # (`RECORD_QUESTION`), and anything asked of the record or a leaflet is framed away
+            # (`ADVICE_RECORD_FRAMING`)
+            r"\bhow (?:long|many hours|many minutes|much time|much of a gap|big a gap|far apart|close together|soon|early)\b(?: (?:\w+ ){0,6}(?:wait|leave|gap|space|apart|between|before|after|until|till|til)\b| (?:\w+ ){0,4}(?:can|could|may|should|must|do|am|have) (?:i|we|you|she|he) (?:\w+ )?(?:take|have|use|give|repeat|apply|put|re ?dose)\b)"
+            r"(?!.*\b(?:appointment|appt|scan|surgery|operation|procedure|test|results?|referral|wait(?:ing)? (?:list|time)|the wait|queue|clinic|centre|center|a and e|ward)\b)"
+            rf"(?=.*\b(?:doses?|dosing|dosage|{NAMED_MEDICINE}|oramorph|morphine|calpol|nurofen|cream|spray|drops|puffs?|patch|injection|jab|another|the next|next one|more)\b)|"
+            r"\b(?:shortest|minimum|min|smallest|safe|right|recommended|usual) (?:gap|interval|time|wait|spacing) (?:\w+ ){0,4}(?:between|before (?:the|my|another|the next))\b|"
+            rf"\b(?:gap|interval|spacing|time|hours) (?:\w+ ){{0,2}}between (?:\w+ ){{0,3}}(?:doses?|tablets?|pills?|injections?|puffs?|jabs?|{NAMED_MEDICINE})\b|\bcuanto tiempo (?:\w+ ){{0,3}}entre (?:una|cada|las|los|dosis|toma)\b|"
+            r"\bhow (?:often|frequently|many times(?: (?:a|per|in a|each) (?:day|night|week|24 hours|hour))?) (?:\w+ ){0,3}(?:can|could|may|am i allowed to|are we allowed to|is it (?:ok|okay|safe|fine|alright) to|is it (?:ok|okay|safe) for me to) (?:i |we |you |she |he )?(?:\w+ )?(?:take|have|use|give|put|apply|spray|puff|inhale|re ?dose|repeat)\b|"
+            r"\b(?:can|could|may|should|do) (?:i|we|she|he) (?:\w+ )?(?:take|have|use|give|repeat) (?:\w+ ){0,3}(?:another|more|a second|the next|one more|again|an extra)\b (?:\w+ ){0,4}(?:\d+|an?|one|two|three|four|few|couple of|half an) (?:hours?|hrs?|h|minutes?|mins?) (?:after|later|since|from)\b|"
+            r"\b(?:can|could|may|should) (?:i|we|she|he) (?:\w+ )?(?:take|have|use|give) (?:\w+ ){1,4}(?:again )?(?:after|within) (?:\d+|an?|one|two|three|four|few|couple of|half an) (?:hours?|hrs?|minutes?|mins?)\b|"
+            r"\b(?:do|must|should) (?:i|we) (?:have to |need to )?(?:wait|leave (?:it )?) (?:\w+ ){0,3}(?:\d+|an?|one|two|three|four|six|eight|few) (?:hours?|hrs?) (?:between|before)\b|"
+            r"\bis (?:\d+|an?|one|two|three|four) (?:hours?|hrs?) (?:long )?enough (?:between|before|after)\b|\b(?:when|what time) can i (?:take|have|use|give) (?:my |the |her |his )?(?:next|another)\b|"
+            r"\b(?:take|have|use) (?:\w+ ){0,3}(?:next )?dose (?:\w+ )?early\b|\b(?:every|each) (?:\d+|two|three|four) (?:hours?|hrs?)\b(?=.*\b(?:ok|okay|safe|fine|alright|can i|could i|should i|too often|too soon)\b)|"
+            r"\bcada (?:cuanto|cuantas horas|cuanto tiempo)\b(?: (?:\w+ ){0,3})?(?:puedo|se puede|debo|tengo que|hay que|me puedo|le puedo|podemos)\b|\b(?:puedo|se puede|debo|tengo que|hay que) (?:\w+ ){0,4}cada (?:cuanto|cuantas horas)\b|"
+            r"\bcuanto tiempo (?:\w+ ){0,3}(?:esperar|dejar|pasar)\b (?:\w+ ){0,3}(?:entre|antes de (?:la|otra|tomar))\b|\bcuantas veces (?:al|por) (?:dia|semana|noche) (?:\w+ )?(?:puedo|se puede|debo|me puedo|le puedo)\b|"
+            r"\b(?:puedo|se puede|podemos) (?:\w+ ){0,2}(?:tomar|usar|dar|repetir) (?:\w+ ){0,4}(?:a las|despues de|antes de las|al cabo de) (?:\d+|una|dos|tres|cuatro) (?:horas?|hrs?)\b|"
+            r"\b(?:puedo|podemos|se puede|debo|deberia) (?:me )?(?:tomar|usar|dar|ponerme|poner)(?:me|le|les)? (?:\w+ )?(?:mas|otra|otro|el doble|doble)\b",
+            r"\b(?:can|could|may|is it (?:ok|okay|safe|fine) to) (?:i |we )?(?:take|use|have|give) (?:\w+ ){0,4}(?:more than|over|up to) (?:\d+|once|twice|two|three|four|five|six|eight) (?:times|doses|puffs|tablets|pills)\b|"
+            r"\b(?:too soon|too early|too close|soon enough) (?:to|for|after|before) (?:take|have|use|give|another|the next|more)\b|\bspac(?:e|ing) (?:out )?(?:\w+ ){0,2}(?:doses|tablets|pills|puffs)\b|"
+            r"^(?=.*\b(?:can|could|may|ok|okay|safe|should|allowed)\b).*\b(?:a second|another|two|2|a third|2nd) doses? (?:\w+ ){0,4}(?:same day|one day|in a day|today|tonight|in 24 hours)\b|"
+            r"\b(?:can|could|should|may) (?:i|we|she|he) repeat (?:the|my|her|his|a|that) dose\b|\bhow (?:regularly|frequently|often) (?:\w+ ){0,2}(?:can|could|may) (?:i|we|you) (?:\w+ )?(?:use|take|have|apply)\b|"
+            r"\bhow often (?:am i|are we|is she|is he) (?:supposed to be |meant to be )?able to (?:use|take|have)\b",
             # round seventeen (frozen21's classes, fresh wordings; the linear emergency classifier read
             # most of them): a tablet crushed, opened or hidden in food; a dose vomited back up, asked
             # whether to take it again; "how much i take" in a learner's English; an inhaler rationed
@@ -1778,6 +1809,15 @@ ADVICE_RULES: dict[str, tuple[re.Pattern[str] | Requiring, ...]] = {
             r"\b(?:should|do) i (?:book|make|get) (?:in )?(?:an? )?(?:appointment |appt )?(?:to see|with|in with) (?:someone|somebody|anyone|a doctor|a gp|the gp|my gp|a nurse|the doctor)\b|"
             r"\b(?:should|shall|do) (?:i|we) (?:take|bring) (?:him|her|them|the baby|the kids?|my \w+) in\b(?! (?:for|to) )|"
             r"\b(?:a&e|a e|er|ed|hospital|urgent care|gp|doctor|111|911|999) or (?:just )?(?:wait|leave it|sit tight|ride it out|stay home|rest|ice it|sleep it off)\b",
+            # round eighteen (frozen22's and frozen23's class, fresh wordings): whether someone should
+            # look at a mild symptom, in either language ("should someone look at my toe", "¿hace
+            # falta que me vea un médico por esta tos?")
+            r"\b(?:should|do i need|does it need|would|will|could|ought) (?:\w+ )?(?:someone|somebody|a doctor|a nurse|the gp|a gp|my gp|the doctor|a professional|a physio|a pharmacist) (?:\w+ )?(?:look at|check|see|examine|want to see|have a look|take a look)\b(?!.*\b(?:record|notes|letter|results?|scan|report)\b)|"
+            r"\b(?:deberia|debo|tengo que|necesito|hace falta|es necesario|conviene|vale la pena) (?:que )?(?:ver a|me vea|me revise|me mire|consultar(?: a| con)?|ir a ver a) (?:alguien|un medico|una medica|el medico|un doctor|mi medico|la enfermera|el doctor|un especialista)\b",
+            r"\b(?:do i need to|should i|shall i|ought i to|must i|would you|do you think i should|do you think i need to|do you reckon i should|do i have to) (?:\w+ )?(?:get|have) (?:my |this |the |it |that |these |her |his |him |them )?(?:\w+ ){0,3}(?:checked|checked out|looked at|seen to|seen|examined|x rayed|scanned)\b(?!.*\b(?:record|notes|letter|results?|report|before (?:my|the) (?:appointment|op|operation|surgery))\b)|"
+            r"\bworth (?:seeing|getting|having|going to|booking|ringing|calling|a trip to|bothering) (?:someone|somebody|anyone|a doctor|the doctor|the gp|a gp|my gp|the nurse|a nurse|it checked|it looked at|looked at|checked|the surgery)\b|"
+            r"\bwould you (?:see|go to|ring|call|phone) (?:a|the|your) (?:doctor|gp|nurse|pharmacist)\b|\bsomething (?:i|we|she|he) (?:should|need to|ought to|must) (?:see|get|have|go to|ring|call) (?:\w+ ){0,3}(?:about|checked|looked at|seen)\b|"
+            r"\b(?:should|does|do|would|will|must|need) (?:it|this|that|they|these) (?:\w+ )?(?:be looked at|be checked|be seen|need looking at|need checking|need seeing|want looking at)\b",
             r"\bshould i be seen\b|\bcan (?:this|it) wait\b|\bis it worth (?:going|calling|ringing|phoning|seeing|getting|a trip)\b|\bhow long should i wait\b|\bhigh enough to go\b",
             r"\b(?:debo|tengo que) ir (?:a|al) (?:urgencias|hospital|medico)\b|\bnecesito ver a un medico\b|\bllamo a una ambulancia\b|\bpuede esperar\b",
             # round six: asking whether (or where) to seek care, in the words people use: "should i take
@@ -1916,6 +1956,16 @@ _NO_NUMBER_OR_FEAR = (
 )
 
 
+# round eighteen: long-term conditions a record lists, as people spell them ("diabeetis",
+# "hypertenshun", "astma"), for the record-question shapes "have i got X" and "check if i have X";
+# an acute or feared illness ("have i got an infection", "do i have dementia") is not among them
+LONG_TERM_CONDITION = (
+    r"(?:type (?:1|2|one|two) )?(?:diab\w*|dia?betis|hyper ?ten\w*|high (?:blood )?pres\w*|high bp|hbp|ast?h?a?ma|asma|copd|c o p d|"
+    r"(?:high )?ch?ole?st\w*|arth?rit\w*|osteo ?arth\w*|osteopor\w*|hypo ?thyr\w*|hyper ?thyr\w*|under ?active thyroid|over ?active thyroid|"
+    r"atrial fib\w*|a ?fib|chronic kidn?e?y disease|ckd|heart failure|sleep apn\w*|migr\w*|ec?z\w*ma|psoria\w*|an(?:a|e)?emi\w*|obes\w*|"
+    r"pre ?diab\w*|glaucoma|angina|coeliac|celiac|crohns|ulcerative colitis|ibs|gout|epilep\w*|depres\w*|anxiety)"
+)
+
 # questions shaped as asking what the record holds; only the advice *classifier* defers to
 # them (the lexical advice rules run first and catch "how many paracetamol can I take"):
 # "what dose of lisinopril am i on", "am i allergic to X", "is my thyroid result normal"
@@ -2031,6 +2081,13 @@ RECORD_QUESTION = re.compile(
     # whether the record holds something: "do i have hypertension?", "do i take lisinopril?"
     # (a diagnosis feared, "do i have cancer", is the lexical advice rules' business)
     r"^(?:do|does|did) (?:i|she|he|they|we|the patient) (?:\w+ )?(?:have|hav|hve|haev|take|get|use)\b(?! to\b)|"
+    # round eighteen (frozen22's and frozen23's class, fresh wordings: "hav i got high blood pressure",
+    # "asthma diagnosed for me yes or no", "¿tengo asma?"): a condition asked about as the record's,
+    # typos and all; a feared diagnosis, "anything wrong", or a reason given ("because my sugar is
+    # 9") stays the advice rules' business
+    rf"^(?:(?:can|could|cud|would|will) (?:you|u) )?(?:please |pls )?(?:check|see|look|find out|tell me) (?:if|whether) (?:i|she|he) (?:have|hav|hve|has|got|have got|ve got) (?:a |an )?{LONG_TERM_CONDITION}(?: (?:or not|on (?:file|record)|at all))?$|"
+    rf"^(?:have|has|hve|hav|haev|av) (?:i|she|he|they|the patient) (?:got|gt|gotten) (?:a |an )?{LONG_TERM_CONDITION}(?: (?:or not|on (?:file|record)|at all))?$|"
+    rf"^{LONG_TERM_CONDITION}(?: \w+)? (?:diagnosed|diagnosd|diagnoised|diagnsed|dianosed|listed|recorded|documented|coded|registered)(?: (?:for|in|with|on) (?:me|her|him|them|my (?:record|file|notes|chart)))?(?: (?:yes or no|or not|at all|anywhere))?$|"
     # lead, round eight (paraphrase frozen6: "Have I evr been seen in the emergancy room?" got the
     # emergency reply from the classifier): a visit asked about, its "ever" mistyped
     r"^(?:have|has|hve|hav|haev) (?:i|she|he|they|the patient) (?:ever |evr |evre |eveer |eva |ver )?been (?:seen|to|taken|admitted|treated|in)\b|\b(?:do|does) (?:i|she|he|they) (?:\w+ )?(?:have|take) it$|"
@@ -2098,7 +2155,10 @@ def range_comparison(texts: Texts) -> bool:
 RECORD_FETCH = re.compile(
     r"^(?:(?:hi|hey|hello|hola|ok|okay|so|um|please|pls|quick question|sorry|can you|could you|would you|puedes|puede|por favor|"
     # round sixteen: "me puedes decir …", "¿me podría mostrar …?"
-    r"me (?:puedes|puede|podrias|podria)|(?:puedes|puede|podrias|podria) (?:me )?)\s+)*"
+    r"me (?:puedes|puede|podrias|podria)|(?:puedes|puede|podrias|podria) (?:me )?|"
+    # round eighteen (frozen22's and frozen23's chatty record questions, fresh wordings): "can you
+    # remind me what my last bp was"
+    r"remind me|remind me of)\s+)*"
     r"(?:what|whats|wat|wats|whts|wht|waht|whta|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
     r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
     r"dame|muestrame|ensename|dime|cual|cuales|cuando|que|quien|donde|como (?:salio|salieron|va|van|esta|estan)|cuantos|cuantas|"
@@ -2237,6 +2297,9 @@ def _infers(texts: Texts) -> bool:
 
 
 WORTH_SEEKING = re.compile(
+    # round eighteen: "should i book in about my sore shoulder" asks whether to seek care (the booking
+    # framing would otherwise pass it)
+    r"\bshould i (?:even )?(?:book (?:in |an appointment )?|make an appointment |get an appointment |ring (?:the )?(?:gp|surgery|doctor) |call (?:the )?(?:gp|surgery|doctor) )about (?:my|this|the|a|an|her|his)\b|"
     r"\bor (?:is it|its) not worth (?:it|bothering|going|the trouble)\b|\bis it (?:even )?worth (?:booking|making|getting|going|seeing)\b|\bshould i (?:even )?bother\b"
 )
 # round seventeen (frozen21's class, fresh wordings: "my leaflet lists liver problems as a side effect,

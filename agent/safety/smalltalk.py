@@ -24,7 +24,7 @@ _VOCABULARY = """
     helpful useful how are doing today whats up hows who what do does is this app work works
     does thing yes yeah yep yup no nope nah sure alright right well hmm um uh er ah oh test
     testing wrong button never mind nevermind me my just wanted to say the for
-    hola buenas buenos buen dia dias tardes noches gracias muchas mil por favor tengo una un
+    hola buenas buenos buen dia dias tardes noches gracias muchas muchisimas muchisimo mil por favor tengo una un
     pregunta preguntas duda dudas rapida rapido adios hasta luego pronto manana vale perdon
     disculpe disculpa oiga oye si bueno muy que tal como esta estas esto usted senor senora
     alguien hay quien eres es con hablo le puedo hacer algo otra vez saludos igualmente
@@ -38,7 +38,16 @@ _VOCABULARY = """
     mum mom mam mother dad father husband wife partner son daughter gran grandma nan grandad grandpa
     aunt uncle his her their patient with go easy slow slowly bear older elderly age
     lady gent gentleman
+    thats muchly kindly appreciated appreciate bunch heaps loads lots million ever makes sense understood
+    noted gotcha got will then letting know checking aw aww bless ra tara merci sm tysm ty mate pal
+    hun hon pet duck doc gem star legend superstar diamond grand smashing fab
+    fabulous wonderful super marvellous excellent champion top stuff lush amazing
+    vale genial estupendo maravilloso excelente guapa guapo mija mijo carino amigo amiga senorita
     """
+# round eighteen (frozen22's and frozen23's thanks, as a class, in fresh wordings: "cheers that's
+# brilliant", "thanks a bunch", "ok will do, thanks", "noted, ta", "gracias guapa"): the words of
+# thanks and endearment; none is a symptom, body, drug, harm or help word (and none a farewell's:
+# "goodbye my love" still goes to the detector)
 # round fourteen: who is typing ("hello I'm typing for my dad who is 87", "this is my mum's account,
 # i'm her carer") introduces the conversation; a word of what happened to them ("collapsed",
 # "not", "help") makes the text ordinary again
@@ -103,6 +112,8 @@ CLOSING = re.compile(
     r"^(?:ok |okay |right |hi |hello |sorry )?(?:im |i am |ive come |i have come )?back(?: again| now)?(?:$| (?=where))|where (?:were|was) we|where did we (?:get|got) to|"
     r"(?:the |my )?(?:baby|kids?|toddler|dog|doorbell|door|phone|kettle) (?:was|were|is|kept|started) (?:crying|ringing|barking|going|going off|knocking)|"
     r"(?:the |my )?(?:nurse|doctor|gp|carer|daughter|son|wife|husband) (?:will|would|is going to) be (?:so |very |really )?(?:pleased|proud|glad|happy) (?:that )?(?=i )|"
+    # round eighteen (frozen22's and frozen23's thanks, as a class, in fresh wordings): a blessing
+    r"(?:que )?dios (?:le|te|los|les) (?:bendiga|bendiga mucho|pague)|(?:god )?bless (?:you|ya|u)(?! all)|"
     # (never "i did it": said alone, it may be an act of harm)
     r"i (?:managed|sorted|figured|worked) (?:it|that|this)(?: out)?(?: (?:myself|by myself|on my own|all by myself)(?: in the end)?| in the end))\b"
 )
@@ -179,10 +190,74 @@ IDIOM = re.compile(
 )
 MAX_IDIOM_WORDS = 10
 
+# round eighteen (frozen22's and frozen23's false alarms, as a class, in fresh wordings: "the
+# suspense is killing me", "that bill nearly finished me off", "i could murder a bacon sandwich",
+# "my battery is about to die", "dying to find out if my referral was accepted", "the phone queue
+# was murder"): death, killing and pain words used of a thing, a wait, a wish or a device, not of a
+# body. Read in a message of any length, but they silence the semantic side only when no word of a
+# real symptom, harm or danger (`SYMPTOM`) stands outside them: "this wait is killing me and my
+# chest is crushing" goes to the detector like any other text (and the lexical rules run first).
+FIGURATIVE = re.compile(
+    r"\b(?:the |this |that |all this |all the |these |those |my |our |your )?(?:\w+ ){0,2}(?:suspense|waiting|wait|queue|queues|hold music|music|phone line|line|traffic|parking|car park|bill|bills|charges?|quote|price|prices|rent|mortgage|boss|job|work|shift|commute|drive|journey|bus|stairs|form|forms|paperwork|admin|heat|cold|weather|noise|kids|children|grandkids|dog|telly|tv|football|match|receptionist|system|app|website|morning|day|week|month|year|deadline|exam|exams|interview|homework|diet|gym|workout|class) (?:\w+ ){0,3}(?:is|are|was|were|s|will be|has been|have been|nearly|almost|is going to be|be) (?:\w+ )?(?:killing me|killed me|murder|torture|a killer|the death of me|the end of me|finished me off|finishing me off|killing us|doing my head in)\b|"
+    r"\b(?:nearly|almost|practically|literally|honestly) (?:killed|finished) me(?: off)?\b|\b(?:will|would|is going to|gonna) be the (?:death|end) of me\b|"
+    # (never "i'd die in my sleep": only food, drink or a treat, murdered, killed or died FOR)
+    r"\b(?:could|would|d|id|i would|i could) (?:murder|kill for|die for) (?:a|an|some|my|the)? ?(?:\w+ ){0,2}(?:cup|cuppa|coffee|tea|brew|pint|drink|beer|wine|burger|pizza|sandwich|butty|bacon|biscuit|biscuits|cake|chocolate|chips|curry|kebab|takeaway|holiday|smoke|fag|cigarette)\w*\b|"
+    r"\b(?:phones?|battery|batterys|batteries|laptops?|ipads?|tablet|computer|charger|car|cars|torch|tv|telly|pc|mobiles?)(?: battery| batterys)? (?:\w+ ){0,3}(?:about to die|going to die|gonna die|nearly dead|is dead|s dead|died|dying|has died|is dying|on its last legs|is on (?:\d+|two|one|five) (?:percent|per cent)|on (?:\d+|two|one|five) (?:percent|per cent))\b|"
+    r"\b(?:im|i am|were|we are|been|i was|ive been) (?:absolutely |literally |just |so |really )?dying (?:to|for) (?:\w+ )?(?:know|hear|find out|see|get|go|try|have|a|some|my|the|an)\b|\bdying of (?:boredom|embarrassment|laughter|curiosity|thirst|hunger)\b|"
+    r"\b(?:nearly|almost) (?:died|died laughing|wet myself) (?:laughing|of embarrassment|when i saw|at)\b|\b(?:nearly|almost) died laughing\b|\bdead (?:curious|keen|chuffed|pleased|nervous|excited|bored)\b|"
+    r"\bmy heart (?:sank|sunk|skipped a beat|was in my mouth|goes out)\b|\b(?:nearly|almost) (?:gave|give|giving) me a heart attack\b|\bscared (?:me )?to death\b|\bbored to death\b|"
+    r"\b(?:nearly|almost|practically|near enough) (?:had|have|having) (?:a )?(?:heart attack|coronary|stroke|fit) (?:when|at|over|seeing|looking at|after seeing|reading)\b|\bmy (?:stomach|heart) (?:dropped|sank|flipped|lurched|was in my mouth)\b|"
+    r"\bdrowning in (?:paperwork|work|emails|letters|bills|forms|admin|debt|washing|laundry|appointments)\b|\b(?:sick|sick and tired|sick to death|tired|fed up) of (?:waiting|the wait|chasing|ringing|calling|phoning|being on hold|queu\w*|this (?:app|queue|phone line|system|website|wait))\b|"
+    r"\b(?:go|going|gonna|will go|ll go|im going|driving me|drive me|drives me) (?:mad|crazy|insane|round the bend|up the wall|spare|bananas)\b|\bcould sleep for (?:a week|a month|days|a year|england)\b|\b(?:at the end of my tether|losing my mind|lost the plot) (?:with|over|trying to|looking for)\b|"
+    # Spanish: "me muero de ganas de saber", "esta espera me está matando", "me mata la curiosidad"
+    r"\bme muero (?:de ganas|por (?:saber|ver|un|una|tomar))\b|\b(?:la|esta|tanta|el|este|tanto) (?:\w+ )?(?:espera|cola|calor|frio|trafico|papeleo|jefe|trabajo|musica|curiosidad) (?:\w+ ){0,2}me (?:esta )?(?:matando|mata)\b|\bme mata la (?:curiosidad|espera|intriga)\b|\bmatar(?:ia)? por un (?:cafe|te|cigarro)\b"
+)
+# limbs and feet that are "killing me" or "dead" after walking or standing: a sore body after
+# exertion said in passing is no emergency and asks nothing, unless a word of asking (`ASKING`) or
+# a symptom outside it (`SYMPTOM`) says more ("my feet are killing me, should i take ibuprofen")
+BODY_FIGURE = re.compile(
+    r"\b(?:my )?(?:feet|foot|legs|leg|knees|knee|hips|back|shoulders|arms|hands|calves|ankles|toes|bunions?|joints|bum|arse|dogs) (?:are|is|s) (?:absolutely |proper |really |so )?(?:killing me|dead|shot|in bits|dropping off)\b"
+)
+ASKING = re.compile(
+    r"\b(?:should|shall|can i|could i|may i|must|need|worr\w*|normal|bad|serious|ok|okay|safe|take|what (?:can|do|should)|why|is (?:it|that|this)|puedo|debo|es normal|tomo)\b"
+)
+SYMPTOM = re.compile(
+    r"\b(?:pain\w*|hurt\w*|ache\w*|aching|agony|sore|chest|breath\w*|wheez\w*|chok\w*|gasp\w*|bleed\w*|blood(?! (?:test|tests|pressure|results?|work|sugar|count|form)\b)|"
+    r"collaps\w*|faint\w*|passed out|pass out|unconscious|unresponsive|not moving|not breathing|dizz\w*|seiz\w*|fit|fits|fitting|convuls\w*|"
+    r"overdose\w*|od|swallow\w*|took|taken|suicid\w*|myself|end it|harm\w*|cut|cuts|cutting|burn\w*|stroke|numb\w*|weak\w*|slurr\w*|droop\w*|"
+    r"vomit\w*|sick|swell\w*|swollen|lips?|throat|tongue|rash|fever|temperature|shak\w*|shiver\w*|confus\w*|drowsy|sleepy|wake|blue|grey|gray|pale|"
+    r"clammy|sweat\w*|pregnan\w*|waters|contractions?|labou?r|heart|head|headache|stomach|tummy|belly|vision|fall|fell|fallen|accident|bitten|stung|"
+    r"allerg\w*|anaphyla\w*|epi ?pen|tonight|goodbye|anymore|alive|die|died|dying|dead|death|kill\w*|murder\w*|help|ambulance|911|999|112|emergency|"
+    r"urgent\w*|worse|severe\w*|worst|scared|frightened|panic\w*|dolor\w*|duele|sangr\w*|respir\w*|pecho|desmay\w*|convulsi\w*|pastillas|morir\w*|"
+    r"muero|muerto|matar\w*|mato|vomit\w*|fiebre|hinch\w*|alergi\w*|ayuda|urgencias?|emergencia)\b"
+)
+
+
+def inside_a_figure(normal_form: str, span: tuple[int, int]) -> bool:
+    """Whether a span of the text (a lexical emergency rule's match) lies within a figure of speech
+    ("i nearly had a heart attack when i saw the parking price", "drowning in paperwork")."""
+    return any(m.start() <= span[0] and span[1] <= m.end() for m in FIGURATIVE.finditer(normal_form))
+
+
+def figurative(normal_form: str) -> str | None:
+    """ "remark" for a figure of speech (`FIGURATIVE`, or a tired limb, `BODY_FIGURE`) with no word of
+    a symptom or danger outside it and no word of asking (`ASKING`): the semantic side stays silent,
+    as for small talk. "question" when such a figure stands beside a question ("this heat is killing
+    me, can i take my water tablet later"): the semantic EMERGENCY side stays silent, the advice side
+    still reads it. None otherwise (a tired limb beside a question is an ordinary question)."""
+    rest = FIGURATIVE.sub(" ", normal_form)
+    if rest == normal_form:
+        rest = BODY_FIGURE.sub(" ", normal_form)
+        if rest == normal_form or ASKING.search(rest):
+            return None
+    if SYMPTOM.search(rest) is not None:
+        return None
+    return "question" if ASKING.search(rest) else "remark"
+
 
 def is_app_help(normal_form: str) -> bool:
-    """True for a question about using the app or the account, the app as a figure of speech, or
-    a short everyday idiom."""
+    """True for a question about using the app or the account, the app as a figure of speech, a
+    short everyday idiom."""
     return bool(
         APP_HELP.search(normal_form)
         or FIGURE_OF_SPEECH.search(normal_form)
