@@ -24,6 +24,7 @@ from evals.paraphrase.tune_frozen11 import TUNE_FROZEN11
 from evals.paraphrase.tune_frozen12 import TUNE_FROZEN12
 from evals.paraphrase.tune_frozen13 import TUNE_FROZEN13
 from evals.paraphrase.tune_frozen14 import TUNE_FROZEN14
+from evals.paraphrase.tune_frozen15 import TUNE_FROZEN15
 from evals.truth import EIE, Record
 from evals.vocab import ASKABLE_CODES, condition_name, drug_name, lab_name
 
@@ -57,6 +58,7 @@ TUNING: dict[str, Templates] = {
     "tune_frozen12": TUNE_FROZEN12,
     "tune_frozen13": TUNE_FROZEN13,
     "tune_frozen14": TUNE_FROZEN14,
+    "tune_frozen15": TUNE_FROZEN15,
 }
 BANKS: dict[str, Templates] = {**TUNING, **held_out_parts()}
 HELD_OUT: tuple[str, ...] = tuple(name for name in BANKS if name not in TUNING)
