@@ -4,7 +4,8 @@ Why: the planner reads a message whole, so an aside could take a real request ov
 fee nearly killed me lol, when is my next appointment" got the parking leaflet alone, round
 seventeen), and of two requests one could go unanswered or lose its own lead. The behaviour:
 
-* the message is cut into clauses at sentence marks and colons, and at a comma, a dash, "+", "and" /
+* the message is cut into clauses at sentence marks, at a colon after more than a label's three
+  words, and at a comma, a dash, "+", "and" /
   "also" / "plus" / "n" / "y" only when a question opens after it ("… a1c and am i still on X");
 * a clause is a REQUEST when it is in the question form (a question word, an inverted verb, an
   imperative, a closing "?", or a "latest X" naming something of the record) and, read alone, plans
@@ -13,7 +14,8 @@ seventeen), and of two requests one could go unanswered or lose its own lead. Th
   gone up?") belongs to the request before it;
 * ONE request: the whole message is planned as before (a preamble often carries the concept: "for
   my diabetes, what do I take"), unless the aside took the answer over — the whole message plans
-  other kinds of lookup than the request alone — then the request alone is planned;
+  other kinds of lookup than the request alone, or an aside in a sentence of its own adds kinds
+  the request does not ask — then the request alone is planned;
 * TWO OR MORE requests: each is planned and answered on its own, under a heading quoting the
   user's words, in the order asked (one answer each, never one silently dropped); requests that
   ask the same kind of lookup are read together as one; a clause only the leaflets could answer and that
@@ -55,8 +57,13 @@ _LEANS = re.compile(
     r"\b(it|its|that|this|those|these|them|they|the first one|the last one|that one|since when)\b"
 )
 
-# hard boundaries: sentence marks, a line break, "...", a colon
-_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*|\s*:\s+")
+# hard boundaries: sentence marks, a line break, "...", a colon — but not the colon of a label of
+# three words or fewer ("Allergies: aspirin listed? y/n", "PMH: asthma?"): the label scopes its
+# question (round eighteen, tune_frozen15: cut there, "aspirin listed?" was read as a medicine
+# and answered "No" beside a recorded aspirin allergy)
+_SENTENCE = re.compile(r"\s*\n\s*|(?<=[.?!;])\s+|\s*\.\.\.+\s*")
+_COLON = re.compile(r"\s*:\s+")
+_LABEL_WORDS = 3
 _RAW_OPENER = _OPENER.replace("wats|", "wats|wat's|what's|when's|where's|who's|how's|")
 # soft boundaries: a comma, a dash, " + " or "and / also / plus / n / y / &" only where a question
 # opens after it ("… a1c and am i still on X", "…, when is my next appointment"); ", going by my
@@ -67,6 +74,9 @@ _JOIN = re.compile(
     re.IGNORECASE,
 )
 _SOFT = "\x00"
+# "we're" normalises to "were", an inverted verb: "We're planning a birthday dinner and I want to be
+# careful" was taken for a question (round eighteen, tune_frozen15) and answered with a birth date
+_CONTRACTED = re.compile(r"\b(we|you|they)['’]re\b", re.IGNORECASE)
 _LEADING_JOIN = re.compile(r"^(?:and|also|plus|n|y|&)\s+", re.IGNORECASE)
 
 # one kind of lookup, whichever tool serves it (the whole message and its request compared by kind)
@@ -88,22 +98,36 @@ _ANSWERS = ("read", "offer_slots", "book", "offer_cancel", "cancel")
 class Clause:
     words: str  # the user's words
     soft: bool = False  # cut at a comma or "and" before a question, not at a sentence's end
+    sentence: int = 0  # which sentence of the message it is in
 
 
 def clauses(message: str) -> list[Clause]:
     """The message's clauses in the user's words (one clause: the message itself)."""
     out = []
-    for sentence in _SENTENCE.split(message.strip()):
+    for k, sentence in enumerate(_sentences(message.strip())):
         for n, piece in enumerate(_JOIN.sub(_SOFT, sentence).split(_SOFT)):
             if words := _LEADING_JOIN.sub("", piece.strip(" ,;-–—+")):
-                out.append(Clause(words, soft=n > 0))
+                out.append(Clause(words, soft=n > 0, sentence=k))
     return out or [Clause(message)]
+
+
+def _sentences(message: str) -> list[str]:
+    """Sentences, a colon cutting only after more than a label's words."""
+    out: list[str] = []
+    for sentence in _SENTENCE.split(message):
+        head = 0
+        for colon in _COLON.finditer(sentence):
+            if len(sentence[head : colon.start()].split()) > _LABEL_WORDS:
+                out.append(sentence[head : colon.start()])
+                head = colon.end()
+        out.append(sentence[head:])
+    return out
 
 
 def question_form(clause: Clause) -> bool:
     """Whether a clause is worded as a question or a request (not whether it is about the record):
     a question word, an inverted verb or an imperative first, or a sentence closing with "?"."""
-    text = _FILLER.sub("", normalise(clause.words))
+    text = _FILLER.sub("", normalise(_CONTRACTED.sub(r"\1 are", clause.words)))
     return bool(_ASKS.match(text)) or (not clause.soft and clause.words.rstrip().endswith("?"))
 
 
@@ -135,6 +159,7 @@ class Part:
     plan: Plan
     alone: bool = True  # asks without leaning on the words around it (no pronoun)
     probe: bool = False  # planned as a leaflet search (its plan may turn into the record's fallback)
+    sentence: int = 0  # the sentence of the message its words open in
 
 
 def _is_request(clause: Clause, plan: Plan, hospital: Callable[[], bool]) -> bool:
@@ -168,7 +193,11 @@ def plan_message(
     if len(pieces) < 2:
         return [Part("", whole)]
     requests: list[Part] = []
-    context = False  # a clause besides the requests names something of the record ("once X was found")
+    # sentences where a clause besides the requests names something of the record ("once X was
+    # found, which medicines got added?"): context for a request of the same sentence only — a
+    # sentence of its own is a preamble ("I've got a follow-up next week and I want to go in
+    # prepared. What's my most recent weight?" was answered with the follow-up visit, round eighteen)
+    context: set[int] = set()
     for piece in pieces:
         plan = planner.plan(english(piece.words), history, today, vocab)
         asks = _is_request(piece, plan, lambda w=piece.words: planner.sounds_like_leaflets(english(w)))
@@ -179,13 +208,15 @@ def plan_message(
             into = requests[-1] if same is None else same
             merged = f"{into.words}, {piece.words}"
             requests[requests.index(into)] = Part(
-                merged, planner.plan(english(merged), history, today, vocab)
+                merged, planner.plan(english(merged), history, today, vocab), sentence=into.sentence
             )
         elif asks:
             alone = not _LEANS.search(normalise(piece.words))
-            requests.append(Part(piece.words, plan, alone=alone, probe=plan.leaflet_probe))
-        else:
-            context = context or _names_the_record(plan)
+            requests.append(
+                Part(piece.words, plan, alone=alone, probe=plan.leaflet_probe, sentence=piece.sentence)
+            )
+        elif _names_the_record(plan):
+            context.add(piece.sentence)
     if not requests:
         return [Part("", whole)]
     if len(requests) == 1:
@@ -193,12 +224,16 @@ def plan_message(
         # request, which asks the record on its own ("Sertraline - current med?" leans on its
         # aside for its subject, and "Once X was found, which medicines got added?" dates its
         # request by it: the whole message answers them)
+        # — also when an aside of a sentence of its own only ADDS lookups, and leads with them
+        # ("I've got a follow-up next week and I want to go in prepared. What's my most recent
+        # weight?" led with the last visit, round eighteen)
         only = requests[0]
+        own_sentence = any(p.sentence != only.sentence for p in pieces)
         taken_over = (
             only.alone
-            and not context
+            and only.sentence not in context
             and not only.plan.leaflet_probe
-            and not kinds(only.plan) <= kinds(whole)
+            and (not kinds(only.plan) <= kinds(whole) or (own_sentence and kinds(only.plan) != kinds(whole)))
         )
         return [Part(only.words, only.plan)] if taken_over else [Part("", whole)]
     return requests
