@@ -120,6 +120,32 @@ NOT_ASKED_OF_RECORD_R18 = (
     r"what does|when was|when did|show me|show my|is it in|is that in|on file|ano ang|kailan|may allergy ba)\b)"
 )
 
+# Tagalog (Filipino) emergency words, one place for the rules below (round eighteen, frozen24's
+# class; issue 14: the hospital serves Tagalog speakers). Source: issue 14's paraphrased wordings and
+# the dictionary roots sakit (pain), dibdib (chest), hinga (breath), manhid (numb), salita (speech),
+# lason (poison), gaas (kerosene), maga (swelling), labi (lips), lalamunan (throat), dila (tongue),
+# with their common affixed forms; matched on the normal form, which has no accents. Not yet
+# reviewed by a Tagalog-speaking clinician.
+TL = {
+    # chest, pain or tightness in it
+    "chest": r"(?:dibdib)",
+    "pain": r"(?:masakit|sakit|sumasakit|kumikirot|naninikip|paninikip|sikip|mabigat)",
+    # cannot breathe
+    "no_breath": r"(?:hindi (?:\w+ ){0,2}makahinga|di (?:\w+ ){0,2}makahinga|hirap (?:\w+ ){0,2}(?:huminga|makahinga)|nahihirapan (?:\w+ ){0,2}(?:huminga|makahinga)|kinakapos (?:\w+ ){0,2}hininga|hinihingal)",
+    # numb, face fallen to one side
+    "numb": r"(?:namanhid|namamanhid|manhid|tumabingi|nakatabingi|ngumiwi|lumaylay)",
+    "face": r"(?:mukha|kalahati|katawan|braso|bibig|labi)",
+    # cannot speak
+    "no_speech": r"(?:hindi (?:\w+ ){0,2}makapagsalita|di (?:\w+ ){0,2}makapagsalita|hindi (?:\w+ ){0,2}makausap|bulol)",
+    # poisoned, or drank or swallowed something
+    "poisoned": r"(?:nalason|nalalason|nilason)",
+    "swallowed": r"(?:nakainom|uminom|ininom|nakalunok|nalunok|lumunok|nakakain)",
+    "poison": r"(?:kerosene|gaas|lason|zonrox|clorox|bleach|muriatic|asido|pesticide|pamatay (?:ng )?(?:\w+ )?(?:daga|ipis|insekto|lamok)|thinner|gasolina)",
+    # swelling, and where
+    "swollen": r"(?:namamaga|namaga|maga|nagmamaga|lumalaki)",
+    "airway": r"(?:labi|dila|lalamunan|mukha)",
+}
+
 
 EMERGENCY_RULES: tuple[Rule, ...] = (
     # chest pain / heart
@@ -1132,6 +1158,37 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"\bneonatal (?:resus\w*|life support)\b(?! (?:course|training|certificate|update|record|records|notes))",
         r"\b(?:baby|babys|newborn|neonate|infant)\b (?:\w+ ){0,6}(?:hr|heart rate|pulse) (?:is |of |now |still |under |below |less than |<)*(?:60|[1-5]\d)\b(?! ?(?:years?|yrs?|minutes?|mins?)\b)",
         r"\b(?:baby|newborn|neonate)\b (?:\w+ ){0,2}(?:born|delivered) (?:flat|floppy|not breathing|blue|white|lifeless)\b",
+        record_word=False,
+    ),
+    # Tagalog (the lexicon `TL` above): chest pain, no breath, a numb face or no speech, a poison
+    # drunk, lips or throat swelling
+    *_rules(
+        "chest_pain",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['pain']} (?:\w+ ){{0,3}}{TL['chest']}\b|\b{TL['chest']} (?:\w+ ){{0,2}}{TL['pain']}\b)",
+        record_word=False,
+    ),
+    *_rules("breathing", NOT_ASKED_OF_RECORD_R18 + rf".*\b{TL['no_breath']}\b", record_word=False),
+    *_rules(
+        "stroke",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['numb']} (?:\w+ ){{0,4}}{TL['face']}\b|\b{TL['face']} (?:\w+ ){{0,3}}{TL['numb']}\b|\b{TL['no_speech']}\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "poisoning",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['poisoned']}\b|\b{TL['swallowed']} (?:\w+ ){{0,3}}{TL['poison']}\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['swollen']} (?:\w+ ){{0,3}}{TL['airway']}\b|\b{TL['airway']} (?:\w+ ){{0,3}}{TL['swollen']}\b)",
         record_word=False,
     ),
 )

@@ -9,7 +9,9 @@ Emergencies it missed:
 - lips and tongue swelling after the first dose of a new medicine, no word "allergy";
 - a first-ever fit told by its signs (shaking, wet himself);
 - a clinician's bleed on an anticoagulant, a post-operative drain bleed with a volume in a time,
-  a neonatal resuscitation.
+  a neonatal resuscitation;
+- Tagalog: chest pain with no breath, a numb face and no speech, a child who drank kerosene or
+  was poisoned, lips or throat swelling after shrimp.
 
 Hard negatives: the same words asked of the record, in the past, or a leaflet question.
 """
@@ -56,6 +58,20 @@ PATIENT_EMERGENCIES: list[tuple[str, str | None]] = [
     ("first time ever my dad has collapsed and is shaking and jerking", None),
     ("my flatmate has never had a fit but hes jerking and frothing at the mouth", None),
     ("he just went rigid and started shaking and wet himself, never happened before", None),
+    # 7. Tagalog
+    ("sobrang sakit ng dibdib ko at hindi ako makahinga", None),
+    ("masakit ang dibdib ng tatay ko, hirap siyang huminga ngayon", None),
+    ("naninikip ang dibdib ko, parang hindi ako makahinga", None),
+    ("biglang namanhid ang mukha ni lola at hindi siya makapagsalita", None),
+    ("namamanhid ang kalahati ng katawan ko, hindi ako makapagsalita ng maayos", None),
+    ("tumabingi ang mukha ng asawa ko at hindi siya makapagsalita", None),
+    ("nakainom ng gaas ang anak ko", None),
+    ("uminom ng kerosene ang bunso ko, ano gagawin ko", None),
+    ("nalason ang anak ko, nakainom siya ng zonrox", None),
+    ("nakalunok ng lason ang pamangkin ko", None),
+    ("namamaga ang lalamunan ko pagkatapos kumain ng hipon", None),
+    ("namaga ang labi ng anak ko after kumain ng alimango", None),
+    ("namamaga ang dila ko at nahihirapan akong lumunok", None),
 ]
 
 CLINICIAN_EMERGENCIES = [
