@@ -113,6 +113,39 @@ NOT_PAST_R16 = (
     r"in (?:19|20)\d\d|used to|as a (?:kid|child|baby|teenager)|back then|at the time|hace (?:\w+ )?(?:anos|meses)|el ano pasado)\b)"
 )
 
+# round eighteen, after frozen24: a rule not read in a question asked of the record, a leaflet or a
+# letter ("when was my aortic dissection repaired", "what does the leaflet say about …")
+NOT_ASKED_OF_RECORD_R18 = (
+    r"^(?!.*\b(?:leaflet|leaflets|record|records|letter|letters|notes|chart|(?<!no )history|repaired|repair|"
+    r"what does|when was|when did|show me|show my|is it in|is that in|on file|ano ang|kailan|may allergy ba)\b)"
+)
+
+# Tagalog (Filipino) emergency words, one place for the rules below (round eighteen, frozen24's
+# class; issue 14: the hospital serves Tagalog speakers). Source: issue 14's paraphrased wordings and
+# the dictionary roots sakit (pain), dibdib (chest), hinga (breath), manhid (numb), salita (speech),
+# lason (poison), gaas (kerosene), maga (swelling), labi (lips), lalamunan (throat), dila (tongue),
+# with their common affixed forms; matched on the normal form, which has no accents. Not yet
+# reviewed by a Tagalog-speaking clinician.
+TL = {
+    # chest, pain or tightness in it
+    "chest": r"(?:dibdib)",
+    "pain": r"(?:masakit|sakit|sumasakit|kumikirot|naninikip|paninikip|sikip|mabigat)",
+    # cannot breathe
+    "no_breath": r"(?:hindi (?:\w+ ){0,2}makahinga|di (?:\w+ ){0,2}makahinga|hirap (?:\w+ ){0,2}(?:huminga|makahinga)|nahihirapan (?:\w+ ){0,2}(?:huminga|makahinga)|kinakapos (?:\w+ ){0,2}hininga|hinihingal)",
+    # numb, face fallen to one side
+    "numb": r"(?:namanhid|namamanhid|manhid|tumabingi|nakatabingi|ngumiwi|lumaylay)",
+    "face": r"(?:mukha|kalahati|katawan|braso|bibig|labi)",
+    # cannot speak
+    "no_speech": r"(?:hindi (?:\w+ ){0,2}makapagsalita|di (?:\w+ ){0,2}makapagsalita|hindi (?:\w+ ){0,2}makausap|bulol)",
+    # poisoned, or drank or swallowed something
+    "poisoned": r"(?:nalason|nalalason|nilason)",
+    "swallowed": r"(?:nakainom|uminom|ininom|nakalunok|nalunok|lumunok|nakakain)",
+    "poison": r"(?:kerosene|gaas|lason|zonrox|clorox|bleach|muriatic|asido|pesticide|pamatay (?:ng )?(?:\w+ )?(?:daga|ipis|insekto|lamok)|thinner|gasolina)",
+    # swelling, and where
+    "swollen": r"(?:namamaga|namaga|maga|nagmamaga|lumalaki)",
+    "airway": r"(?:labi|dila|lalamunan|mukha)",
+}
+
 
 EMERGENCY_RULES: tuple[Rule, ...] = (
     # chest pain / heart
@@ -1056,6 +1089,106 @@ EMERGENCY_RULES: tuple[Rule, ...] = (
         r"^(?!.*\b(?:cuando (?:era|como|tomo|bebo|me tomo)|a veces|siempre|hace (?:\w+ )?(?:anos|meses)|el ano pasado|una vez|la ultima vez|si (?:como|tomo|me tomo)|que pasa si)\b)"
         r"(?=.*\b(?:se (?:me|le|te) (?:estan |esta |empiezan a |empieza a )?(?:hinchan|hincha|hinchando|inflan|infla|inflando|cierra|cerrando)|(?:labios?|lengua|garganta|boca) (?:\w+ ){0,2}(?:hinchad[oa]s?|hinchando|inflamad[oa]s?|cerrando))\b)"
         r"(?=.*\b(?:labios?|lengua|garganta)\b)",
+        record_word=False,
+    ),
+    # round eighteen (frozen24's classes, fresh wordings), none read in a question asked of the record
+    # or placed in the past. A tearing or ripping chest pain, or one going through to the back at its
+    # worst (an aortic dissection's signs)
+    *_rules(
+        "chest_pain",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:chest|shoulder ?blades?|between (?:my|his|her|their) shoulders)\b)"
+        + r".*\b(?:tearing|ripping|ripped|torn)\b",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:worst|never (?:felt|had)|sudden\w*)\b)"
+        + rf"(?=.*\b(?:{PAIN}) (?:\w+ ){{0,3}}chest\b|.*\bchest {gap(3)}{PAIN}\b)"
+        + r".*\bchest (?:\w+ ){0,6}(?:to|into|through to|through|in) (?:my|his|her|their|the) (?:back|spine|shoulder ?blades?)\b",
+        record_word=False,
+    ),
+    # a sudden worst-ever headache with a stiff neck, light hurting, fainting or vomiting (a
+    # thunderclap headache: NICE CKS, subarachnoid haemorrhage)
+    *_rules(
+        "stroke",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:headache|head ache|head pain|pain in (?:my|his|her|the) head)\b)"
+        + r"(?=.*\b(?:worst|thunderclap|explosive|exploding|out of (?:nowhere|the blue)|all at once|like being hit|sudden\w* (?:\w+ )?(?:severe|splitting|excruciating|agonising|agonizing|blinding|terrible|awful|horrendous))\b)"
+        + r".*\b(?:stiff neck|neck (?:is |feels |went |gone )?(?:\w+ )?stiff|cant (?:bend|move|turn) (?:my |his |her )?neck|light (?:\w+ ){0,2}(?:hurts?|hurting)|hurts? (?:my |his |her )?eyes|pass(?:ing)? out|passed out|faint\w*|blacking out|being sick|vomit\w*|throwing up|threw up|thunderclap)\b",
+        record_word=False,
+    ),
+    # an overdose said as a span of time ("a fortnights worth of my tablets in one go")
+    *_rules(
+        "overdose",
+        NOT_PAST_R16
+        + r".*\b(?:took|taken|take|taking|swallowed|had|downed|popped|ate|necked)\b (?:\w+ ){0,3}(?:days?|weeks?|fortnights?|months?)\b (?:\w+ ){0,6}(?:at once|in one go|all together|altogether|at the same time|all in one|in one sitting|in one hit)\b",
+        record_word=False,
+    ),
+    # the lips, tongue or face grown big after a new medicine (angioedema), with no word of allergy
+    *_rules(
+        "anaphylaxis",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:new|first|started|starting|since i took|since taking|after taking)\b)"
+        + r"(?=.*\b(?:tablets?|pills?|medicines?|medications?|meds|dose|antibiotics?|injection|jab|\w+pril|\w+sartan|\w+cillin)\b)"
+        + r".*\b(?:lips?|tongue|face|mouth|throat)\b (?:\w+ ){0,3}(?:huge|massive|enormous|big|bigger|blown up|ballooned|ballooning|thick|fat|puffy|swelling|swollen|swelled|puffed)\b",
+        record_word=False,
+    ),
+    # a first-ever fit told by its signs ("never had a fit before and hes shaking and wet himself")
+    *_rules(
+        "seizure",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:never (?:had|fitted|seized|happened|done)|no history of|first (?:ever|time)|not (?:an )?epileptic|isnt (?:an )?epileptic)\b)"
+        + r".*\b(?:jerking|convulsing|frothing|foaming|wet (?:himself|herself|themselves|myself)|bit (?:his|her|their|my) tongue|(?:went|gone|go|going|is|hes|shes) (?:all )?(?:rigid|stiff)|(?:shaking|twitching) all over|whole body (?:is )?(?:\w+ )?(?:shaking|twitching|jerking))\b",
+        record_word=False,
+    ),
+    # a clinician's acute wordings: on an anticoagulant with a sudden headache or a new unequal pupil;
+    # a drain bleeding a volume in under an hour; a neonate's heart rate under 60 (NLS algorithm)
+    *_rules(
+        "clinician_acute",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + r"(?=.*\b(?:heparin|enoxaparin|dalteparin|tinzaparin|clexane|fragmin|lmwh|apixaban|rivaroxaban|edoxaban|dabigatran|doac|warfarin|anticoag\w*|thrombolys\w*|alteplase|tenecteplase)\b)"
+        + r".*\b(?:(?:unequal|asymmetric\w*|fixed|blown|new) (?:\w+ )?pupils?|pupils? (?:\w+ )?(?:unequal|asymmetr\w*|blown|fixed)|pupil asymmetry|anisocoria|(?:sudden|acute|new|severe|thunderclap|worst) (?:\w+ ){0,2}headache)\b",
+        NOT_PAST_R16
+        + r"(?=.*\bdrains?\b)"
+        + r".*\b[1-9]\d{2,3} ?(?:ml|mls|millilitres?|milliliters?|cc)\b (?:\w+ ){0,3}(?:in|over|within) (?:the )?(?:last |past )?(?:\d{1,2} ?(?:min|mins|minutes)|(?:an?|one|1) ?(?:hour|hr)|hour|hr|half an hour)\b",
+        r"\bneonatal (?:resus\w*|life support)\b(?! (?:course|training|certificate|update|record|records|notes))",
+        r"\b(?:baby|babys|newborn|neonate|infant)\b (?:\w+ ){0,6}(?:hr|heart rate|pulse) (?:is |of |now |still |under |below |less than |<)*(?:60|[1-5]\d)\b(?! ?(?:years?|yrs?|minutes?|mins?)\b)",
+        r"\b(?:baby|newborn|neonate)\b (?:\w+ ){0,2}(?:born|delivered) (?:flat|floppy|not breathing|blue|white|lifeless)\b",
+        record_word=False,
+    ),
+    # Tagalog (the lexicon `TL` above): chest pain, no breath, a numb face or no speech, a poison
+    # drunk, lips or throat swelling
+    *_rules(
+        "chest_pain",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['pain']} (?:\w+ ){{0,3}}{TL['chest']}\b|\b{TL['chest']} (?:\w+ ){{0,2}}{TL['pain']}\b)",
+        record_word=False,
+    ),
+    *_rules("breathing", NOT_ASKED_OF_RECORD_R18 + rf".*\b{TL['no_breath']}\b", record_word=False),
+    *_rules(
+        "stroke",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['numb']} (?:\w+ ){{0,4}}{TL['face']}\b|\b{TL['face']} (?:\w+ ){{0,3}}{TL['numb']}\b|\b{TL['no_speech']}\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "poisoning",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['poisoned']}\b|\b{TL['swallowed']} (?:\w+ ){{0,3}}{TL['poison']}\b)",
+        record_word=False,
+    ),
+    *_rules(
+        "anaphylaxis",
+        NOT_ASKED_OF_RECORD_R18
+        + NOT_PAST_R16
+        + rf".*(?:\b{TL['swollen']} (?:\w+ ){{0,3}}{TL['airway']}\b|\b{TL['airway']} (?:\w+ ){{0,3}}{TL['swollen']}\b)",
         record_word=False,
     ),
 )
