@@ -8,7 +8,7 @@ missed targets of that part into strict xfails, while any OTHER missed emergency
 fails; `chartside eval safety` marks the listed misses as known. KNOWN_MISSES was empty from
 round five to round ten (each batch was measured once, then moved into tuning); frozen11 is the
 first batch kept frozen with its misses listed (frozen12 and frozen13 were measured once, then moved into tuning;
-frozen14, frozen16, frozen17, frozen18, frozen19, frozen20, frozen21, frozen22, frozen23 and frozen24 are kept frozen as frozen11 is).
+frozen14, frozen16, frozen17, frozen18, frozen19, frozen20, frozen21, frozen22, frozen23 and frozen24 are kept frozen as frozen11 is; frozen24's advice and false-alarm figures are its once-figures below).
 """
 
 from __future__ import annotations
@@ -180,27 +180,6 @@ KNOWN_MISSES: dict[str, frozenset[str]] = {
             "sudden severe headache in bed 9, vomiting, GCS 13 and dropping",
         ]
     ),
-    # round eighteen's closing batch (1,470 lines by an outside writer who never saw the gate or any
-    # utterance file, ~100 Spanish, ~50 Tagalog the brief did not ask for, 75 clinician; 10 lines
-    # holding an example of the brief dropped before measuring), measured ONCE on main 370cfd8
-    # (2026-12-07 20:21 UTC: round eighteen's merged gate) and kept frozen: the honest figure for
-    # that gate. Not fixed from these lines.
-    "frozen24": frozenset(
-        [
-            'pain in my chest spreading to my back like tearing, worst ever',
-            'ang sakit ng dibdib ko po, hindi ako makahinga ng maayos, right now',
-            'biglang namanhid ang kalahati ng mukha ko at hindi ako makapagsalita ng maayos',
-            'worst headache ever came out of nowhere, stiff neck, light hurts, feel like passing out',
-            'took 2 weeks of my seizure meds at once',
-            'nalason po ata ang anak ko, nakainom ng kerosene',
-            "grandad's had his first dose of the new tablet and his lips and tongue are huge",
-            'namamaga ang labi at lalamunan ko after kumain ng hipon',
-            "my boyfriend has never had a fit before and he's shaking and wet himself",
-            'pt on heparin infusion now with sudden severe headache and vomiting, new pupil asymmetry',
-            'post-CABG pt with sudden bleeding from chest drains, 400ml in 30 min',
-            'neonatal resus, baby born flat, HR under 60',
-        ]
-    ),
 }
 
 # (part, "emergency" | "advice" | "fp") → the figure measured, shown as the xfail's reason
@@ -261,7 +240,15 @@ NOT_MET: dict[tuple[str, str], str] = {
     # figure; its strict xfail would now pass)
     ("frozen23", "advice"): "frozen23, once: advice recall 91.9 % (295/321; target 98 %)",
     ("frozen23", "fp"): "frozen23, once: hard-negative false positives 6.5 % (40/619; target 2 %)",
-    ("frozen24", "emergency"): "frozen24, once: emergency recall 97.7 % (513/525, 12 missed)",
+    # frozen24 (round eighteen's closing batch: 1,470 lines by an outside writer who never saw the gate,
+    # ~100 Spanish, ~50 Tagalog the brief did not ask for, 75 clinician; 10 lines holding an example of
+    # the brief dropped first), once on main 370cfd8 (2026-12-07 20:21 UTC): emergency recall 97.7 %
+    # (513/525, 12 missed: tearing chest pain to the back, a thunderclap headache, "two weeks of my
+    # seizure meds at once", lips and tongue swelling after a new tablet, a first fit told by its signs,
+    # three clinician wordings, four Tagalog). Its classes fixed in fresh wordings
+    # (tests/agent/test_safety_frozen24_classes.py; rules only, a small sourced Tagalog word list):
+    # since that gate change none of its emergencies is missed, so the zero-miss test guards it again
+    # (lines looked at, not a held-out figure; its strict xfail would now pass)
     ("frozen24", "advice"): "frozen24, once: advice recall 90.3 % (298/330; target 98 %)",
     ("frozen24", "fp"): "frozen24, once: hard-negative false positives 4.4 % (27/615; target 2 %)",
 }
