@@ -2290,7 +2290,7 @@ RECORD_FETCH = re.compile(
     # round sixteen: "me puedes decir …", "¿me podría mostrar …?"
     r"me (?:puedes|puede|podrias|podria)|(?:puedes|puede|podrias|podria) (?:me )?|"
     # round eighteen (frozen22's and frozen23's chatty record questions, fresh wordings): "can you
-    # remind me what my last bp was"
+    # remind me" followed by a what-question about a recorded value
     r"remind me|remind me of)\s+)*"
     r"(?:what|whats|wat|wats|whts|wht|waht|whta|which|when|whens|who|where|how many|how often|how long|give me|show me|tell me|list|get me|pull up|find|read me|"
     r"how (?:is|are|has|have|was|were|does|do) (?:my|the)|"
