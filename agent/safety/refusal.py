@@ -183,21 +183,31 @@ def named_drugs(text: str) -> list[str]:
     said = text.split()
     found: list[str] = []
     for word in said:
-        name = _brands().get(word) or (word if word in _drug_names() else None)
+        name = _brands().get(word) or (word if word in _drug_set() else None)
         if name is None and len(word) >= 6:
-            name = next(
-                (d for d in _drug_names() if abs(len(d) - len(word)) <= 1 and OSA.distance(d, word) <= 1),
-                None,
-            )
+            name = next((d for d in _drug_names() if _one_slip(d, word)), None)
         if name and name not in found:
             found.append(name)
     return found
 
 
 @lru_cache(maxsize=1)
-def _drug_names() -> frozenset[str]:
-    """One-word medicine names of the sourced lexicon, normalised as questions are."""
-    return frozenset(n for n in (normalise(d) for d in load_lexicon().all_drug_names()) if n and " " not in n)
+def _drug_names() -> tuple[str, ...]:
+    """One-word medicine names of the sourced lexicon, normalised as questions are; sorted, so the
+    first name one slip from a word is the same in every process (a set's order is not)."""
+    return tuple(
+        sorted({n for n in (normalise(d) for d in load_lexicon().all_drug_names()) if n and " " not in n})
+    )
+
+
+@lru_cache(maxsize=1)
+def _drug_set() -> frozenset[str]:
+    return frozenset(_drug_names())
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Equal but for one edit (a swap of neighbours counts as one)."""
+    return abs(len(a) - len(b)) <= 1 and OSA.distance(a, b) <= 1
 
 
 def mentioned_medicines(text: str, names: Iterable[str]) -> list[str]:
@@ -210,10 +220,7 @@ def mentioned_medicines(text: str, names: Iterable[str]) -> list[str]:
         for word in _name_words(name):
             if word in found:
                 continue
-            if word in said or (
-                len(word) >= 6
-                and any(abs(len(w) - len(word)) <= 1 and OSA.distance(w, word) <= 1 for w in said)
-            ):
+            if word in said or (len(word) >= 6 and any(_one_slip(w, word) for w in said)):
                 found.append(word)
                 break  # one word per prescription is enough for the look-up
     return found
