@@ -241,7 +241,7 @@ NOT_MET: dict[tuple[str, str], str] = {
     ("frozen23", "advice"): "frozen23, once: advice recall 91.9 % (295/321; target 98 %)",
     ("frozen23", "fp"): "frozen23, once: hard-negative false positives 6.5 % (40/619; target 2 %)",
     # frozen24 (round eighteen's closing batch: 1,470 lines by an outside writer who never saw the gate,
-    # ~100 Spanish, ~50 Tagalog the brief did not ask for, 75 clinician; 10 lines holding an example of
+    # ~130 Spanish, ~30 Tagalog the brief did not ask for (lines holding a Spanish or Tagalog function word), 74 clinician; 10 lines holding an example of
     # the brief dropped first), once on main 370cfd8 (2026-12-07 20:21 UTC): emergency recall 97.7 %
     # (513/525, 12 missed: tearing chest pain to the back, a thunderclap headache, "two weeks of my
     # seizure meds at once", lips and tongue swelling after a new tablet, a first fit told by its signs,
